@@ -1,0 +1,190 @@
+//! Sites → records: one record per message pattern, every site kept, the
+//! first in path order primary, with its snippet and pinned link.
+
+use crate::snapshot::{blob_url, Remote, Snapshot};
+use crate::{Warning, SNIPPET_CONTEXT};
+use errdex_model::{record_id, unique_slugs, RawSite, Record, Site, SCHEMA_VERSION};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+
+pub(crate) struct Context<'a> {
+    pub repo: &'a str,
+    pub commit: Option<&'a str>,
+    pub remote: Option<&'a Remote>,
+    pub snap: &'a Snapshot,
+    /// Lines per repo-relative path, to clamp snippets at the end of a file.
+    pub line_counts: &'a HashMap<String, u32>,
+    pub timestamp: &'a str,
+}
+
+impl Context<'_> {
+    fn range(&self, path: &str, line: u32) -> (u32, u32) {
+        let last = self
+            .line_counts
+            .get(path)
+            .copied()
+            .unwrap_or(line)
+            .max(line);
+        (
+            line.saturating_sub(SNIPPET_CONTEXT).max(1),
+            (line + SNIPPET_CONTEXT).min(last),
+        )
+    }
+
+    fn link(&self, path: &str, start: u32, end: u32) -> Option<String> {
+        blob_url(self.remote?, self.commit?, path, start, end)
+    }
+}
+
+pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Vec<Warning>) {
+    let mut groups: BTreeMap<String, Vec<RawSite>> = BTreeMap::new();
+    for s in sites {
+        groups.entry(s.message_pattern.clone()).or_default().push(s);
+    }
+    for g in groups.values_mut() {
+        g.sort_by(|a, b| {
+            (&a.file_path, a.line_number, a.column).cmp(&(&b.file_path, b.line_number, b.column))
+        });
+    }
+    let slugs = unique_slugs(groups.keys().map(String::as_str));
+
+    // Snippets come from the primary sites' files, read once each.
+    let mut primaries: HashMap<&str, Vec<u32>> = HashMap::new();
+    for g in groups.values() {
+        primaries
+            .entry(g[0].file_path.as_str())
+            .or_default()
+            .push(g[0].line_number);
+    }
+    let files: Vec<(&str, Vec<u32>)> = primaries.into_iter().collect();
+    let read: Vec<(String, Result<HashMap<u32, String>, String>)> = files
+        .par_iter()
+        .map(|(path, lines)| {
+            let abs = cx.snap.root.join(
+                path.strip_prefix(&cx.snap.prefix)
+                    .map(|p| p.trim_start_matches('/'))
+                    .unwrap_or(path),
+            );
+            let r = std::fs::read(&abs)
+                .map(|b| {
+                    let text = String::from_utf8_lossy(&b);
+                    let all: Vec<&str> = text.split('\n').collect();
+                    lines
+                        .iter()
+                        .map(|&l| {
+                            let (start, end) = cx.range(path, l);
+                            (l, snippet(&all, start, end))
+                        })
+                        .collect()
+                })
+                .map_err(|e| e.to_string());
+            (path.to_string(), r)
+        })
+        .collect();
+    let mut snippets: HashMap<String, HashMap<u32, String>> = HashMap::new();
+    let mut warnings = Vec::new();
+    for (path, r) in read {
+        match r {
+            Ok(m) => {
+                snippets.insert(path, m);
+            }
+            Err(e) => warnings.push(Warning {
+                path,
+                message: format!("changed or vanished during the run ({e}); snippet left empty"),
+            }),
+        }
+    }
+
+    let records = groups
+        .into_iter()
+        .zip(slugs)
+        .map(|((pattern, sites), slug)| {
+            let primary = &sites[0];
+            let (start, end) = cx.range(&primary.file_path, primary.line_number);
+            let source_code = snippets
+                .get(&primary.file_path)
+                .and_then(|m| m.get(&primary.line_number))
+                .cloned()
+                .unwrap_or_default();
+            let out_sites: Vec<Site> = sites
+                .iter()
+                .map(|s| {
+                    let (a, b) = cx.range(&s.file_path, s.line_number);
+                    Site {
+                        file_path: s.file_path.clone(),
+                        line_number: s.line_number,
+                        function: s.function.clone(),
+                        callee: s.callee.clone(),
+                        error_type: s.error_type,
+                        source_code_start: a,
+                        source_code_end: b,
+                        github_url: cx.link(&s.file_path, a, b),
+                    }
+                })
+                .collect();
+            Record {
+                id: record_id(cx.repo, &pattern),
+                repo: cx.repo.to_string(),
+                slug,
+                error_code: sites.iter().find_map(|s| s.error_code.clone()),
+                error_message: primary.error_message.clone(),
+                error_type: primary.error_type,
+                error_class: sites.iter().find_map(|s| s.error_class.clone()),
+                http_status: sites.iter().find_map(|s| s.http_status),
+                severity: primary.severity,
+                file_path: primary.file_path.clone(),
+                line_number: primary.line_number,
+                source_code,
+                source_code_start: start,
+                source_code_end: end,
+                github_url: cx.link(&primary.file_path, start, end),
+                documentation: None,
+                trigger_scenarios: None,
+                common_situations: None,
+                solutions: Vec::new(),
+                example_fix: None,
+                handling_strategy: None,
+                validation_code: None,
+                type_guard: None,
+                try_catch_pattern: None,
+                prevention_tips: Vec::new(),
+                tags: Vec::new(),
+                background_tag: None,
+                analyzed_sha: cx.commit.map(str::to_string),
+                analyzed_at: cx.timestamp.to_string(),
+                content_changed_at: cx.timestamp.to_string(),
+                schema_version: SCHEMA_VERSION,
+                sites: out_sites,
+                related_errors: Vec::new(),
+                analyzer: None,
+                language: primary.lang,
+                message_pattern: pattern,
+            }
+        })
+        .collect();
+    (records, warnings)
+}
+
+/// Lines `start..=end` (1-based) joined with `\n`, carriage returns dropped.
+fn snippet(lines: &[&str], start: u32, end: u32) -> String {
+    let from = (start as usize).saturating_sub(1).min(lines.len());
+    let to = (end as usize).min(lines.len());
+    lines[from..to]
+        .iter()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippet_is_inclusive_and_clamped() {
+        let lines = ["a", "b\r", "c"];
+        assert_eq!(snippet(&lines, 1, 2), "a\nb");
+        assert_eq!(snippet(&lines, 2, 9), "b\nc");
+        assert_eq!(snippet(&lines, 5, 9), "");
+    }
+}

@@ -1,0 +1,377 @@
+//! Indexing a repository: snapshot (commit, remote), parallel walk and
+//! parse, constant resolution per package, and grouping of sites into
+//! records with snippets and pinned links.
+//!
+//! ```no_run
+//! use errdex_extract::{index, Options, NoProgress};
+//! let out = index(&Options::new("/src/project", "2026-01-01T00:00:00.000Z"), &NoProgress).unwrap();
+//! println!("{} records", out.dataset.records.len());
+//! ```
+#![deny(missing_docs)]
+
+mod group;
+pub mod snapshot;
+mod walk;
+
+use errdex_lang::{resolve_package, FileFacts};
+use errdex_model::{IndexStats, RepoDataset};
+use rayon::prelude::*;
+use snapshot::{Remote, Snapshot};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub use walk::{TEST_DIRS, VENDOR_DIRS};
+
+/// Lines of context on each side of a site in a record's snippet.
+pub const SNIPPET_CONTEXT: u32 = 18;
+/// Default `--max-file-size`: larger files are almost always generated.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
+/// Bytes looked at for a NUL byte to call a file binary.
+const BINARY_SNIFF: usize = 8192;
+
+/// What to index and how.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The folder to index.
+    pub root: PathBuf,
+    /// `owner/name` to use instead of the one read from the remote.
+    pub repo: Option<String>,
+    /// Commit to pin to instead of HEAD.
+    pub commit: Option<String>,
+    /// Index `vendor/`, `third_party/`, `node_modules/`.
+    pub include_vendor: bool,
+    /// Index test files and `testdata/`.
+    pub include_tests: bool,
+    /// Files larger than this are skipped with a warning.
+    pub max_file_size: u64,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// The run's timestamp (RFC 3339, UTC, milliseconds) for
+    /// `analyzedAt`/`contentChangedAt`.
+    pub timestamp: String,
+}
+
+impl Options {
+    /// Defaults for indexing `root` at `timestamp`.
+    pub fn new(root: impl Into<PathBuf>, timestamp: impl Into<String>) -> Options {
+        Options {
+            root: root.into(),
+            repo: None,
+            commit: None,
+            include_vendor: false,
+            include_tests: false,
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            threads: 0,
+            timestamp: timestamp.into(),
+        }
+    }
+}
+
+/// A file or folder that was skipped or only partly understood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// Path relative to the root (or absolute where the walk reported it).
+    pub path: String,
+    /// What happened and what errdex did about it.
+    pub message: String,
+}
+
+/// Progress of a run, reported from worker threads.
+pub trait Progress: Sync {
+    /// The walk is done: `total` files will be parsed.
+    fn start(&self, _total: u64) {}
+    /// One more file was parsed.
+    fn advance(&self) {}
+}
+
+/// Reports nothing.
+pub struct NoProgress;
+impl Progress for NoProgress {}
+
+/// Why a run could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The path does not exist.
+    #[error("{0}: no such file or folder")]
+    NotFound(PathBuf),
+    /// The path is not a folder.
+    #[error("{0}: not a folder; give the root folder of a repository")]
+    NotADirectory(PathBuf),
+    /// `--repo` is not `owner/name`.
+    #[error("--repo {0:?}: expected OWNER/NAME")]
+    BadRepo(String),
+    /// `--commit` is not a 40-hex id.
+    #[error("--commit {0:?}: expected a full 40-hex commit id")]
+    BadCommit(String),
+    /// Reading the root failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub struct Indexed {
+    /// Records, dynamic sites and counts.
+    pub dataset: RepoDataset,
+    /// Skipped or partly parsed files.
+    pub warnings: Vec<Warning>,
+}
+
+/// Indexes one repository.
+pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> {
+    let started = Instant::now();
+    let root = &opts.root;
+    let meta = std::fs::metadata(root).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::NotFound(root.clone()),
+        _ => Error::Io {
+            path: root.clone(),
+            source: e,
+        },
+    })?;
+    if !meta.is_dir() {
+        return Err(Error::NotADirectory(root.clone()));
+    }
+    if let Some(r) = &opts.repo {
+        if !valid_repo_name(r) {
+            return Err(Error::BadRepo(r.clone()));
+        }
+    }
+    if let Some(c) = &opts.commit {
+        if c.len() != 40 || !c.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Error::BadCommit(c.clone()));
+        }
+    }
+    let snap = Snapshot::open(root).map_err(|e| Error::Io {
+        path: root.clone(),
+        source: e,
+    })?;
+    let repo = opts
+        .repo
+        .clone()
+        .or_else(|| snap.remote.as_ref().map(|r| r.path.clone()))
+        .unwrap_or_else(|| local_repo_name(&snap.root));
+    let commit = opts
+        .commit
+        .clone()
+        .map(|c| c.to_ascii_lowercase())
+        .or(snap.commit.clone());
+    // With --repo and no remote, links point at GitHub, the common host.
+    let remote = snap.remote.clone().or_else(|| {
+        opts.repo.as_ref().map(|r| Remote {
+            host: "github.com".into(),
+            path: r.clone(),
+        })
+    });
+
+    let walked = walk::walk(&snap.root, opts);
+    let mut warnings = walked.warnings;
+    progress.start(walked.files.len() as u64);
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .expect("a thread pool can be built");
+    let parsed: Vec<Parsed> = pool.install(|| {
+        walked
+            .files
+            .par_iter()
+            .map(|c| {
+                let r = parse_one(c, &snap);
+                progress.advance();
+                r
+            })
+            .collect()
+    });
+
+    let mut stats = IndexStats {
+        files_seen: walked.files.len() as u64 + walked.skipped,
+        files_skipped: walked.skipped,
+        ..IndexStats::default()
+    };
+    let mut by_scope: HashMap<String, Vec<FileFacts>> = HashMap::new();
+    let mut line_counts = HashMap::new();
+    for p in parsed {
+        match p {
+            Parsed::Ok {
+                facts,
+                rel,
+                lines,
+                bytes,
+                warning,
+            } => {
+                stats.files_indexed += 1;
+                stats.bytes += bytes;
+                if facts.syntax_errors > 0 {
+                    stats.files_with_syntax_errors += 1;
+                }
+                warnings.extend(warning);
+                line_counts.insert(rel, lines);
+                by_scope.entry(facts.scope.clone()).or_default().push(facts);
+            }
+            Parsed::Skipped(w) => {
+                stats.files_skipped += 1;
+                warnings.extend(w);
+            }
+        }
+    }
+    let resolved: Vec<_> = pool.install(|| {
+        by_scope
+            .into_par_iter()
+            .map(|(_, files)| resolve_package(files))
+            .collect()
+    });
+    let mut sites = Vec::new();
+    let mut dynamic = Vec::new();
+    for (s, d) in resolved {
+        sites.extend(s);
+        dynamic.extend(d);
+    }
+    dynamic.sort_by(|a, b| {
+        (&a.file_path, a.line_number, &a.callee).cmp(&(&b.file_path, b.line_number, &b.callee))
+    });
+    stats.sites = sites.len() as u64;
+    stats.dynamic_sites = dynamic.len() as u64;
+
+    let ctx = group::Context {
+        repo: &repo,
+        commit: commit.as_deref(),
+        remote: remote.as_ref(),
+        snap: &snap,
+        line_counts: &line_counts,
+        timestamp: &opts.timestamp,
+    };
+    let (records, snippet_warnings) = pool.install(|| group::records(sites, &ctx));
+    warnings.extend(snippet_warnings);
+    stats.records = records.len() as u64;
+    stats.seconds = started.elapsed().as_secs_f64();
+    Ok(Indexed {
+        dataset: RepoDataset {
+            repo,
+            commit,
+            remote_url: snap.remote_url.clone(),
+            records,
+            dynamic_sites: dynamic,
+            stats,
+        },
+        warnings,
+    })
+}
+
+enum Parsed {
+    Ok {
+        facts: FileFacts,
+        rel: String,
+        lines: u32,
+        bytes: u64,
+        warning: Option<Warning>,
+    },
+    Skipped(Option<Warning>),
+}
+
+fn parse_one(c: &walk::Candidate, snap: &Snapshot) -> Parsed {
+    let rel = snap.repo_path(&c.rel);
+    let warn = |message: String| {
+        Some(Warning {
+            path: rel.clone(),
+            message,
+        })
+    };
+    let bytes = match std::fs::read(&c.abs) {
+        Ok(b) => b,
+        Err(e) => return Parsed::Skipped(warn(format!("cannot read: {e}; skipped"))),
+    };
+    if bytes[..bytes.len().min(BINARY_SNIFF)].contains(&0) {
+        return Parsed::Skipped(None);
+    }
+    let (text, mut warning) = match String::from_utf8(bytes) {
+        Ok(t) => (t, None),
+        Err(e) => (
+            String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            warn("not valid UTF-8; invalid bytes were replaced with U+FFFD".into()),
+        ),
+    };
+    let facts = c.lang.extract(&rel, &text);
+    if facts.syntax_errors > 0 && warning.is_none() {
+        warning = warn(format!(
+            "{} syntax error(s); sites in the parts that parsed were kept",
+            facts.syntax_errors
+        ));
+    }
+    Parsed::Ok {
+        facts,
+        lines: line_count(&text),
+        bytes: text.len() as u64,
+        rel,
+        warning,
+    }
+}
+
+/// Lines in a text as an editor numbers them.
+pub(crate) fn line_count(text: &str) -> u32 {
+    let newlines = text.bytes().filter(|&b| b == b'\n').count() as u32;
+    if text.is_empty() || text.ends_with('\n') {
+        newlines
+    } else {
+        newlines + 1
+    }
+}
+
+fn valid_repo_name(r: &str) -> bool {
+    let parts: Vec<&str> = r.split('/').collect();
+    parts.len() >= 2
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && *p != "."
+                && *p != ".."
+                && p.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+        })
+}
+
+/// A name for a tree with no remote: `local/<folder>`.
+fn local_repo_name(root: &Path) -> String {
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "root".into());
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("local/{clean}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repo_names() {
+        assert!(valid_repo_name("kubernetes/kops"));
+        assert!(valid_repo_name("group/sub/project"));
+        assert!(!valid_repo_name("kops"));
+        assert!(!valid_repo_name("a/../b"));
+        assert!(!valid_repo_name("a/b c"));
+        assert_eq!(local_repo_name(Path::new("/tmp/my tree")), "local/my-tree");
+    }
+
+    #[test]
+    fn lines_are_counted_like_an_editor() {
+        assert_eq!(line_count(""), 0);
+        assert_eq!(line_count("a"), 1);
+        assert_eq!(line_count("a\n"), 1);
+        assert_eq!(line_count("a\nb"), 2);
+    }
+}

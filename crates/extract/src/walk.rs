@@ -1,0 +1,160 @@
+//! Finding the files to index: a parallel walk that respects `.gitignore`,
+//! skips vendored, generated-test and out-of-tree content, and never follows
+//! a symlink out of the root or round a loop.
+
+use crate::{Options, Warning};
+use errdex_lang::{language_for_path, LanguageSupport};
+use ignore::{WalkBuilder, WalkState};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Folders skipped unless asked for: other people's code and test data.
+pub const VENDOR_DIRS: &[&str] = &["vendor", "third_party", "node_modules"];
+/// Test-data folders, skipped unless tests are included.
+pub const TEST_DIRS: &[&str] = &["testdata"];
+
+/// A file chosen for extraction.
+pub struct Candidate {
+    /// Absolute path to read.
+    pub abs: PathBuf,
+    /// Path relative to the indexed root, `/`-separated.
+    pub rel: String,
+    /// The language that claims it.
+    pub lang: &'static dyn LanguageSupport,
+}
+
+/// What the walk found.
+pub struct Walked {
+    /// Files to extract, in path order.
+    pub files: Vec<Candidate>,
+    /// Files in a supported language that were skipped.
+    pub skipped: u64,
+    /// Why files or folders were skipped or unreadable.
+    pub warnings: Vec<Warning>,
+}
+
+/// Walks `root` in parallel.
+pub fn walk(root: &Path, opts: &Options) -> Walked {
+    let mut builder = WalkBuilder::new(root);
+    builder
+        .hidden(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        // Honour .gitignore in plain folders too (a copied tree, a tarball).
+        .require_git(false)
+        .follow_links(false)
+        .threads(opts.threads);
+    let include_vendor = opts.include_vendor;
+    let include_tests = opts.include_tests;
+    builder.filter_entry(move |e| {
+        if !e.file_type().is_some_and(|t| t.is_dir()) || e.depth() == 0 {
+            return true;
+        }
+        let name = e.file_name().to_string_lossy();
+        !((!include_vendor && VENDOR_DIRS.contains(&name.as_ref()))
+            || (!include_tests && TEST_DIRS.contains(&name.as_ref())))
+    });
+    let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let found = Mutex::new(Vec::new());
+    let warnings = Mutex::new(Vec::new());
+    let skipped = Mutex::new(0u64);
+    builder.build_parallel().run(|| {
+        let found = &found;
+        let warnings = &warnings;
+        let skipped = &skipped;
+        let canonical_root = &canonical_root;
+        Box::new(move |entry| {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(err) => {
+                    warnings.lock().unwrap().push(Warning {
+                        path: err_path(&err),
+                        message: err.to_string(),
+                    });
+                    return WalkState::Continue;
+                }
+            };
+            let Some(ft) = entry.file_type() else {
+                return WalkState::Continue;
+            };
+            if ft.is_dir() {
+                return WalkState::Continue;
+            }
+            let abs = entry.path().to_path_buf();
+            let rel = relative(root, &abs);
+            let Some(lang) = language_for_path(&rel) else {
+                return WalkState::Continue;
+            };
+            if !include_tests && lang.is_test_path(&rel) {
+                return WalkState::Continue;
+            }
+            let warn = |message: String| {
+                warnings.lock().unwrap().push(Warning {
+                    path: rel.clone(),
+                    message,
+                });
+                *skipped.lock().unwrap() += 1;
+            };
+            if ft.is_symlink() {
+                match abs.canonicalize() {
+                    Ok(target) if !target.starts_with(canonical_root) => {
+                        warn("symlink leaves the indexed folder; skipped".into());
+                        return WalkState::Continue;
+                    }
+                    Ok(target) if !target.is_file() => return WalkState::Continue,
+                    Ok(_) => {}
+                    Err(e) => {
+                        warn(format!("broken or looping symlink ({e}); skipped"));
+                        return WalkState::Continue;
+                    }
+                }
+            }
+            match std::fs::metadata(&abs) {
+                Ok(m) if m.len() > opts.max_file_size => {
+                    warn(format!(
+                        "{:.1} MB is over the size limit of {:.1} MB (--max-file-size); skipped",
+                        m.len() as f64 / 1e6,
+                        opts.max_file_size as f64 / 1e6
+                    ));
+                    return WalkState::Continue;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    warn(format!("cannot read: {e}"));
+                    return WalkState::Continue;
+                }
+            }
+            found.lock().unwrap().push(Candidate { abs, rel, lang });
+            WalkState::Continue
+        })
+    });
+    let mut files = found.into_inner().unwrap();
+    files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    let mut warnings = warnings.into_inner().unwrap();
+    warnings.sort_by(|a, b| a.path.cmp(&b.path));
+    Walked {
+        files,
+        skipped: skipped.into_inner().unwrap(),
+        warnings,
+    }
+}
+
+fn relative(root: &Path, abs: &Path) -> String {
+    let rel = abs.strip_prefix(root).unwrap_or(abs);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn err_path(err: &ignore::Error) -> String {
+    match err {
+        ignore::Error::WithPath { path, .. } => path.display().to_string(),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            err_path(err)
+        }
+        ignore::Error::Loop { child, .. } => child.display().to_string(),
+        _ => String::new(),
+    }
+}

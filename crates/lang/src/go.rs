@@ -1,0 +1,1015 @@
+//! Go: error constructors, wrappers, gRPC status, klog/glog, the standard
+//! `log` package, `panic`, `http.Error`, sentinel variables and `Error()`
+//! methods.
+
+use crate::message::{Message, MsgPart};
+use crate::{FileFacts, LanguageSupport, PendingSite};
+use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Node, Parser, Query, QueryCursor};
+
+/// The Go language module.
+pub struct Go;
+
+impl LanguageSupport for Go {
+    fn lang(&self) -> Lang {
+        Lang::Go
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &[".go"]
+    }
+
+    fn is_test_path(&self, path: &str) -> bool {
+        path.ends_with("_test.go")
+    }
+
+    fn extract(&self, path: &str, source: &str) -> FileFacts {
+        thread_local! {
+            static PARSER: RefCell<Parser> = RefCell::new(new_parser());
+        }
+        let tree = PARSER.with(|p| p.borrow_mut().parse(source, None));
+        let Some(tree) = tree else {
+            return FileFacts {
+                syntax_errors: 1,
+                ..FileFacts::default()
+            };
+        };
+        let mut cx = FileCx {
+            path,
+            src: source.as_bytes(),
+            imports: HashMap::new(),
+            facts: FileFacts::default(),
+        };
+        cx.run(tree.root_node());
+        cx.facts
+    }
+}
+
+fn new_parser() -> Parser {
+    let mut p = Parser::new();
+    p.set_language(&tree_sitter_go::LANGUAGE.into())
+        .expect("the bundled Go grammar matches the tree-sitter version");
+    p
+}
+
+fn query() -> &'static Query {
+    static Q: OnceLock<Query> = OnceLock::new();
+    Q.get_or_init(|| {
+        Query::new(
+            &tree_sitter_go::LANGUAGE.into(),
+            include_str!("../queries/go.scm"),
+        )
+        .expect("queries/go.scm is valid for the bundled grammar")
+    })
+}
+
+/// How a call's arguments make the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// `Xf(format, args...)`: the message argument is a format string.
+    Format,
+    /// `X(args...)`: `fmt.Sprint` of the arguments from the message on.
+    Print,
+    /// `Xln(args...)`: `fmt.Sprintln`, operands separated by spaces.
+    Println,
+    /// One plain-text argument (`errors.New(text)`).
+    Plain,
+}
+
+/// What a known callee means.
+#[derive(Debug, Clone, Copy)]
+struct Spec {
+    msg: usize,
+    style: Style,
+    ty: ErrorType,
+    sev: Severity,
+    /// Argument holding a `codes.X` value.
+    code_arg: Option<usize>,
+    /// Argument holding an HTTP status.
+    status_arg: Option<usize>,
+    /// Only a site when some argument carries an error (`klog.InfoS`).
+    needs_error_arg: bool,
+}
+
+impl Spec {
+    const fn new(msg: usize, style: Style, ty: ErrorType, sev: Severity) -> Self {
+        Spec {
+            msg,
+            style,
+            ty,
+            sev,
+            code_arg: None,
+            status_arg: None,
+            needs_error_arg: false,
+        }
+    }
+
+    const fn exc(msg: usize, style: Style) -> Self {
+        Spec::new(msg, style, ErrorType::Exception, Severity::Error)
+    }
+
+    const fn with_code(mut self, arg: usize) -> Self {
+        self.code_arg = Some(arg);
+        self
+    }
+}
+
+const KLOG_PATHS: &[&str] = &["k8s.io/klog", "k8s.io/klog/v2", "github.com/golang/glog"];
+
+/// The meaning of `pkg.Func` for an import path, if it produces an error
+/// message.
+fn spec(path: &str, func: &str) -> Option<Spec> {
+    use Style::*;
+    match path {
+        "fmt" => (func == "Errorf").then_some(Spec::exc(0, Format)),
+        "errors" => (func == "New").then_some(Spec::exc(0, Plain)),
+        "golang.org/x/xerrors" => match func {
+            "New" => Some(Spec::exc(0, Plain)),
+            "Errorf" => Some(Spec::exc(0, Format)),
+            _ => None,
+        },
+        "github.com/pkg/errors" => match func {
+            "New" => Some(Spec::exc(0, Plain)),
+            "Errorf" => Some(Spec::exc(0, Format)),
+            "Wrap" | "WithMessage" => Some(Spec::exc(1, Plain)),
+            "Wrapf" | "WithMessagef" => Some(Spec::exc(1, Format)),
+            _ => None,
+        },
+        "google.golang.org/grpc/status" => match func {
+            "Error" | "New" => Some(Spec::exc(1, Plain).with_code(0)),
+            "Errorf" | "Newf" => Some(Spec::exc(1, Format).with_code(0)),
+            _ => None,
+        },
+        "google.golang.org/grpc" => (func == "Errorf").then_some(Spec::exc(1, Format).with_code(0)),
+        "log" => {
+            let (ty, rest) = if let Some(rest) = func.strip_prefix("Fatal") {
+                (ErrorType::Log, rest)
+            } else if let Some(rest) = func.strip_prefix("Panic") {
+                (ErrorType::Panic, rest)
+            } else {
+                return None;
+            };
+            let style = match rest {
+                "" => Print,
+                "f" => Format,
+                "ln" => Println,
+                _ => return None,
+            };
+            Some(Spec::new(0, style, ty, Severity::Critical))
+        }
+        "net/http" => (func == "Error").then_some(Spec {
+            status_arg: Some(2),
+            ..Spec::new(1, Plain, ErrorType::Http, Severity::Error)
+        }),
+        _ if KLOG_PATHS.contains(&path) => klog_spec(func),
+        _ => None,
+    }
+}
+
+/// klog and glog: `Error`, `Errorf`, `Errorln`, `ErrorDepth`, `ErrorfDepth`…
+/// for the Error, Warning, Fatal and Exit levels, plus the structured
+/// `ErrorS(err, msg, kv...)` and `InfoS(msg, kv...)` when it carries an error.
+fn klog_spec(func: &str) -> Option<Spec> {
+    use Style::*;
+    match func {
+        "ErrorS" => return Some(Spec::new(1, Plain, ErrorType::Log, Severity::Error)),
+        "ErrorSDepth" => return Some(Spec::new(2, Plain, ErrorType::Log, Severity::Error)),
+        "InfoS" => {
+            return Some(Spec {
+                needs_error_arg: true,
+                ..Spec::new(0, Plain, ErrorType::Log, Severity::Warning)
+            })
+        }
+        _ => {}
+    }
+    let (base, depth) = match func.strip_suffix("Depth") {
+        Some(b) => (b, 1),
+        None => (func, 0),
+    };
+    let (level, style) = if let Some(l) = base.strip_suffix("ln") {
+        (l, Println)
+    } else if let Some(l) = base.strip_suffix('f') {
+        (l, Format)
+    } else {
+        (base, Print)
+    };
+    let sev = match level {
+        "Error" => Severity::Error,
+        "Warning" => Severity::Warning,
+        "Fatal" | "Exit" => Severity::Critical,
+        _ => return None,
+    };
+    Some(Spec::new(depth, style, ErrorType::Log, sev))
+}
+
+/// A callee as resolved through the file's imports.
+enum Callee<'a> {
+    Pkg {
+        path: &'a str,
+        func: &'a str,
+    },
+    Panic,
+    /// `klog.V(n).Method(...)`.
+    KlogVerbose {
+        func: &'a str,
+    },
+    Other,
+}
+
+struct FileCx<'a> {
+    path: &'a str,
+    src: &'a [u8],
+    /// Local package name → import path.
+    imports: HashMap<String, String>,
+    facts: FileFacts,
+}
+
+impl<'a> FileCx<'a> {
+    fn run(&mut self, root: Node<'_>) {
+        let q = query();
+        let mut cursor = QueryCursor::new();
+        let mut matches = cursor.matches(q, root, self.src);
+        let (mut imports, mut consts, mut calls, mut methods) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let names = q.capture_names();
+        while let Some(m) = matches.next() {
+            for cap in m.captures() {
+                match names[cap.index as usize] {
+                    "import" => imports.push(cap.node),
+                    "const" => consts.push(cap.node),
+                    "call" => calls.push(cap.node),
+                    "error_method" => methods.push(cap.node),
+                    _ => {}
+                }
+            }
+        }
+        if root.has_error() {
+            self.facts.syntax_errors = count_errors(root);
+        }
+        let package = root
+            .named_children(&mut root.walk())
+            .find(|n| n.kind() == "package_clause")
+            .and_then(|n| n.named_child(0))
+            .map(|n| self.text(n).to_string())
+            .unwrap_or_default();
+        let dir = self.path.rsplit_once('/').map_or("", |(d, _)| d);
+        self.facts.scope = format!("{dir}\0{package}");
+
+        for n in imports {
+            self.import(n);
+        }
+        for n in consts {
+            self.constant(n);
+        }
+        for n in calls {
+            self.call(n);
+        }
+        for n in methods {
+            self.error_method(n);
+        }
+    }
+
+    fn text(&self, n: Node<'_>) -> &'a str {
+        std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or("")
+    }
+
+    fn import(&mut self, n: Node<'_>) {
+        let Some(path) = n.child_by_field_name("path") else {
+            return;
+        };
+        let path = string_literal(path, self.src).unwrap_or_default();
+        let local = match n.child_by_field_name("name") {
+            Some(name) if name.kind() == "package_identifier" => self.text(name).to_string(),
+            Some(_) => return, // `.` and `_` imports name nothing we can call
+            None => default_import_name(&path).to_string(),
+        };
+        self.imports.insert(local, path);
+    }
+
+    fn constant(&mut self, n: Node<'_>) {
+        let mut cur = n.walk();
+        let names: Vec<Node> = n
+            .children_by_field_name("name", &mut cur)
+            .filter(|c| c.kind() == "identifier")
+            .collect();
+        let Some(values) = n.child_by_field_name("value") else {
+            return;
+        };
+        let values: Vec<Node> = named_children(values);
+        for (name, value) in names.iter().zip(values) {
+            let msg = self.message_of(value, false);
+            if msg.iter().any(|p| !matches!(p, MsgPart::Hole)) {
+                self.facts
+                    .constants
+                    .insert(self.text(*name).to_string(), msg);
+            }
+        }
+    }
+
+    fn callee(&self, call: Node<'_>) -> Callee<'a> {
+        let Some(f) = call.child_by_field_name("function") else {
+            return Callee::Other;
+        };
+        match f.kind() {
+            "identifier" if self.text(f) == "panic" => Callee::Panic,
+            "selector_expression" => {
+                let (Some(op), Some(field)) = (
+                    f.child_by_field_name("operand"),
+                    f.child_by_field_name("field"),
+                ) else {
+                    return Callee::Other;
+                };
+                let func = self.text(field);
+                match op.kind() {
+                    "identifier" => match self.imports.get(self.text(op)) {
+                        Some(path) => Callee::Pkg {
+                            // Borrow from the map for 'a: import paths live as
+                            // long as the file context.
+                            path: self.import_path(path),
+                            func,
+                        },
+                        None => Callee::Other,
+                    },
+                    "call_expression" if self.is_klog_v(op) => Callee::KlogVerbose { func },
+                    _ => Callee::Other,
+                }
+            }
+            _ => Callee::Other,
+        }
+    }
+
+    /// Import paths that matter are all static strings; mapping to them
+    /// gives the callee a lifetime independent of the import map.
+    fn import_path(&self, path: &str) -> &'a str {
+        const KNOWN: &[&str] = &[
+            "fmt",
+            "errors",
+            "golang.org/x/xerrors",
+            "github.com/pkg/errors",
+            "google.golang.org/grpc/status",
+            "google.golang.org/grpc",
+            "google.golang.org/grpc/codes",
+            "log",
+            "net/http",
+            "k8s.io/klog",
+            "k8s.io/klog/v2",
+            "github.com/golang/glog",
+        ];
+        KNOWN.iter().copied().find(|k| *k == path).unwrap_or("")
+    }
+
+    fn is_klog_v(&self, call: Node<'_>) -> bool {
+        let Some(f) = call.child_by_field_name("function") else {
+            return false;
+        };
+        if f.kind() != "selector_expression" {
+            return false;
+        }
+        let (Some(op), Some(field)) = (
+            f.child_by_field_name("operand"),
+            f.child_by_field_name("field"),
+        ) else {
+            return false;
+        };
+        self.text(field) == "V"
+            && op.kind() == "identifier"
+            && self
+                .imports
+                .get(self.text(op))
+                .is_some_and(|p| KLOG_PATHS.contains(&p.as_str()))
+    }
+
+    fn spec_of(&self, call: Node<'_>) -> Option<(Spec, String)> {
+        match self.callee(call) {
+            Callee::Pkg { path, func } => {
+                let s = spec(path, func)?;
+                // Name the callee by package, not by local alias, so records
+                // read the same whatever a file called its import.
+                Some((s, format!("{}.{func}", default_import_name(path))))
+            }
+            Callee::KlogVerbose { func } => match func {
+                "ErrorS" | "InfoS" => Some((klog_spec(func)?, format!("klog.V().{func}"))),
+                _ => None,
+            },
+            Callee::Panic | Callee::Other => None,
+        }
+    }
+
+    fn call(&mut self, call: Node<'_>) {
+        if matches!(self.callee(call), Callee::Panic) {
+            self.panic_call(call);
+            return;
+        }
+        let Some((spec, callee)) = self.spec_of(call) else {
+            return;
+        };
+        let args = call
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default();
+        if spec.needs_error_arg && !self.carries_error(&args[spec.msg.min(args.len())..]) {
+            return;
+        }
+        let (mut ty, mut sev) = (spec.ty, spec.sev);
+        if ty == ErrorType::Exception && self.is_panic_argument(call) {
+            ty = ErrorType::Panic;
+            sev = Severity::Critical;
+        }
+        let message = self.args_message(&args, spec.msg, spec.style);
+        let mut site = self.site(call, callee, ty, sev);
+        if ty == ErrorType::Exception {
+            site.error_class = self.sentinel_name(call);
+        }
+        if let Some(i) = spec.code_arg {
+            site.error_code = args.get(i).and_then(|a| self.code_name(*a));
+        }
+        if let Some(i) = spec.status_arg {
+            site.http_status = args.get(i).and_then(|a| self.http_status(*a));
+        }
+        let expression = args
+            .get(spec.msg)
+            .map(|a| self.text(*a).to_string())
+            .unwrap_or_default();
+        self.push(site, message, expression);
+    }
+
+    fn panic_call(&mut self, call: Node<'_>) {
+        let args = call
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default();
+        let Some(arg) = args.first().copied() else {
+            return;
+        };
+        // `panic(errors.New("x"))`: the inner constructor is the site.
+        if arg.kind() == "call_expression"
+            && self
+                .spec_of(arg)
+                .is_some_and(|(s, _)| s.ty == ErrorType::Exception)
+        {
+            return;
+        }
+        let message = self.message_of(arg, false);
+        let site = self.site(call, "panic".into(), ErrorType::Panic, Severity::Critical);
+        self.push(site, message, self.text(arg).to_string());
+    }
+
+    fn is_panic_argument(&self, call: Node<'_>) -> bool {
+        call.parent()
+            .filter(|p| p.kind() == "argument_list")
+            .and_then(|p| p.parent())
+            .is_some_and(|outer| matches!(self.callee(outer), Callee::Panic))
+    }
+
+    /// `var ErrX = errors.New(...)` at package level names the error.
+    fn sentinel_name(&self, call: Node<'_>) -> Option<String> {
+        let list = call.parent().filter(|p| p.kind() == "expression_list")?;
+        let spec = list.parent().filter(|p| p.kind() == "var_spec")?;
+        let mut decl = spec.parent()?;
+        if decl.kind() == "var_spec_list" {
+            decl = decl.parent()?;
+        }
+        if decl.kind() != "var_declaration" || decl.parent()?.kind() != "source_file" {
+            return None;
+        }
+        let index = named_children(list)
+            .iter()
+            .position(|n| n.id() == call.id())?;
+        let mut cur = spec.walk();
+        let name = spec
+            .children_by_field_name("name", &mut cur)
+            .filter(|n| n.kind() == "identifier")
+            .nth(index)?;
+        Some(self.text(name).to_string())
+    }
+
+    /// Types whose `Error() string` method returns a literal or a
+    /// `fmt.Sprintf`: each return is a site named after the type.
+    fn error_method(&mut self, m: Node<'_>) {
+        let params_empty = m
+            .child_by_field_name("parameters")
+            .is_some_and(|p| p.named_child_count() == 0);
+        let returns_string = m
+            .child_by_field_name("result")
+            .is_some_and(|r| self.text(r) == "string");
+        if !params_empty || !returns_string {
+            return;
+        }
+        let Some(type_name) = m
+            .child_by_field_name("receiver")
+            .and_then(|r| find_kind(r, "type_identifier"))
+            .map(|t| self.text(t).to_string())
+        else {
+            return;
+        };
+        let Some(body) = m.child_by_field_name("body") else {
+            return;
+        };
+        let mut returns = Vec::new();
+        collect_returns(body, &mut returns);
+        for ret in returns {
+            let Some(expr) = ret.named_child(0).and_then(|l| l.named_child(0)) else {
+                continue;
+            };
+            // A constructor call returned from Error() is already a site.
+            if expr.kind() == "call_expression" && self.spec_of(expr).is_some() {
+                continue;
+            }
+            let message = self.message_of(expr, false);
+            let mut site = self.site(ret, "Error()".into(), ErrorType::Exception, Severity::Error);
+            site.error_class = Some(type_name.clone());
+            self.push(site, message, self.text(expr).to_string());
+        }
+    }
+
+    fn push(&mut self, site: RawSite, message: Message, expression: String) {
+        if message.iter().all(|p| matches!(p, MsgPart::Hole)) {
+            self.facts.dynamic.push(DynamicSite {
+                file_path: site.file_path,
+                line_number: site.line_number,
+                function: site.function,
+                callee: site.callee,
+                expression,
+            });
+        } else {
+            self.facts.sites.push(PendingSite {
+                site,
+                message,
+                expression,
+            });
+        }
+    }
+
+    fn site(&self, n: Node<'_>, callee: String, ty: ErrorType, sev: Severity) -> RawSite {
+        let pos = n.start_position();
+        RawSite {
+            file_path: self.path.to_string(),
+            line_number: pos.row as u32 + 1,
+            column: pos.column as u32 + 1,
+            function: self.enclosing_function(n),
+            callee,
+            message_pattern: String::new(),
+            error_message: String::new(),
+            error_type: ty,
+            severity: sev,
+            error_class: None,
+            error_code: None,
+            http_status: None,
+            lang: Lang::Go,
+        }
+    }
+
+    fn enclosing_function(&self, n: Node<'_>) -> Option<String> {
+        let mut cur = n.parent();
+        while let Some(p) = cur {
+            match p.kind() {
+                "function_declaration" => {
+                    return p
+                        .child_by_field_name("name")
+                        .map(|n| self.text(n).to_string())
+                }
+                "method_declaration" => {
+                    let name = self.text(p.child_by_field_name("name")?);
+                    let recv = p
+                        .child_by_field_name("receiver")
+                        .and_then(|r| find_kind(r, "type_identifier"))
+                        .map(|t| self.text(t));
+                    return Some(match recv {
+                        Some(r) => format!("{r}.{name}"),
+                        None => name.to_string(),
+                    });
+                }
+                _ => cur = p.parent(),
+            }
+        }
+        None
+    }
+
+    /// The message made by a call's arguments from `from` on.
+    fn args_message(&self, args: &[Node<'_>], from: usize, style: Style) -> Message {
+        match style {
+            Style::Format => args
+                .get(from)
+                .map(|a| self.message_of(*a, true))
+                .unwrap_or_else(|| vec![MsgPart::Hole]),
+            Style::Plain => args
+                .get(from)
+                .map(|a| self.message_of(*a, false))
+                .unwrap_or_else(|| vec![MsgPart::Hole]),
+            Style::Print | Style::Println => {
+                let mut out = Vec::new();
+                let operands = args.get(from..).unwrap_or(&[]);
+                let mut prev_string = true;
+                for (i, a) in operands.iter().enumerate() {
+                    let part = self.message_of(*a, false);
+                    // Only literal text is known to be a string; a name may
+                    // be a constant or any value.
+                    let is_string = part.iter().any(|p| matches!(p, MsgPart::Text { .. }));
+                    // Sprint separates operands only when neither is a string;
+                    // Sprintln always does.
+                    let space = i > 0
+                        && match style {
+                            Style::Println => true,
+                            _ => !is_string && !prev_string,
+                        };
+                    if space {
+                        out.push(MsgPart::Text {
+                            text: " ".into(),
+                            format: false,
+                        });
+                    }
+                    out.extend(part);
+                    prev_string = is_string;
+                }
+                if out.is_empty() {
+                    out.push(MsgPart::Hole);
+                }
+                out
+            }
+        }
+    }
+
+    /// The message an expression evaluates to: literals and concatenations
+    /// are text, identifiers may be package constants, `fmt.Sprintf` and
+    /// friends are followed, everything else is a hole.
+    fn message_of(&self, e: Node<'_>, format: bool) -> Message {
+        match e.kind() {
+            "interpreted_string_literal" | "raw_string_literal" => vec![MsgPart::Text {
+                text: string_literal(e, self.src).unwrap_or_default(),
+                format,
+            }],
+            "parenthesized_expression" => match e.named_child(0) {
+                Some(inner) => self.message_of(inner, format),
+                None => vec![MsgPart::Hole],
+            },
+            "binary_expression"
+                if e.child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "+") =>
+            {
+                let (Some(l), Some(r)) = (
+                    e.child_by_field_name("left"),
+                    e.child_by_field_name("right"),
+                ) else {
+                    return vec![MsgPart::Hole];
+                };
+                let mut m = self.message_of(l, format);
+                m.extend(self.message_of(r, format));
+                m
+            }
+            "identifier" => vec![MsgPart::Const {
+                name: self.text(e).to_string(),
+                format,
+            }],
+            "call_expression" => match self.callee(e) {
+                Callee::Pkg { path: "fmt", func } => {
+                    let args = e
+                        .child_by_field_name("arguments")
+                        .map(named_children)
+                        .unwrap_or_default();
+                    let style = match func {
+                        "Sprintf" => Style::Format,
+                        "Sprint" => Style::Print,
+                        "Sprintln" => Style::Println,
+                        _ => return vec![MsgPart::Hole],
+                    };
+                    // Sprintf's verbs are spent by the time its result is
+                    // used, but for matching the output its format is the
+                    // pattern; Sprint/Sprintln text is plain and escaped.
+                    self.args_message(&args, 0, style)
+                }
+                _ => vec![MsgPart::Hole],
+            },
+            _ => vec![MsgPart::Hole],
+        }
+    }
+
+    /// Whether structured key/value arguments carry an error (`"err", err`).
+    fn carries_error(&self, args: &[Node<'_>]) -> bool {
+        args.iter().any(|a| match a.kind() {
+            "interpreted_string_literal" | "raw_string_literal" => {
+                matches!(
+                    string_literal(*a, self.src).as_deref(),
+                    Some("err" | "error")
+                )
+            }
+            "identifier" => {
+                let t = self.text(*a);
+                t == "err" || t.ends_with("Err") || t.ends_with("Error")
+            }
+            _ => false,
+        })
+    }
+
+    /// `codes.NotFound` → `NotFound`.
+    fn code_name(&self, a: Node<'_>) -> Option<String> {
+        (a.kind() == "selector_expression")
+            .then(|| a.child_by_field_name("field"))
+            .flatten()
+            .map(|f| self.text(f).to_string())
+    }
+
+    fn http_status(&self, a: Node<'_>) -> Option<u16> {
+        match a.kind() {
+            "int_literal" => self.text(a).parse().ok(),
+            "selector_expression" => {
+                let field = self.text(a.child_by_field_name("field")?);
+                http_status_code(field)
+            }
+            _ => None,
+        }
+    }
+}
+
+fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut cur = n.walk();
+    n.named_children(&mut cur)
+        .filter(|c| c.kind() != "comment")
+        .collect()
+}
+
+fn find_kind<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    if n.kind() == kind {
+        return Some(n);
+    }
+    let mut cur = n.walk();
+    let children: Vec<Node<'t>> = n.named_children(&mut cur).collect();
+    children.into_iter().find_map(|c| find_kind(c, kind))
+}
+
+fn count_errors(n: Node<'_>) -> usize {
+    let mut count = usize::from(n.is_error() || n.is_missing());
+    if n.has_error() {
+        let mut cur = n.walk();
+        for c in n.children(&mut cur) {
+            count += count_errors(c);
+        }
+    }
+    count
+}
+
+/// Return statements of a function body, not of nested function literals.
+fn collect_returns<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let mut cur = n.walk();
+    for c in n.named_children(&mut cur) {
+        match c.kind() {
+            "return_statement" => out.push(c),
+            "func_literal" => {}
+            _ => collect_returns(c, out),
+        }
+    }
+}
+
+/// The package name an import is known by when it has no alias:
+/// `k8s.io/klog/v2` → `klog`, `gopkg.in/yaml.v3` → `yaml`,
+/// `github.com/mattn/go-sqlite3` → `sqlite3`.
+pub(crate) fn default_import_name(path: &str) -> &str {
+    let mut parts = path.rsplit('/');
+    let mut last = parts.next().unwrap_or(path);
+    let is_version =
+        |s: &str| s.len() > 1 && s.starts_with('v') && s[1..].bytes().all(|b| b.is_ascii_digit());
+    if is_version(last) {
+        if let Some(prev) = parts.next() {
+            last = prev;
+        }
+    }
+    if let Some((base, v)) = last.rsplit_once('.') {
+        if is_version(v) {
+            last = base;
+        }
+    }
+    last = last.strip_prefix("go-").unwrap_or(last);
+    last.strip_suffix("-go").unwrap_or(last)
+}
+
+/// Decodes a Go string literal node: interpreted strings with escapes
+/// decoded, raw strings as written (without carriage returns, as Go does).
+fn string_literal(n: Node<'_>, src: &[u8]) -> Option<String> {
+    let raw = std::str::from_utf8(&src[n.byte_range()]).ok()?;
+    match n.kind() {
+        "raw_string_literal" => {
+            let inner = raw
+                .strip_prefix('`')?
+                .strip_suffix('`')
+                .unwrap_or(&raw[1..]);
+            Some(inner.replace('\r', ""))
+        }
+        _ => {
+            let inner = raw.strip_prefix('"')?;
+            let inner = inner.strip_suffix('"').unwrap_or(inner);
+            Some(decode_escapes(inner))
+        }
+    }
+}
+
+/// Go's escape sequences in interpreted string literals.
+pub(crate) fn decode_escapes(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    let mut out: Vec<u8> = Vec::with_capacity(s.len());
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' || i + 1 >= b.len() {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let c = b[i + 1];
+        i += 2;
+        let simple = match c {
+            b'a' => Some(0x07),
+            b'b' => Some(0x08),
+            b'f' => Some(0x0c),
+            b'n' => Some(b'\n'),
+            b'r' => Some(b'\r'),
+            b't' => Some(b'\t'),
+            b'v' => Some(0x0b),
+            b'\\' => Some(b'\\'),
+            b'\'' => Some(b'\''),
+            b'"' => Some(b'"'),
+            _ => None,
+        };
+        if let Some(v) = simple {
+            out.push(v);
+            continue;
+        }
+        let hex = |from: usize, n: usize| -> Option<u32> {
+            let digits = s.get(from..from + n)?;
+            u32::from_str_radix(digits, 16).ok()
+        };
+        match c {
+            b'x' => match hex(i, 2) {
+                Some(v) => {
+                    out.push(v as u8);
+                    i += 2;
+                }
+                None => out.extend_from_slice(b"\\x"),
+            },
+            b'u' | b'U' => {
+                let n = if c == b'u' { 4 } else { 8 };
+                match hex(i, n).and_then(char::from_u32) {
+                    Some(ch) => {
+                        let mut buf = [0u8; 4];
+                        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                        i += n;
+                    }
+                    None => {
+                        out.push(b'\\');
+                        out.push(c);
+                    }
+                }
+            }
+            b'0'..=b'7' => {
+                let digits = s.get(i - 1..i + 2).unwrap_or("");
+                match u32::from_str_radix(digits, 8) {
+                    Ok(v) if v <= 255 && digits.len() == 3 => {
+                        out.push(v as u8);
+                        i += 2;
+                    }
+                    _ => {
+                        out.push(b'\\');
+                        out.push(c);
+                    }
+                }
+            }
+            _ => {
+                out.push(b'\\');
+                out.push(c);
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `http.StatusX` names → codes (net/http's constants).
+fn http_status_code(name: &str) -> Option<u16> {
+    let code = match name {
+        "StatusContinue" => 100,
+        "StatusSwitchingProtocols" => 101,
+        "StatusProcessing" => 102,
+        "StatusEarlyHints" => 103,
+        "StatusOK" => 200,
+        "StatusCreated" => 201,
+        "StatusAccepted" => 202,
+        "StatusNonAuthoritativeInfo" => 203,
+        "StatusNoContent" => 204,
+        "StatusResetContent" => 205,
+        "StatusPartialContent" => 206,
+        "StatusMultipleChoices" => 300,
+        "StatusMovedPermanently" => 301,
+        "StatusFound" => 302,
+        "StatusSeeOther" => 303,
+        "StatusNotModified" => 304,
+        "StatusUseProxy" => 305,
+        "StatusTemporaryRedirect" => 307,
+        "StatusPermanentRedirect" => 308,
+        "StatusBadRequest" => 400,
+        "StatusUnauthorized" => 401,
+        "StatusPaymentRequired" => 402,
+        "StatusForbidden" => 403,
+        "StatusNotFound" => 404,
+        "StatusMethodNotAllowed" => 405,
+        "StatusNotAcceptable" => 406,
+        "StatusProxyAuthRequired" => 407,
+        "StatusRequestTimeout" => 408,
+        "StatusConflict" => 409,
+        "StatusGone" => 410,
+        "StatusLengthRequired" => 411,
+        "StatusPreconditionFailed" => 412,
+        "StatusRequestEntityTooLarge" => 413,
+        "StatusRequestURITooLong" => 414,
+        "StatusUnsupportedMediaType" => 415,
+        "StatusRequestedRangeNotSatisfiable" => 416,
+        "StatusExpectationFailed" => 417,
+        "StatusTeapot" => 418,
+        "StatusMisdirectedRequest" => 421,
+        "StatusUnprocessableEntity" => 422,
+        "StatusLocked" => 423,
+        "StatusFailedDependency" => 424,
+        "StatusTooEarly" => 425,
+        "StatusUpgradeRequired" => 426,
+        "StatusPreconditionRequired" => 428,
+        "StatusTooManyRequests" => 429,
+        "StatusRequestHeaderFieldsTooLarge" => 431,
+        "StatusUnavailableForLegalReasons" => 451,
+        "StatusInternalServerError" => 500,
+        "StatusNotImplemented" => 501,
+        "StatusBadGateway" => 502,
+        "StatusServiceUnavailable" => 503,
+        "StatusGatewayTimeout" => 504,
+        "StatusHTTPVersionNotSupported" => 505,
+        "StatusVariantAlsoNegotiates" => 506,
+        "StatusInsufficientStorage" => 507,
+        "StatusLoopDetected" => 508,
+        "StatusNotExtended" => 510,
+        "StatusNetworkAuthenticationRequired" => 511,
+        _ => return None,
+    };
+    Some(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sites(src: &str) -> Vec<RawSite> {
+        let facts = Go.extract("p/a.go", src);
+        crate::resolve_package(vec![facts]).0
+    }
+
+    #[test]
+    fn escapes_decode_like_go() {
+        assert_eq!(decode_escapes(r"a\tb\n"), "a\tb\n");
+        assert_eq!(decode_escapes(r#"\"q\" \\"#), "\"q\" \\");
+        assert_eq!(decode_escapes(r"\x41\101\u00e9\U0001F600"), "AAé😀");
+        assert_eq!(decode_escapes(r"100%"), "100%");
+    }
+
+    #[test]
+    fn import_names() {
+        assert_eq!(default_import_name("k8s.io/klog/v2"), "klog");
+        assert_eq!(default_import_name("gopkg.in/yaml.v3"), "yaml");
+        assert_eq!(default_import_name("github.com/pkg/errors"), "errors");
+        assert_eq!(
+            default_import_name("github.com/mattn/go-sqlite3"),
+            "sqlite3"
+        );
+        assert_eq!(default_import_name("fmt"), "fmt");
+    }
+
+    #[test]
+    fn alias_resolves_and_unknown_package_is_ignored() {
+        let s = sites(
+            "package p\nimport (\n goerrors \"errors\"\n errors \"example.com/other\"\n)\nfunc f() error {\n if x { return errors.New(\"not ours\") }\n return goerrors.New(\"ours\")\n}\n",
+        );
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].message_pattern, "ours");
+        assert_eq!(s[0].callee, "errors.New");
+        assert_eq!(s[0].line_number, 8);
+        assert_eq!(s[0].function.as_deref(), Some("f"));
+    }
+
+    #[test]
+    fn print_style_joins_operands_like_sprint() {
+        let s = sites(
+            "package p\nimport \"log\"\nfunc f() { log.Fatal(\"cannot start: \", err, code) }\n",
+        );
+        assert_eq!(s[0].message_pattern, "cannot start: %v %v");
+        let s = sites(
+            "package p\nimport \"log\"\nfunc f() { log.Fatalln(\"cannot\", \"start\", err) }\n",
+        );
+        assert_eq!(s[0].message_pattern, "cannot start %v");
+    }
+
+    #[test]
+    fn plain_text_percent_is_escaped() {
+        let s = sites("package p\nimport \"errors\"\nvar e = errors.New(\"100% sure\")\n");
+        assert_eq!(s[0].message_pattern, "100%% sure");
+        assert_eq!(s[0].error_message, "100% sure");
+    }
+}

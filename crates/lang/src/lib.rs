@@ -1,0 +1,113 @@
+//! Per-language error-site extraction.
+//!
+//! Each language lives in one file that implements [`LanguageSupport`] and
+//! is registered with one line in [`LANGUAGES`]. An extractor parses one file
+//! with tree-sitter and returns [`FileFacts`]: the error sites it found (with
+//! messages still referring to package constants by name), the file's own
+//! string constants, and the dynamic sites. [`resolve_package`] then
+//! substitutes constants across the files of one package.
+//!
+//! ```
+//! use errdex_lang::{language_for_path, resolve_package};
+//! let go = language_for_path("pkg/server.go").unwrap();
+//! let src = "package p\nimport \"errors\"\nconst msg = \"boom\"\nvar ErrBoom = errors.New(msg)\n";
+//! let facts = go.extract("pkg/server.go", src);
+//! let (sites, dynamic) = resolve_package(vec![facts]);
+//! assert_eq!(sites[0].message_pattern, "boom");
+//! assert_eq!(sites[0].error_class.as_deref(), Some("ErrBoom"));
+//! assert!(dynamic.is_empty());
+//! ```
+#![deny(missing_docs)]
+
+mod go;
+pub mod message;
+
+use errdex_model::{DynamicSite, Lang, RawSite};
+use message::{Constants, Message};
+
+/// Every supported language. Adding a language: one new file implementing
+/// [`LanguageSupport`], and one line here.
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go];
+
+/// What a language module provides.
+pub trait LanguageSupport: Sync {
+    /// The model's name for the language.
+    fn lang(&self) -> Lang;
+    /// File name endings this language claims (`.go`).
+    fn extensions(&self) -> &'static [&'static str];
+    /// Whether a repo-relative path is a test file (skipped by default).
+    fn is_test_path(&self, path: &str) -> bool;
+    /// Extracts the error sites of one file. Never fails: syntax errors are
+    /// counted in [`FileFacts::syntax_errors`] and the parts that parsed are
+    /// still used.
+    fn extract(&self, path: &str, source: &str) -> FileFacts;
+}
+
+/// The language that claims a path, by its ending.
+pub fn language_for_path(path: &str) -> Option<&'static dyn LanguageSupport> {
+    LANGUAGES
+        .iter()
+        .copied()
+        .find(|l| l.extensions().iter().any(|ext| path.ends_with(ext)))
+}
+
+/// A site whose message may still name package constants.
+#[derive(Debug, Clone)]
+pub struct PendingSite {
+    /// The site, with `message_pattern` and `error_message` still empty.
+    pub site: RawSite,
+    /// The message expression.
+    pub message: Message,
+    /// The message expression as written, for dynamic-site listings.
+    pub expression: String,
+}
+
+/// What one file contributes.
+#[derive(Debug, Clone, Default)]
+pub struct FileFacts {
+    /// Package scope for constant resolution (for Go: directory + package
+    /// name). Files with the same scope share constants.
+    pub scope: String,
+    /// The file's string constants.
+    pub constants: Constants,
+    /// Sites with their message expressions.
+    pub sites: Vec<PendingSite>,
+    /// Sites whose message has no literal part even before resolution.
+    pub dynamic: Vec<DynamicSite>,
+    /// Number of syntax-error nodes tree-sitter reported.
+    pub syntax_errors: usize,
+}
+
+/// Resolves the constants of one scope's files and renders every message.
+/// Sites whose message has no literal part become dynamic sites.
+pub fn resolve_package(files: Vec<FileFacts>) -> (Vec<RawSite>, Vec<DynamicSite>) {
+    let mut consts = Constants::new();
+    for f in &files {
+        for (k, v) in &f.constants {
+            consts.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    let mut sites = Vec::new();
+    let mut dynamic = Vec::new();
+    for f in files {
+        dynamic.extend(f.dynamic);
+        for p in f.sites {
+            let r = message::resolve(&p.message, &consts);
+            if r.has_literal {
+                let mut site = p.site;
+                site.message_pattern = r.pattern;
+                site.error_message = r.message;
+                sites.push(site);
+            } else {
+                dynamic.push(DynamicSite {
+                    file_path: p.site.file_path,
+                    line_number: p.site.line_number,
+                    function: p.site.function,
+                    callee: p.site.callee,
+                    expression: p.expression,
+                });
+            }
+        }
+    }
+    (sites, dynamic)
+}

@@ -1,0 +1,173 @@
+//! Messages as extractors see them before package-level constants are known,
+//! and how they become a pattern once they are.
+
+use std::collections::HashMap;
+
+/// One piece of a message expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MsgPart {
+    /// Literal text. `format` says whether it is already in the language's
+    /// format syntax (a printf format string) or plain text that must be
+    /// escaped to become part of a pattern.
+    Text {
+        /// The decoded text.
+        text: String,
+        /// Already format syntax?
+        format: bool,
+    },
+    /// A name that may be a same-package string constant.
+    Const {
+        /// The identifier.
+        name: String,
+        /// Whether its value is used as format syntax.
+        format: bool,
+    },
+    /// A value only known at run time; it becomes a `%v` hole.
+    Hole,
+}
+
+/// A message expression as extracted from one file.
+pub type Message = Vec<MsgPart>;
+
+/// Constants of one package (or module), by name.
+pub type Constants = HashMap<String, Message>;
+
+/// The text a run-time value takes in a pattern.
+pub const HOLE: &str = "%v";
+
+/// Deepest chain of constants defined from constants that is followed;
+/// deeper (or cyclic) chains become holes.
+const MAX_CONST_DEPTH: usize = 8;
+
+/// A message once constants are substituted: the pattern (format syntax) and
+/// the message as a reader sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    /// The pattern in format syntax: plain text with `%` escaped as `%%`.
+    pub pattern: String,
+    /// The message as written, holes shown as `%v`.
+    pub message: String,
+    /// Whether any literal text survived; without it the site is dynamic.
+    pub has_literal: bool,
+}
+
+/// Substitutes constants and renders the message.
+pub fn resolve(parts: &[MsgPart], consts: &Constants) -> Resolved {
+    let mut out = Resolved {
+        pattern: String::new(),
+        message: String::new(),
+        has_literal: false,
+    };
+    render(parts, consts, None, 0, &mut out);
+    out
+}
+
+fn render(
+    parts: &[MsgPart],
+    consts: &Constants,
+    force_format: Option<bool>,
+    depth: usize,
+    out: &mut Resolved,
+) {
+    for part in parts {
+        match part {
+            MsgPart::Text { text, format } => {
+                let format = force_format.unwrap_or(*format);
+                if !text.is_empty() {
+                    out.has_literal = true;
+                }
+                out.message.push_str(text);
+                if format {
+                    out.pattern.push_str(text);
+                } else {
+                    out.pattern.push_str(&text.replace('%', "%%"));
+                }
+            }
+            MsgPart::Const { name, format } => match consts.get(name) {
+                Some(value) if depth < MAX_CONST_DEPTH => {
+                    render(
+                        value,
+                        consts,
+                        Some(force_format.unwrap_or(*format)),
+                        depth + 1,
+                        out,
+                    );
+                }
+                _ => push_hole(out),
+            },
+            MsgPart::Hole => push_hole(out),
+        }
+    }
+}
+
+fn push_hole(out: &mut Resolved) {
+    out.pattern.push_str(HOLE);
+    out.message.push_str(HOLE);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &str, format: bool) -> MsgPart {
+        MsgPart::Text {
+            text: s.into(),
+            format,
+        }
+    }
+
+    #[test]
+    fn plain_text_is_escaped_in_the_pattern_only() {
+        let r = resolve(&[text("100% done", false)], &Constants::new());
+        assert_eq!(r.pattern, "100%% done");
+        assert_eq!(r.message, "100% done");
+        assert!(r.has_literal);
+    }
+
+    #[test]
+    fn constants_resolve_and_cycles_become_holes() {
+        let mut consts = Constants::new();
+        consts.insert(
+            "A".into(),
+            vec![
+                text("a-", false),
+                MsgPart::Const {
+                    name: "B".into(),
+                    format: false,
+                },
+            ],
+        );
+        consts.insert(
+            "B".into(),
+            vec![MsgPart::Const {
+                name: "A".into(),
+                format: false,
+            }],
+        );
+        let r = resolve(
+            &[MsgPart::Const {
+                name: "A".into(),
+                format: true,
+            }],
+            &consts,
+        );
+        assert!(r.pattern.starts_with("a-a-"));
+        assert!(r.pattern.ends_with(HOLE));
+    }
+
+    #[test]
+    fn only_holes_is_dynamic() {
+        let r = resolve(
+            &[
+                MsgPart::Hole,
+                MsgPart::Const {
+                    name: "missing".into(),
+                    format: true,
+                },
+            ],
+            &Constants::new(),
+        );
+        assert!(!r.has_literal);
+        assert_eq!(r.pattern, "%v%v");
+    }
+}

@@ -1,0 +1,20 @@
+//! The errdex data model: what an error site is, how sites group into a
+//! [`Record`] (the seed's schema-v2 JSON record), and the stable identifiers
+//! (`id`, `slug`) that pages and links rely on. No I/O lives here, so every
+//! other crate can share these types.
+//!
+//! ```
+//! use errdex_model::{record_id, slugify};
+//! assert_eq!(slugify("serving readiness probe: %w"), "serving-readiness-probe-w");
+//! assert_eq!(record_id("kubernetes/kops", "stop requested").len(), 16);
+//! ```
+#![deny(missing_docs)]
+
+mod ids;
+mod record;
+
+pub use ids::{record_id, slugify, unique_slugs, SLUG_MAX_LEN};
+pub use record::{
+    DynamicSite, ErrorType, IndexStats, Lang, RawSite, Record, RelatedError, RepoDataset, Severity,
+    Site, SCHEMA_VERSION,
+};

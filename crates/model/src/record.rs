@@ -1,0 +1,306 @@
+//! The record (one distinct error of a repository) and the sites behind it.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The record schema this crate writes; the seed record is schema 2.
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// How the error reaches the outside world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorType {
+    /// A returned, raised or thrown error value.
+    Exception,
+    /// A panic (or a log call that panics).
+    Panic,
+    /// A log statement at error, warning (or, on request, lower) level.
+    Log,
+    /// A message printed on the way to exiting the process.
+    Exit,
+    /// An HTTP answer carrying the message.
+    Http,
+}
+
+impl ErrorType {
+    /// The lowercase name used in JSON and filters.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorType::Exception => "exception",
+            ErrorType::Panic => "panic",
+            ErrorType::Log => "log",
+            ErrorType::Exit => "exit",
+            ErrorType::Http => "http",
+        }
+    }
+}
+
+impl fmt::Display for ErrorType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How bad the error is for whoever meets it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The process stops (panic, fatal log).
+    Critical,
+    /// An operation failed.
+    Error,
+    /// Something is off but work goes on.
+    Warning,
+    /// Expected, informational (for example a clean-shutdown sentinel).
+    Info,
+    /// Debug-level log output (only indexed with `--log-levels all`).
+    Debug,
+}
+
+impl Severity {
+    /// The lowercase name used in JSON and filters.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Critical => "critical",
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+            Severity::Debug => "debug",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A source language errdex can extract from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    /// Go.
+    Go,
+}
+
+impl Lang {
+    /// The lowercase name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lang::Go => "go",
+        }
+    }
+}
+
+/// One place in the source that produces an error message, as the language
+/// extractor found it, before grouping and before snippets and links are
+/// attached.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RawSite {
+    /// Path relative to the repository root, `/`-separated.
+    pub file_path: String,
+    /// 1-based line of the message argument's call.
+    pub line_number: u32,
+    /// 1-based column of the call.
+    pub column: u32,
+    /// Enclosing function (`Type.method` for methods), if any.
+    pub function: Option<String>,
+    /// The callee as written, resolved through import aliases
+    /// (`fmt.Errorf`, `klog.ErrorS`, `panic`, `Error()`, …).
+    pub callee: String,
+    /// The format string as the program sees it.
+    pub message_pattern: String,
+    /// The message as a reader sees it (for plain, non-format calls the
+    /// literal text, without format escaping).
+    pub error_message: String,
+    /// How the error surfaces.
+    pub error_type: ErrorType,
+    /// First-guess severity from the call.
+    pub severity: Severity,
+    /// Sentinel variable or error type name.
+    pub error_class: Option<String>,
+    /// A code such as the gRPC `codes.X` name.
+    pub error_code: Option<String>,
+    /// HTTP status where the site answers HTTP.
+    pub http_status: Option<u16>,
+    /// Source language.
+    pub lang: Lang,
+}
+
+/// A call that produces an error whose message has no literal part at all
+/// (`errors.New(msg)`): it is counted and listed but makes no record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DynamicSite {
+    /// Path relative to the repository root.
+    pub file_path: String,
+    /// 1-based line.
+    pub line_number: u32,
+    /// Enclosing function, if any.
+    pub function: Option<String>,
+    /// The callee (`errors.New`, `panic`, …).
+    pub callee: String,
+    /// The message expression as written.
+    pub expression: String,
+}
+
+/// One site of a record, as listed in the record's `sites`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Site {
+    /// Path relative to the repository root.
+    pub file_path: String,
+    /// 1-based line.
+    pub line_number: u32,
+    /// Enclosing function, if any.
+    pub function: Option<String>,
+    /// The callee as resolved (`fmt.Errorf`, …).
+    pub callee: String,
+    /// How this site surfaces the error.
+    pub error_type: ErrorType,
+    /// First line of the snippet around the site.
+    pub source_code_start: u32,
+    /// Last line of the snippet around the site.
+    pub source_code_end: u32,
+    /// Pinned link to the snippet, when the commit and remote are known.
+    pub github_url: Option<String>,
+}
+
+/// Another record the page lists as related.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RelatedError {
+    /// The related record's id.
+    pub id: String,
+    /// Its message.
+    pub error_message: String,
+}
+
+/// One distinct error of a repository: a (repo, messagePattern) pair, with
+/// every site that emits it. Field names, order and types follow the seed
+/// record (`schemaVersion` 2); `sites`, `relatedErrors`, `analyzer` and
+/// `language` are additive.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    /// 16 lowercase hex digits, stable while repo and pattern stay the same.
+    pub id: String,
+    /// `owner/name`.
+    pub repo: String,
+    /// URL slug, unique within the repo.
+    pub slug: String,
+    /// gRPC code, errno, E-code… where the site names one.
+    pub error_code: Option<String>,
+    /// The message as a reader sees it.
+    pub error_message: String,
+    /// The pattern in the source language's own format syntax.
+    pub message_pattern: String,
+    /// How the primary site surfaces the error.
+    pub error_type: ErrorType,
+    /// Exception class, sentinel or error type.
+    pub error_class: Option<String>,
+    /// HTTP status where the site answers HTTP.
+    pub http_status: Option<u16>,
+    /// How bad it is.
+    pub severity: Severity,
+    /// Primary site: path.
+    pub file_path: String,
+    /// Primary site: line.
+    pub line_number: u32,
+    /// Snippet around the primary site.
+    pub source_code: String,
+    /// First line of the snippet.
+    pub source_code_start: u32,
+    /// Last line of the snippet.
+    pub source_code_end: u32,
+    /// Pinned blob link to the snippet, or null when unknown.
+    pub github_url: Option<String>,
+    /// What it means.
+    pub documentation: Option<String>,
+    /// What triggers it.
+    pub trigger_scenarios: Option<String>,
+    /// Where people meet it.
+    pub common_situations: Option<String>,
+    /// What to do, best first.
+    pub solutions: Vec<String>,
+    /// A before/after fix.
+    pub example_fix: Option<String>,
+    /// try-catch, type-guard, validation, retry or fallback.
+    pub handling_strategy: Option<String>,
+    /// Code that validates input before the call.
+    pub validation_code: Option<String>,
+    /// Code that recognises the error.
+    pub type_guard: Option<String>,
+    /// Code that handles it.
+    pub try_catch_pattern: Option<String>,
+    /// How to avoid it.
+    pub prevention_tips: Vec<String>,
+    /// Topic tags.
+    pub tags: Vec<String>,
+    /// One family slug (`port-already-in-use`, `timeout`, …).
+    pub background_tag: Option<String>,
+    /// Commit the record was extracted from.
+    pub analyzed_sha: Option<String>,
+    /// When it was extracted or analysed (RFC 3339, milliseconds, UTC).
+    pub analyzed_at: String,
+    /// When its content last changed.
+    pub content_changed_at: String,
+    /// Always [`SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// Every site that emits this pattern, in path order; the first is the
+    /// primary site.
+    pub sites: Vec<Site>,
+    /// Related records, best first.
+    pub related_errors: Vec<RelatedError>,
+    /// Who wrote the prose: `static`, `llm:<provider>/<model>`, or null
+    /// before analysis.
+    pub analyzer: Option<String>,
+    /// Source language of the primary site.
+    pub language: Lang,
+}
+
+/// Counts from one index run, shown in the summary and kept with the
+/// dataset.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexStats {
+    /// Files the walk found in a supported language.
+    pub files_seen: u64,
+    /// Files parsed and extracted.
+    pub files_indexed: u64,
+    /// Files skipped (binary, too large, unreadable, outside the root).
+    pub files_skipped: u64,
+    /// Files tree-sitter reported syntax errors in (still extracted).
+    pub files_with_syntax_errors: u64,
+    /// Bytes of source parsed.
+    pub bytes: u64,
+    /// Error sites found (sites with some literal text).
+    pub sites: u64,
+    /// Distinct records.
+    pub records: u64,
+    /// Sites whose message has no literal part.
+    pub dynamic_sites: u64,
+    /// Wall-clock seconds of the run.
+    pub seconds: f64,
+}
+
+/// Everything one index run produced for one repository: what a store
+/// replaces atomically.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RepoDataset {
+    /// `owner/name`.
+    pub repo: String,
+    /// Full commit id, when known.
+    pub commit: Option<String>,
+    /// The `origin` remote URL, when known.
+    pub remote_url: Option<String>,
+    /// Records in pattern order.
+    pub records: Vec<Record>,
+    /// Dynamic sites in path order.
+    pub dynamic_sites: Vec<DynamicSite>,
+    /// Counts.
+    pub stats: IndexStats,
+}

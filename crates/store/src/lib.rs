@@ -1,0 +1,109 @@
+//! Storage for the atlas. The rest of errdex sees only the [`Store`] trait;
+//! the binary picks a backend. SQLite ([`SqliteStore`]) is the embedded
+//! default: one file, WAL, versioned migrations, one transaction per index
+//! run so a reader never sees half a dataset.
+//!
+//! ```
+//! use errdex_store::{SqliteStore, Store, ListQuery};
+//! let store = SqliteStore::open_in_memory().unwrap();
+//! assert!(store.list(&ListQuery::default()).unwrap().is_empty());
+//! ```
+#![deny(missing_docs)]
+
+mod sqlite;
+
+use errdex_model::{DynamicSite, IndexStats, Record, RepoDataset};
+use serde::Serialize;
+
+pub use sqlite::SqliteStore;
+
+/// Store errors.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The database file could not be used.
+    #[error("{path}: {message}")]
+    Open {
+        /// The file.
+        path: String,
+        /// What went wrong and what to do.
+        message: String,
+    },
+    /// The database was written by a newer errdex.
+    #[error("database schema version {found} is newer than this errdex supports ({supported}); upgrade errdex or use another --db")]
+    NewerSchema {
+        /// Version in the file.
+        found: i64,
+        /// Newest version this build knows.
+        supported: i64,
+    },
+    /// An SQLite error.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A stored record could not be read back.
+    #[error("stored record is corrupt: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// Store result.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// One repository in the store.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RepoSummary {
+    /// `owner/name`.
+    pub repo: String,
+    /// Commit of the last index run.
+    pub commit: Option<String>,
+    /// Remote URL of the last run.
+    pub remote_url: Option<String>,
+    /// Dataset version written by the last run.
+    pub dataset_version: String,
+    /// When it was indexed.
+    pub indexed_at: String,
+    /// Records stored.
+    pub records: u64,
+    /// Counts of the last run.
+    pub stats: IndexStats,
+}
+
+/// Which records to list.
+#[derive(Debug, Clone, Default)]
+pub struct ListQuery {
+    /// Only this repository.
+    pub repo: Option<String>,
+    /// Only this severity (`critical`, `error`, …).
+    pub severity: Option<String>,
+    /// Only this error type (`exception`, `log`, …).
+    pub error_type: Option<String>,
+    /// Only records whose primary file starts with this path.
+    pub path_prefix: Option<String>,
+    /// At most this many (0: all).
+    pub limit: usize,
+    /// Skip this many.
+    pub offset: usize,
+}
+
+/// What every backend provides.
+pub trait Store: Send + Sync {
+    /// Replaces a repository's records and dynamic sites with `dataset`, in
+    /// one transaction; returns the new dataset version. Records whose
+    /// content did not change keep their `contentChangedAt`.
+    fn replace_repo(&self, dataset: &RepoDataset) -> Result<String>;
+    /// Repositories, by name.
+    fn repos(&self) -> Result<Vec<RepoSummary>>;
+    /// Records matching `q`, by repo, path and line.
+    fn list(&self, q: &ListQuery) -> Result<Vec<Record>>;
+    /// Number of records matching `q` (ignoring limit and offset).
+    fn count(&self, q: &ListQuery) -> Result<u64>;
+    /// One record by id.
+    fn get(&self, id: &str) -> Result<Option<Record>>;
+    /// Records with this slug (one per repo), optionally in one repo.
+    fn find_slug(&self, repo: Option<&str>, slug: &str) -> Result<Vec<Record>>;
+    /// Full-text search over messages and patterns, best first.
+    fn search(&self, text: &str, repo: Option<&str>, limit: usize) -> Result<Vec<Record>>;
+    /// Dynamic sites, with their repository.
+    fn dynamic_sites(&self, repo: Option<&str>) -> Result<Vec<(String, DynamicSite)>>;
+    /// The newest dataset version, if anything was ever indexed.
+    fn dataset_version(&self) -> Result<Option<String>>;
+}

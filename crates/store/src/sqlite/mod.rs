@@ -1,0 +1,399 @@
+//! The SQLite backend.
+
+use crate::{Error, ListQuery, RepoSummary, Result, Store};
+use chrono::{DateTime, Duration, SecondsFormat, Utc};
+use errdex_model::{DynamicSite, Record, RepoDataset};
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+
+/// Migrations in order; `PRAGMA user_version` records how many have run.
+const MIGRATIONS: &[&str] = &[include_str!("001_initial.sql")];
+
+/// An atlas in one SQLite file.
+pub struct SqliteStore {
+    conn: Mutex<Connection>,
+}
+
+impl std::fmt::Debug for SqliteStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteStore").finish_non_exhaustive()
+    }
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    pub fn open(path: &Path) -> Result<SqliteStore> {
+        let open_err = |message: String| Error::Open {
+            path: path.display().to_string(),
+            message,
+        };
+        if path.is_dir() {
+            return Err(open_err(
+                "is a folder; give a database file name, e.g. --db errdex.db".into(),
+            ));
+        }
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            if !parent.is_dir() {
+                return Err(open_err(format!(
+                    "folder {} does not exist; create it or choose another --db",
+                    parent.display()
+                )));
+            }
+        }
+        let conn = Connection::open(path).map_err(|e| open_err(e.to_string()))?;
+        Self::setup(conn).map_err(|e| match e {
+            Error::Sqlite(rusqlite::Error::SqliteFailure(f, _))
+                if f.code == rusqlite::ErrorCode::NotADatabase =>
+            {
+                open_err("is not an errdex (SQLite) database; choose another --db".into())
+            }
+            other => other,
+        })
+    }
+
+    /// A private in-memory database, for tests and one-shot runs.
+    pub fn open_in_memory() -> Result<SqliteStore> {
+        Self::setup(Connection::open_in_memory()?)
+    }
+
+    fn setup(conn: Connection) -> Result<SqliteStore> {
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        // WAL lets readers (the server) go on while an index run writes.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let mut store = SqliteStore {
+            conn: Mutex::new(conn),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let conn = self.conn.get_mut().expect("not poisoned");
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let supported = MIGRATIONS.len() as i64;
+        if version > supported {
+            return Err(Error::NewerSchema {
+                found: version,
+                supported,
+            });
+        }
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Exclusive)?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave SQLite inconsistent
+        // (transactions roll back on drop), so a poisoned lock is usable.
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Timestamps as in the seed: RFC 3339, UTC, milliseconds, `Z`.
+pub(crate) fn timestamp(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// A hash of what a record says, ignoring when it was said.
+fn content_hash(r: &Record) -> Result<String> {
+    let mut r = r.clone();
+    r.analyzed_at.clear();
+    r.content_changed_at.clear();
+    let digest = Sha256::digest(serde_json::to_vec(&r)?);
+    Ok(digest[..12].iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn rows_to_records(rows: Vec<String>) -> Result<Vec<Record>> {
+    rows.iter()
+        .map(|j| serde_json::from_str(j).map_err(Error::from))
+        .collect()
+}
+
+impl ListQuery {
+    /// WHERE clause and parameters.
+    fn where_sql(&self) -> (String, Vec<String>) {
+        let mut clauses = Vec::new();
+        let mut args = Vec::new();
+        let mut add = |sql: &str, v: &Option<String>| {
+            if let Some(v) = v {
+                clauses.push(sql.to_string());
+                args.push(v.clone());
+            }
+        };
+        add("repo = ?", &self.repo);
+        add("severity = ?", &self.severity);
+        add("error_type = ?", &self.error_type);
+        add("substr(file_path, 1, length(?)) = ?", &self.path_prefix);
+        if self.path_prefix.is_some() {
+            args.push(self.path_prefix.clone().unwrap_or_default());
+        }
+        let sql = if clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", clauses.join(" AND "))
+        };
+        (sql, args)
+    }
+}
+
+impl Store for SqliteStore {
+    fn replace_repo(&self, ds: &RepoDataset) -> Result<String> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // Dataset versions only ever increase, even if the clock steps back.
+        let last: Option<String> = tx
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'dataset_version'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let mut version = timestamp(Utc::now());
+        if let Some(prev) = last.as_deref() {
+            // Same-format RFC 3339 strings order like the instants they name.
+            if version.as_str() <= prev {
+                if let Ok(p) = DateTime::parse_from_rfc3339(prev) {
+                    version = timestamp(p.with_timezone(&Utc) + Duration::milliseconds(1));
+                }
+            }
+        }
+
+        let mut previous: HashMap<String, (String, String)> = HashMap::new();
+        {
+            let mut st = tx.prepare(
+                "SELECT id, content_hash, json_extract(record, '$.contentChangedAt') FROM records WHERE repo = ?",
+            )?;
+            let rows = st.query_map([&ds.repo], |r| {
+                Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?)))
+            })?;
+            for row in rows {
+                let (id, v) = row?;
+                previous.insert(id, v);
+            }
+        }
+        tx.execute(
+            "DELETE FROM records_fts WHERE rowid IN (SELECT seq FROM records WHERE repo = ?)",
+            [&ds.repo],
+        )?;
+        tx.execute("DELETE FROM records WHERE repo = ?", [&ds.repo])?;
+        tx.execute("DELETE FROM dynamic_sites WHERE repo = ?", [&ds.repo])?;
+        tx.execute(
+            "INSERT INTO repos (repo, commit_sha, remote_url, dataset_version, indexed_at, stats)
+             VALUES (?1, ?2, ?3, ?4, ?4, ?5)
+             ON CONFLICT(repo) DO UPDATE SET commit_sha = ?2, remote_url = ?3,
+               dataset_version = ?4, indexed_at = ?4, stats = ?5",
+            params![
+                ds.repo,
+                ds.commit,
+                ds.remote_url,
+                version,
+                serde_json::to_string(&ds.stats)?
+            ],
+        )?;
+        {
+            let mut ins = tx.prepare(
+                "INSERT INTO records (id, repo, slug, message_pattern, error_message, error_type,
+                   severity, file_path, line_number, error_code, content_hash, record)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )?;
+            let mut fts = tx.prepare(
+                "INSERT INTO records_fts (rowid, error_message, message_pattern) VALUES (?, ?, ?)",
+            )?;
+            for r in &ds.records {
+                let hash = content_hash(r)?;
+                let mut rec = r.clone();
+                if let Some((old_hash, changed_at)) = previous.get(&r.id) {
+                    if *old_hash == hash {
+                        rec.content_changed_at = changed_at.clone();
+                    }
+                }
+                ins.execute(params![
+                    rec.id,
+                    rec.repo,
+                    rec.slug,
+                    rec.message_pattern,
+                    rec.error_message,
+                    rec.error_type.as_str(),
+                    rec.severity.as_str(),
+                    rec.file_path,
+                    rec.line_number,
+                    rec.error_code,
+                    hash,
+                    serde_json::to_string(&rec)?,
+                ])?;
+                let seq = tx.last_insert_rowid();
+                fts.execute(params![seq, rec.error_message, rec.message_pattern])?;
+            }
+            let mut dy = tx.prepare(
+                "INSERT INTO dynamic_sites (repo, file_path, line_number, function, callee, expression)
+                 VALUES (?, ?, ?, ?, ?, ?)",
+            )?;
+            for d in &ds.dynamic_sites {
+                dy.execute(params![
+                    ds.repo,
+                    d.file_path,
+                    d.line_number,
+                    d.function,
+                    d.callee,
+                    d.expression
+                ])?;
+            }
+        }
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('dataset_version', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = ?1",
+            [&version],
+        )?;
+        tx.commit()?;
+        Ok(version)
+    }
+
+    fn repos(&self) -> Result<Vec<RepoSummary>> {
+        let conn = self.conn();
+        let mut st = conn.prepare(
+            "SELECT r.repo, r.commit_sha, r.remote_url, r.dataset_version, r.indexed_at, r.stats,
+                    (SELECT count(*) FROM records WHERE repo = r.repo)
+             FROM repos r ORDER BY r.repo",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok((
+                RepoSummary {
+                    repo: r.get(0)?,
+                    commit: r.get(1)?,
+                    remote_url: r.get(2)?,
+                    dataset_version: r.get(3)?,
+                    indexed_at: r.get(4)?,
+                    records: r.get::<_, i64>(6)? as u64,
+                    stats: Default::default(),
+                },
+                r.get::<_, String>(5)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (mut s, stats) = row?;
+            s.stats = serde_json::from_str(&stats)?;
+            out.push(s);
+        }
+        Ok(out)
+    }
+
+    fn list(&self, q: &ListQuery) -> Result<Vec<Record>> {
+        let (wh, args) = q.where_sql();
+        let limit = if q.limit == 0 { -1 } else { q.limit as i64 };
+        let sql = format!(
+            "SELECT record FROM records {wh} ORDER BY repo, file_path, line_number, message_pattern LIMIT {limit} OFFSET {}",
+            q.offset
+        );
+        let conn = self.conn();
+        let mut st = conn.prepare(&sql)?;
+        let rows = st
+            .query_map(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?
+            .collect::<std::result::Result<Vec<String>, _>>()?;
+        rows_to_records(rows)
+    }
+
+    fn count(&self, q: &ListQuery) -> Result<u64> {
+        let (wh, args) = q.where_sql();
+        let conn = self.conn();
+        let n: i64 = conn.query_row(
+            &format!("SELECT count(*) FROM records {wh}"),
+            rusqlite::params_from_iter(args.iter()),
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
+    }
+
+    fn get(&self, id: &str) -> Result<Option<Record>> {
+        let conn = self.conn();
+        let row: Option<String> = conn
+            .query_row("SELECT record FROM records WHERE id = ?", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok(rows_to_records(row.into_iter().collect())?.pop())
+    }
+
+    fn find_slug(&self, repo: Option<&str>, slug: &str) -> Result<Vec<Record>> {
+        let conn = self.conn();
+        let mut st = conn.prepare(
+            "SELECT record FROM records WHERE slug = ?1 AND (?2 IS NULL OR repo = ?2) ORDER BY repo",
+        )?;
+        let rows = st
+            .query_map(params![slug, repo], |r| r.get(0))?
+            .collect::<std::result::Result<Vec<String>, _>>()?;
+        rows_to_records(rows)
+    }
+
+    fn search(&self, text: &str, repo: Option<&str>, limit: usize) -> Result<Vec<Record>> {
+        let query = fts_query(text);
+        if query.is_empty() {
+            return Ok(Vec::new());
+        }
+        let conn = self.conn();
+        let mut st = conn.prepare(
+            "SELECT r.record FROM records_fts f JOIN records r ON r.seq = f.rowid
+             WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)
+             ORDER BY bm25(records_fts) LIMIT ?3",
+        )?;
+        let rows = st
+            .query_map(params![query, repo, limit as i64], |r| r.get(0))?
+            .collect::<std::result::Result<Vec<String>, _>>()?;
+        rows_to_records(rows)
+    }
+
+    fn dynamic_sites(&self, repo: Option<&str>) -> Result<Vec<(String, DynamicSite)>> {
+        let conn = self.conn();
+        let mut st = conn.prepare(
+            "SELECT repo, file_path, line_number, function, callee, expression FROM dynamic_sites
+             WHERE (?1 IS NULL OR repo = ?1) ORDER BY repo, file_path, line_number",
+        )?;
+        let rows = st.query_map(params![repo], |r| {
+            Ok((
+                r.get(0)?,
+                DynamicSite {
+                    file_path: r.get(1)?,
+                    line_number: r.get(2)?,
+                    function: r.get(3)?,
+                    callee: r.get(4)?,
+                    expression: r.get(5)?,
+                },
+            ))
+        })?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    fn dataset_version(&self) -> Result<Option<String>> {
+        let conn = self.conn();
+        Ok(conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'dataset_version'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+}
+
+/// Words of free text as an FTS5 query: each word quoted (so user text is
+/// never FTS syntax), all required.
+fn fts_query(text: &str) -> String {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(32)
+        .map(|w| format!("\"{w}\""))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,155 @@
+use super::*;
+use errdex_model::{ErrorType, Lang, Severity, SCHEMA_VERSION};
+
+fn record(repo: &str, pattern: &str, line: u32) -> Record {
+    Record {
+        id: errdex_model::record_id(repo, pattern),
+        repo: repo.into(),
+        slug: errdex_model::slugify(pattern),
+        error_code: None,
+        error_message: pattern.into(),
+        message_pattern: pattern.into(),
+        error_type: ErrorType::Exception,
+        error_class: None,
+        http_status: None,
+        severity: Severity::Error,
+        file_path: "a.go".into(),
+        line_number: line,
+        source_code: String::new(),
+        source_code_start: 1,
+        source_code_end: line,
+        github_url: None,
+        documentation: None,
+        trigger_scenarios: None,
+        common_situations: None,
+        solutions: vec![],
+        example_fix: None,
+        handling_strategy: None,
+        validation_code: None,
+        type_guard: None,
+        try_catch_pattern: None,
+        prevention_tips: vec![],
+        tags: vec![],
+        background_tag: None,
+        analyzed_sha: None,
+        analyzed_at: "2026-01-01T00:00:00.000Z".into(),
+        content_changed_at: "2026-01-01T00:00:00.000Z".into(),
+        schema_version: SCHEMA_VERSION,
+        sites: vec![],
+        related_errors: vec![],
+        analyzer: None,
+        language: Lang::Go,
+    }
+}
+
+fn dataset(repo: &str, records: Vec<Record>) -> RepoDataset {
+    RepoDataset {
+        repo: repo.into(),
+        records,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn replace_is_per_repo_and_versions_increase() {
+    let s = SqliteStore::open_in_memory().unwrap();
+    let v1 = s
+        .replace_repo(&dataset(
+            "a/a",
+            vec![record("a/a", "one", 1), record("a/a", "two", 2)],
+        ))
+        .unwrap();
+    let v2 = s
+        .replace_repo(&dataset("b/b", vec![record("b/b", "one", 1)]))
+        .unwrap();
+    assert!(v2 > v1, "{v2} > {v1}");
+    let v3 = s
+        .replace_repo(&dataset("a/a", vec![record("a/a", "three", 3)]))
+        .unwrap();
+    assert!(v3 > v2);
+    let all = s.list(&ListQuery::default()).unwrap();
+    let pats: Vec<_> = all
+        .iter()
+        .map(|r| (r.repo.as_str(), r.message_pattern.as_str()))
+        .collect();
+    assert_eq!(pats, vec![("a/a", "three"), ("b/b", "one")]);
+    assert_eq!(s.dataset_version().unwrap(), Some(v3));
+    assert_eq!(s.search("two", None, 10).unwrap().len(), 0, "fts cleaned");
+    assert_eq!(s.search("three", None, 10).unwrap().len(), 1);
+}
+
+#[test]
+fn unchanged_records_keep_content_changed_at() {
+    let s = SqliteStore::open_in_memory().unwrap();
+    s.replace_repo(&dataset(
+        "a/a",
+        vec![record("a/a", "same", 1), record("a/a", "moves", 1)],
+    ))
+    .unwrap();
+    let mut same = record("a/a", "same", 1);
+    same.analyzed_at = "2026-02-02T00:00:00.000Z".into();
+    same.content_changed_at = same.analyzed_at.clone();
+    let mut moved = record("a/a", "moves", 5);
+    moved.analyzed_at = "2026-02-02T00:00:00.000Z".into();
+    moved.content_changed_at = moved.analyzed_at.clone();
+    s.replace_repo(&dataset("a/a", vec![same.clone(), moved.clone()]))
+        .unwrap();
+    let got_same = s.get(&same.id).unwrap().unwrap();
+    assert_eq!(got_same.content_changed_at, "2026-01-01T00:00:00.000Z");
+    assert_eq!(got_same.analyzed_at, "2026-02-02T00:00:00.000Z");
+    let got_moved = s.get(&moved.id).unwrap().unwrap();
+    assert_eq!(got_moved.content_changed_at, "2026-02-02T00:00:00.000Z");
+}
+
+#[test]
+fn search_treats_user_text_as_words() {
+    let s = SqliteStore::open_in_memory().unwrap();
+    s.replace_repo(&dataset(
+        "a/a",
+        vec![record("a/a", "serving readiness probe: %w", 1)],
+    ))
+    .unwrap();
+    assert_eq!(s.search("readiness probe", None, 5).unwrap().len(), 1);
+    assert_eq!(s.search("\"readiness* (probe:", None, 5).unwrap().len(), 1);
+    assert!(s.search("***", None, 5).unwrap().is_empty());
+}
+
+#[test]
+fn file_that_is_not_a_database_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("x.db");
+    std::fs::write(&p, vec![b'x'; 4096]).unwrap();
+    let err = SqliteStore::open(&p).unwrap_err().to_string();
+    assert!(err.contains("not an errdex"), "{err}");
+    let err = SqliteStore::open(dir.path()).unwrap_err().to_string();
+    assert!(err.contains("is a folder"), "{err}");
+}
+
+#[test]
+fn newer_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("x.db");
+    drop(SqliteStore::open(&p).unwrap());
+    let c = Connection::open(&p).unwrap();
+    c.pragma_update(None, "user_version", 99).unwrap();
+    drop(c);
+    let err = SqliteStore::open(&p).unwrap_err();
+    assert!(matches!(err, Error::NewerSchema { found: 99, .. }), "{err}");
+}
+
+#[test]
+fn filters_and_slugs() {
+    let s = SqliteStore::open_in_memory().unwrap();
+    let mut warn = record("a/a", "careful", 2);
+    warn.severity = Severity::Warning;
+    s.replace_repo(&dataset("a/a", vec![record("a/a", "boom", 1), warn]))
+        .unwrap();
+    let q = ListQuery {
+        severity: Some("warning".into()),
+        ..Default::default()
+    };
+    assert_eq!(s.list(&q).unwrap().len(), 1);
+    assert_eq!(s.count(&q).unwrap(), 1);
+    assert_eq!(s.find_slug(Some("a/a"), "boom").unwrap().len(), 1);
+    assert!(s.find_slug(Some("b/b"), "boom").unwrap().is_empty());
+}
