@@ -83,6 +83,9 @@ pub trait Progress: Sync {
     fn start(&self, _total: u64) {}
     /// One more file was parsed.
     fn advance(&self) {}
+    /// A phase (`snapshot`, `walk`, `parse`, `resolve`, `group`) ended,
+    /// `seconds` after the run started.
+    fn phase(&self, _phase: &str, _seconds: f64) {}
 }
 
 /// Reports nothing.
@@ -169,7 +172,10 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
         })
     });
 
+    let t = |phase: &str| progress.phase(phase, started.elapsed().as_secs_f64());
+    t("snapshot");
     let walked = walk::walk(&snap.root, opts);
+    t("walk");
     let mut warnings = walked.warnings;
     progress.start(walked.files.len() as u64);
 
@@ -177,10 +183,17 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
         .num_threads(opts.threads)
         .build()
         .expect("a thread pool can be built");
+    // Largest files first, so no thread is left parsing a big file alone
+    // at the end.
+    let mut order: Vec<&walk::Candidate> = walked.files.iter().collect();
+    order.sort_by(|a, b| b.size.cmp(&a.size).then_with(|| a.rel.cmp(&b.rel)));
     let parsed: Vec<Parsed> = pool.install(|| {
-        walked
-            .files
+        order
             .par_iter()
+            // Sizes vary by three orders of magnitude: hand out files one by
+            // one instead of in halves, or one thread ends up with the big
+            // ones.
+            .with_max_len(1)
             .map(|c| {
                 let r = parse_one(c, &snap);
                 progress.advance();
@@ -189,6 +202,7 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
             .collect()
     });
 
+    t("parse");
     let mut stats = IndexStats {
         files_seen: walked.files.len() as u64 + walked.skipped,
         files_skipped: walked.skipped,
@@ -235,6 +249,7 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
     dynamic.sort_by(|a, b| {
         (&a.file_path, a.line_number, &a.callee).cmp(&(&b.file_path, b.line_number, &b.callee))
     });
+    t("resolve");
     stats.sites = sites.len() as u64;
     stats.dynamic_sites = dynamic.len() as u64;
 
@@ -248,6 +263,7 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
     };
     let (records, snippet_warnings) = pool.install(|| group::records(sites, &ctx));
     warnings.extend(snippet_warnings);
+    t("group");
     stats.records = records.len() as u64;
     stats.seconds = started.elapsed().as_secs_f64();
     Ok(Indexed {

@@ -21,6 +21,8 @@ pub struct Candidate {
     pub rel: String,
     /// The language that claims it.
     pub lang: &'static dyn LanguageSupport,
+    /// Size in bytes when walked.
+    pub size: u64,
 }
 
 /// What the walk found.
@@ -96,13 +98,21 @@ pub fn walk(root: &Path, opts: &Options) -> Walked {
                 });
                 *skipped.lock().unwrap() += 1;
             };
+            if !ft.is_file() && !ft.is_symlink() {
+                warn("not a regular file (a FIFO, socket or device); skipped".into());
+                return WalkState::Continue;
+            }
             if ft.is_symlink() {
                 match abs.canonicalize() {
                     Ok(target) if !target.starts_with(canonical_root) => {
                         warn("symlink leaves the indexed folder; skipped".into());
                         return WalkState::Continue;
                     }
-                    Ok(target) if !target.is_file() => return WalkState::Continue,
+                    Ok(target) if target.is_dir() => return WalkState::Continue,
+                    Ok(target) if !target.is_file() => {
+                        warn("symlink to something that is not a regular file; skipped".into());
+                        return WalkState::Continue;
+                    }
                     Ok(_) => {}
                     Err(e) => {
                         warn(format!("broken or looping symlink ({e}); skipped"));
@@ -110,7 +120,7 @@ pub fn walk(root: &Path, opts: &Options) -> Walked {
                     }
                 }
             }
-            match std::fs::metadata(&abs) {
+            let size = match std::fs::metadata(&abs) {
                 Ok(m) if m.len() > opts.max_file_size => {
                     warn(format!(
                         "{:.1} MB is over the size limit of {:.1} MB (--max-file-size); skipped",
@@ -119,13 +129,18 @@ pub fn walk(root: &Path, opts: &Options) -> Walked {
                     ));
                     return WalkState::Continue;
                 }
-                Ok(_) => {}
+                Ok(m) => m.len(),
                 Err(e) => {
                     warn(format!("cannot read: {e}"));
                     return WalkState::Continue;
                 }
-            }
-            found.lock().unwrap().push(Candidate { abs, rel, lang });
+            };
+            found.lock().unwrap().push(Candidate {
+                abs,
+                rel,
+                lang,
+                size,
+            });
             WalkState::Continue
         })
     });

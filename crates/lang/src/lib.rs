@@ -21,6 +21,7 @@
 
 mod go;
 pub mod message;
+mod prefilter;
 
 use errdex_model::{DynamicSite, Lang, RawSite};
 use message::{Constants, Message};

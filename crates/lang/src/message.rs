@@ -59,7 +59,40 @@ pub fn resolve(parts: &[MsgPart], consts: &Constants) -> Resolved {
         has_literal: false,
     };
     render(parts, consts, None, 0, &mut out);
+    // Text that is only verbs (`msg + "%v"`) says nothing a reader could
+    // search for: such a message is as dynamic as no text at all.
+    out.has_literal = out.has_literal && printf_literal_len(&out.pattern) > 0;
     out
+}
+
+/// Characters of a printf-style pattern outside its verbs (`%%` counts as
+/// a literal `%`). Flags, width, precision and argument indexes
+/// (`%-10s`, `%5.2f`, `%*d`, `%[1]d`) belong to the verb.
+pub fn printf_literal_len(pattern: &str) -> usize {
+    let b = pattern.as_bytes();
+    let mut n = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'%' {
+            n += 1;
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if i < b.len() && b[i] == b'%' {
+            n += 1;
+            i += 1;
+            continue;
+        }
+        while i < b.len() && (b"+-# 0123456789.*[]".contains(&b[i])) {
+            i += 1;
+        }
+        // The verb letter itself.
+        if i < b.len() {
+            i += 1;
+        }
+    }
+    n
 }
 
 fn render(
@@ -153,6 +186,16 @@ mod tests {
         );
         assert!(r.pattern.starts_with("a-a-"));
         assert!(r.pattern.ends_with(HOLE));
+    }
+
+    #[test]
+    fn verbs_are_not_literal_text() {
+        assert_eq!(printf_literal_len("%v%v"), 0);
+        assert_eq!(printf_literal_len("%-10s%5.2f%*d%[1]d"), 0);
+        assert_eq!(printf_literal_len("%s: %v"), 2);
+        assert_eq!(printf_literal_len("100%%"), 4);
+        let r = resolve(&[MsgPart::Hole, text("%v", true)], &Constants::new());
+        assert!(!r.has_literal);
     }
 
     #[test]

@@ -1,0 +1,185 @@
+//! Command-line flags as clap sees them. Each command turns its flags into
+//! validated settings (sizes parsed, names checked) before any work starts.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// errdex: an error atlas for source code.
+///
+/// Finds every error message a repository's code can produce (returned,
+/// logged at error level, panicked), pins each to the commit, and keeps them
+/// as records in an embedded SQLite database.
+///
+/// Typical use:
+///
+///   errdex index ~/src/kops          # build the atlas (errdex.db here)
+///   errdex list --severity critical  # what can kill the process?
+///   errdex show stop-requested       # one error, its sites and snippet
+///   errdex export --format jsonl --out kops.jsonl
+#[derive(Debug, Parser)]
+#[command(name = "errdex", version, about, long_about, max_term_width = 100)]
+pub struct Cli {
+    /// The atlas database file.
+    #[arg(
+        long,
+        global = true,
+        env = "ERRDEX_DB",
+        default_value = "errdex.db",
+        value_name = "FILE"
+    )]
+    pub db: PathBuf,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Index a repository: find its error sites and store them as records.
+    ///
+    /// Reads the HEAD commit and the `origin` remote of a git work tree (a
+    /// plain folder works too, with no links), walks the files in parallel
+    /// respecting .gitignore, and replaces the repository's records in the
+    /// database in one transaction. Skips vendor/, third_party/,
+    /// node_modules/, testdata/ and *_test.go unless asked.
+    Index(IndexArgs),
+    /// List records (or dynamic sites) in the database.
+    List(ListArgs),
+    /// Show one record, by id or slug.
+    Show(ShowArgs),
+    /// Export records.
+    Export(ExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Folder to index (a git work tree or a plain folder).
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Repository name OWNER/NAME, instead of the one read from `origin`.
+    #[arg(long, value_name = "OWNER/NAME")]
+    pub repo: Option<String>,
+    /// Commit to pin records to (40 hex), instead of HEAD.
+    #[arg(long, value_name = "SHA")]
+    pub commit: Option<String>,
+    /// Also index vendor/, third_party/ and node_modules/.
+    #[arg(long)]
+    pub include_vendor: bool,
+    /// Also index test files (*_test.go) and testdata/.
+    #[arg(long)]
+    pub include_tests: bool,
+    /// Skip files larger than this many bytes (suffixes K, M accepted).
+    #[arg(long, value_name = "SIZE", default_value = "4M")]
+    pub max_file_size: String,
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', default_value_t = 0)]
+    pub threads: usize,
+    /// Print every warning, not only the first few.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Print when each phase (walk, parse, resolve, group, store) ends.
+    #[arg(long)]
+    pub timings: bool,
+    /// After indexing, list what was found.
+    #[arg(long)]
+    pub list: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Only this repository (OWNER/NAME).
+    #[arg(long)]
+    pub repo: Option<String>,
+    /// Only this severity.
+    #[arg(long, value_enum)]
+    pub severity: Option<SeverityArg>,
+    /// Only this error type.
+    #[arg(long = "type", value_enum)]
+    pub error_type: Option<TypeArg>,
+    /// Only records whose primary site is under this path.
+    #[arg(long, value_name = "PREFIX")]
+    pub path: Option<String>,
+    /// At most this many rows (0: all).
+    #[arg(long, default_value_t = 0)]
+    pub limit: usize,
+    /// List dynamic sites (messages with no literal text) instead.
+    #[arg(long)]
+    pub dynamic: bool,
+    /// One JSON object per line instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A record id (16 hex) or slug.
+    pub id_or_slug: String,
+    /// Repository, when a slug exists in several.
+    #[arg(long)]
+    pub repo: Option<String>,
+    /// Print the record as JSON (`{"record", "datasetVersion"}`).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub format: ExportFormat,
+    /// Output file (default: standard output). Written to a temporary file
+    /// and renamed, so a reader never sees half an export.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Only this repository.
+    #[arg(long)]
+    pub repo: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ExportFormat {
+    /// One record per line, as in the JSON API.
+    Jsonl,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SeverityArg {
+    Critical,
+    Error,
+    Warning,
+    Info,
+    Debug,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TypeArg {
+    Exception,
+    Panic,
+    Log,
+    Exit,
+    Http,
+}
+
+impl SeverityArg {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeverityArg::Critical => "critical",
+            SeverityArg::Error => "error",
+            SeverityArg::Warning => "warning",
+            SeverityArg::Info => "info",
+            SeverityArg::Debug => "debug",
+        }
+    }
+}
+
+impl TypeArg {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TypeArg::Exception => "exception",
+            TypeArg::Panic => "panic",
+            TypeArg::Log => "log",
+            TypeArg::Exit => "exit",
+            TypeArg::Http => "http",
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! `errdex index`.
+
+use crate::cli::IndexArgs;
+use crate::progress::IndexProgress;
+use crate::Failure;
+use anyhow::{anyhow, Context};
+use errdex_extract::{index, Options};
+use errdex_store::{SqliteStore, Store};
+use std::io::Write;
+use std::path::Path;
+
+/// Warnings shown without `--verbose`.
+const WARNINGS_SHOWN: usize = 10;
+
+pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
+    let started = std::time::Instant::now();
+    let opts = options(&a)?;
+    // Open the database first: a bad --db should fail before a long run.
+    let store = SqliteStore::open(db)?;
+    let progress = IndexProgress::new(a.timings);
+    let result = index(&opts, &progress);
+    progress.finish();
+    let out = result?;
+    let version = store
+        .replace_repo(&out.dataset)
+        .with_context(|| format!("writing {}", db.display()))?;
+    if a.timings {
+        eprintln!(
+            "timing: store done at {:.3} s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+
+    let mut err = std::io::stderr().lock();
+    let shown = if a.verbose {
+        out.warnings.len()
+    } else {
+        WARNINGS_SHOWN
+    };
+    for w in out.warnings.iter().take(shown) {
+        writeln!(err, "warning: {}: {}", w.path, w.message)?;
+    }
+    if out.warnings.len() > shown {
+        writeln!(
+            err,
+            "warning: … and {} more (--verbose shows all)",
+            out.warnings.len() - shown
+        )?;
+    }
+    let ds = &out.dataset;
+    let s = &ds.stats;
+    let at = ds
+        .commit
+        .as_deref()
+        .map(|c| format!(" @ {}", &c[..c.len().min(10)]))
+        .unwrap_or_else(|| " (no commit: links omitted)".into());
+    writeln!(
+        err,
+        "indexed {}{at}: {} files ({} skipped, {} with syntax errors), {} sites → {} records, {} dynamic sites, {:.2} s",
+        ds.repo,
+        s.files_indexed,
+        s.files_skipped,
+        s.files_with_syntax_errors,
+        s.sites,
+        s.records,
+        s.dynamic_sites,
+        s.seconds
+    )?;
+    writeln!(err, "database {} (dataset {version})", db.display())?;
+    drop(err);
+    if a.list {
+        let q = errdex_store::ListQuery {
+            repo: Some(ds.repo.clone()),
+            ..Default::default()
+        };
+        super::list::print_table(&store.list(&q)?)?;
+    }
+    Ok(())
+}
+
+fn options(a: &IndexArgs) -> Result<Options, Failure> {
+    let timestamp = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    let mut o = Options::new(&a.path, timestamp);
+    o.repo = a.repo.clone();
+    o.commit = a.commit.clone();
+    o.include_vendor = a.include_vendor;
+    o.include_tests = a.include_tests;
+    o.threads = a.threads;
+    o.max_file_size = parse_size(&a.max_file_size).ok_or_else(|| {
+        anyhow!(
+            "--max-file-size {:?}: expected bytes, e.g. 500K or 4M",
+            a.max_file_size
+        )
+    })?;
+    Ok(o)
+}
+
+/// `123`, `500K`, `4M`, `1G` (binary units).
+fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let (num, mult) = match s.chars().last()?.to_ascii_uppercase() {
+        'K' => (&s[..s.len() - 1], 1u64 << 10),
+        'M' => (&s[..s.len() - 1], 1 << 20),
+        'G' => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    num.trim().parse::<u64>().ok()?.checked_mul(mult)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes() {
+        assert_eq!(super::parse_size("4M"), Some(4 << 20));
+        assert_eq!(super::parse_size("500k"), Some(500 << 10));
+        assert_eq!(super::parse_size("123"), Some(123));
+        assert_eq!(super::parse_size("x"), None);
+        assert_eq!(super::parse_size(""), None);
+    }
+}

@@ -1,0 +1,105 @@
+//! `errdex list`.
+
+use crate::cli::ListArgs;
+use crate::{not_found, Failure};
+use errdex_model::Record;
+use errdex_store::{ListQuery, Store};
+use serde_json::json;
+use std::io::Write;
+
+pub(crate) fn run(store: &dyn Store, a: ListArgs) -> Result<(), Failure> {
+    if a.dynamic {
+        let sites = store.dynamic_sites(a.repo.as_deref())?;
+        let mut out = std::io::stdout().lock();
+        for (repo, d) in sites
+            .iter()
+            .take(if a.limit == 0 { usize::MAX } else { a.limit })
+        {
+            if a.json {
+                let mut v = serde_json::to_value(d)?;
+                v["repo"] = json!(repo);
+                writeln!(out, "{v}")?;
+            } else {
+                writeln!(
+                    out,
+                    "{}:{}\t{}\t{}({})",
+                    d.file_path,
+                    d.line_number,
+                    d.function.as_deref().unwrap_or("-"),
+                    d.callee,
+                    d.expression
+                )?;
+            }
+        }
+        return Ok(());
+    }
+    let q = ListQuery {
+        repo: a.repo.clone(),
+        severity: a.severity.map(|s| s.as_str().to_string()),
+        error_type: a.error_type.map(|t| t.as_str().to_string()),
+        path_prefix: a.path.clone(),
+        limit: a.limit,
+        offset: 0,
+    };
+    let records = store.list(&q)?;
+    if records.is_empty() {
+        return Err(not_found("no records match"));
+    }
+    if a.json {
+        let mut out = std::io::stdout().lock();
+        for r in &records {
+            let row = json!({
+                "id": r.id, "repo": r.repo, "slug": r.slug, "severity": r.severity,
+                "errorType": r.error_type, "filePath": r.file_path, "lineNumber": r.line_number,
+                "sites": r.sites.len(), "messagePattern": r.message_pattern,
+            });
+            writeln!(out, "{row}")?;
+        }
+        Ok(())
+    } else {
+        print_table(&records)
+    }
+}
+
+/// The record table: id, severity, type, primary site, pattern.
+pub(crate) fn print_table(records: &[Record]) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "{:<16}  {:<8}  {:<9}  {:<40}  MESSAGE",
+        "ID", "SEVERITY", "TYPE", "SITE"
+    )?;
+    for r in records {
+        let mut site = format!("{}:{}", r.file_path, r.line_number);
+        if r.sites.len() > 1 {
+            site.push_str(&format!(" (+{})", r.sites.len() - 1));
+        }
+        writeln!(
+            out,
+            "{}  {:<8}  {:<9}  {:<40}  {}",
+            r.id,
+            r.severity.as_str(),
+            r.error_type.as_str(),
+            site,
+            one_line(&r.message_pattern, 100)
+        )?;
+    }
+    Ok(())
+}
+
+/// A message on one line: newlines and tabs escaped, long text cut.
+pub(crate) fn one_line(s: &str, max: usize) -> String {
+    let mut out: String = s
+        .chars()
+        .flat_map(|c| match c {
+            '\n' => vec!['\\', 'n'],
+            '\t' => vec!['\\', 't'],
+            c if c.is_control() => vec!['?'],
+            c => vec![c],
+        })
+        .collect();
+    if out.chars().count() > max {
+        out = out.chars().take(max - 1).collect::<String>() + "…";
+    }
+    out
+}
