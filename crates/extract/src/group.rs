@@ -57,7 +57,9 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
             .push(g[0].line_number);
     }
     let files: Vec<(&str, Vec<u32>)> = primaries.into_iter().collect();
-    let read: Vec<(String, Result<HashMap<u32, String>, String>)> = files
+    /// Snippets by line for one file, or why the file could not be read.
+    type FileSnippets = (String, Result<HashMap<u32, String>, String>);
+    let read: Vec<FileSnippets> = files
         .par_iter()
         .map(|(path, lines)| {
             let abs = cx.snap.root.join(
@@ -116,6 +118,7 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
                         function: s.function.clone(),
                         callee: s.callee.clone(),
                         error_type: s.error_type,
+                        error_class: s.error_class.clone(),
                         source_code_start: a,
                         source_code_end: b,
                         github_url: cx.link(&s.file_path, a, b),

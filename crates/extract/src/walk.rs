@@ -54,8 +54,9 @@ pub fn walk(root: &Path, opts: &Options) -> Walked {
             return true;
         }
         let name = e.file_name().to_string_lossy();
-        !((!include_vendor && VENDOR_DIRS.contains(&name.as_ref()))
-            || (!include_tests && TEST_DIRS.contains(&name.as_ref())))
+        let vendored = VENDOR_DIRS.contains(&name.as_ref());
+        let test_data = TEST_DIRS.contains(&name.as_ref());
+        (include_vendor || !vendored) && (include_tests || !test_data)
     });
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let found = Mutex::new(Vec::new());

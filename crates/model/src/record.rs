@@ -160,6 +160,9 @@ pub struct Site {
     pub callee: String,
     /// How this site surfaces the error.
     pub error_type: ErrorType,
+    /// This site's sentinel variable or error type, when it has one
+    /// (generated code often declares the same message under many names).
+    pub error_class: Option<String>,
     /// First line of the snippet around the site.
     pub source_code_start: u32,
     /// Last line of the snippet around the site.

@@ -81,5 +81,5 @@ fn whole_gocode_tree() {
     let mut o = opts(&root);
     o.include_tests = true;
     o.include_vendor = true;
-    check(&run(&o), 20_000);
+    check(&run(&o), 15_000);
 }

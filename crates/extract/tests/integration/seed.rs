@@ -7,20 +7,9 @@ use errdex_model::{ErrorType, Record, Severity};
 const SEED_SHA: &str = "4c8573c808a73d578c5eadc86d410646ea0b0d73";
 
 fn seed_record() -> serde_json::Value {
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/seeds/002_0d92c76f23227401.pretty.json"),
-    );
-    match text {
-        Ok(t) => serde_json::from_str::<serde_json::Value>(&t).unwrap()["record"].clone(),
-        // The seed's snippet is also the fixture's lines 112-148.
-        Err(_) => {
-            let src =
-                std::fs::read_to_string(fixture("seed/channels/pkg/cmd/apply_channel.go")).unwrap();
-            let lines: Vec<&str> = src.split('\n').collect();
-            serde_json::json!({ "sourceCode": lines[111..148].join("\n") })
-        }
-    }
+    // A copy of ../shared/seeds/002_0d92c76f23227401.pretty.json.
+    let text = std::fs::read_to_string(fixture("seed-record.json")).unwrap();
+    serde_json::from_str::<serde_json::Value>(&text).unwrap()["record"].clone()
 }
 
 fn by_pattern<'a>(records: &'a [Record], p: &str) -> &'a Record {
