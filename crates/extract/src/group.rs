@@ -119,6 +119,7 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
                         callee: s.callee.clone(),
                         error_type: s.error_type,
                         error_class: s.error_class.clone(),
+                        args: s.args.clone(),
                         source_code_start: a,
                         source_code_end: b,
                         github_url: cx.link(&s.file_path, a, b),

@@ -6,7 +6,7 @@ use crate::message::{Message, MsgPart};
 use crate::prefilter::{self, Decl};
 use crate::{FileFacts, LanguageSupport, PendingSite};
 use aho_corasick::AhoCorasick;
-use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity};
+use errdex_model::{DynamicSite, ErrorType, Hole, HoleKind, Lang, RawSite, Severity, Template};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -26,6 +26,10 @@ impl LanguageSupport for Go {
 
     fn is_test_path(&self, path: &str) -> bool {
         path.ends_with("_test.go")
+    }
+
+    fn template(&self, pattern: &str, args: &[String], callee: &str) -> Template {
+        template(pattern, args, callee)
     }
 
     fn extract(&self, path: &str, source: &str) -> FileFacts {
@@ -520,6 +524,7 @@ impl<'a> FileCx<'a> {
         }
         let message = self.args_message(&args, spec.msg, spec.style);
         let mut site = self.site(call, callee, ty, sev);
+        site.args = self.args_holes(&args, spec.msg, spec.style);
         if ty == ErrorType::Exception {
             site.error_class = self.sentinel_name(call);
         }
@@ -553,7 +558,8 @@ impl<'a> FileCx<'a> {
             return;
         }
         let message = self.message_of(arg, false);
-        let site = self.site(call, "panic".into(), ErrorType::Panic, Severity::Critical);
+        let mut site = self.site(call, "panic".into(), ErrorType::Panic, Severity::Critical);
+        site.args = self.hole_exprs(arg);
         self.push(site, message, self.text(arg).to_string());
     }
 
@@ -623,6 +629,7 @@ impl<'a> FileCx<'a> {
             }
             let message = self.message_of(expr, false);
             let mut site = self.site(ret, "Error()".into(), ErrorType::Exception, Severity::Error);
+            site.args = self.hole_exprs(expr);
             site.error_class = Some(type_name.clone());
             self.push(site, message, self.text(expr).to_string());
         }
@@ -662,6 +669,7 @@ impl<'a> FileCx<'a> {
             error_code: None,
             http_status: None,
             lang: Lang::Go,
+            args: Vec::new(),
         }
     }
 
@@ -789,6 +797,56 @@ impl<'a> FileCx<'a> {
         }
     }
 
+    /// Source text of the values filling a call's holes, in pattern order.
+    fn args_holes(&self, args: &[Node<'_>], from: usize, style: Style) -> Vec<String> {
+        match style {
+            Style::Format => args
+                .iter()
+                .skip(from + 1)
+                .map(|a| self.text(*a).to_string())
+                .collect(),
+            Style::Plain => args.get(from).map(|a| self.hole_exprs(*a)).unwrap_or_default(),
+            Style::Print | Style::Println => args
+                .iter()
+                .skip(from)
+                .flat_map(|a| self.hole_exprs(*a))
+                .collect(),
+        }
+    }
+
+    /// The non-literal operands of a message expression, in order: what
+    /// [`Self::message_of`] turns into holes.
+    fn hole_exprs(&self, e: Node<'_>) -> Vec<String> {
+        match e.kind() {
+            "interpreted_string_literal" | "raw_string_literal" => Vec::new(),
+            "parenthesized_expression" => e.named_child(0).map(|i| self.hole_exprs(i)).unwrap_or_default(),
+            "binary_expression" => {
+                let (Some(l), Some(r)) = (e.child_by_field_name("left"), e.child_by_field_name("right")) else {
+                    return vec![self.text(e).to_string()];
+                };
+                let mut v = self.hole_exprs(l);
+                v.extend(self.hole_exprs(r));
+                v
+            }
+            "call_expression" => match self.callee(e) {
+                Callee::Pkg { path: "fmt", func } if matches!(func, "Sprintf" | "Sprint" | "Sprintln") => {
+                    let args = e
+                        .child_by_field_name("arguments")
+                        .map(named_children)
+                        .unwrap_or_default();
+                    let style = match func {
+                        "Sprintf" => Style::Format,
+                        "Sprint" => Style::Print,
+                        _ => Style::Println,
+                    };
+                    self.args_holes(&args, 0, style)
+                }
+                _ => vec![self.text(e).to_string()],
+            },
+            _ => vec![self.text(e).to_string()],
+        }
+    }
+
     /// Whether structured key/value arguments carry an error (`"err", err`).
     fn carries_error(&self, args: &[Node<'_>]) -> bool {
         args.iter().any(|a| match a.kind() {
@@ -889,6 +947,132 @@ fn collect_walk(root: Node<'_>) -> (Vec<Node<'_>>, Vec<Node<'_>>, Vec<Node<'_>>,
         }
     }
     (imports, consts, calls, methods)
+}
+
+/// Parses a Go format string into a template: each verb (flags, width,
+/// precision, `%[n]` indexes, `*`) becomes a hole typed by what `fmt`
+/// prints for it, filled by the argument expressions in order. `%w`, and
+/// `%v`/`%s` of an error value, are chain points. `errors.Wrap` and friends
+/// append `": " + cause` to their message, so their templates do too.
+pub(crate) fn template(pattern: &str, args: &[String], callee: &str) -> Template {
+    let mut t = Template::default();
+    let b = pattern.as_bytes();
+    let mut lit = String::new();
+    let mut next_arg = 0usize;
+    let mut i = 0usize;
+    let mut run_start = 0usize;
+    while i < b.len() {
+        if b[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        lit.push_str(&pattern[run_start..i]);
+        let start = i;
+        i += 1;
+        if i < b.len() && b[i] == b'%' {
+            lit.push('%');
+            i += 1;
+            run_start = i;
+            continue;
+        }
+        // flags, [n], width, .precision, [n]
+        while i < b.len() && b"+-# 0".contains(&b[i]) {
+            i += 1;
+        }
+        let explicit = |i: &mut usize, next_arg: &mut usize| {
+            if *i < b.len() && b[*i] == b'[' {
+                if let Some(close) = pattern[*i..].find(']') {
+                    if let Ok(n) = pattern[*i + 1..*i + close].parse::<usize>() {
+                        *next_arg = n.saturating_sub(1);
+                    }
+                    *i += close + 1;
+                }
+            }
+        };
+        explicit(&mut i, &mut next_arg);
+        if i < b.len() && b[i] == b'*' {
+            next_arg += 1;
+            i += 1;
+        }
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i < b.len() && b[i] == b'.' {
+            i += 1;
+            if i < b.len() && b[i] == b'*' {
+                next_arg += 1;
+                i += 1;
+            }
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+        explicit(&mut i, &mut next_arg);
+        let Some(verb) = pattern[i..].chars().next() else {
+            // A lone trailing `%`: Go prints `%!(NOVERB)`.
+            lit.push_str(&pattern[start..]);
+            run_start = b.len();
+            break;
+        };
+        i += verb.len_utf8();
+        run_start = i;
+        let kind = match verb {
+            'd' => HoleKind::Int,
+            'x' | 'X' => HoleKind::Hex,
+            'o' | 'O' => HoleKind::Octal,
+            'b' => HoleKind::Binary,
+            'e' | 'E' | 'f' | 'F' | 'g' | 'G' => HoleKind::Float,
+            't' => HoleKind::Bool,
+            'q' => HoleKind::Quoted,
+            'c' => HoleKind::Char,
+            'U' => HoleKind::Unicode,
+            'p' => HoleKind::Pointer,
+            'T' => HoleKind::Type,
+            _ => HoleKind::Any,
+        };
+        let arg = args.get(next_arg).cloned();
+        next_arg += 1;
+        let chain = verb == 'w' || (matches!(verb, 'v' | 's') && arg.as_deref().is_some_and(is_error_value));
+        t.push_lit(&lit);
+        lit.clear();
+        t.push_hole(Hole {
+            kind,
+            verb: pattern[start..i].to_string(),
+            arg,
+            chain,
+        });
+    }
+    lit.push_str(&pattern[run_start.min(b.len())..]);
+    t.push_lit(&lit);
+    if matches!(
+        callee,
+        "errors.Wrap" | "errors.Wrapf" | "errors.WithMessage" | "errors.WithMessagef"
+    ) {
+        t.push_lit(": ");
+        t.push_hole(Hole {
+            kind: HoleKind::Any,
+            verb: "%v".into(),
+            arg: Some("err".into()),
+            chain: true,
+        });
+    }
+    t
+}
+
+/// Whether an argument expression names an error value: `err`, `e.err`,
+/// `lastErr`, `ErrClosed`, `err.Error()`, `ctx.Err()`.
+fn is_error_value(arg: &str) -> bool {
+    let a = arg.trim();
+    let a = a.strip_suffix(".Error()").unwrap_or(a);
+    if a.ends_with(".Err()") {
+        return true;
+    }
+    let last = a.rsplit('.').next().unwrap_or(a);
+    if !last.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        return false;
+    }
+    let lower = last.to_ascii_lowercase();
+    lower == "e" || lower.ends_with("err") || lower.ends_with("error") || last.starts_with("Err")
 }
 
 fn named_children(n: Node<'_>) -> Vec<Node<'_>> {

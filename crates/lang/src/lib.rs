@@ -23,7 +23,7 @@ mod go;
 pub mod message;
 mod prefilter;
 
-use errdex_model::{DynamicSite, Lang, RawSite};
+use errdex_model::{DynamicSite, Lang, RawSite, Template};
 use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
@@ -38,10 +38,23 @@ pub trait LanguageSupport: Sync {
     fn extensions(&self) -> &'static [&'static str];
     /// Whether a repo-relative path is a test file (skipped by default).
     fn is_test_path(&self, path: &str) -> bool;
+    /// Parses a site's message pattern into a template, given the source
+    /// text of the values that fill it and the callee (which may add text
+    /// of its own, as `errors.Wrap` adds `": " + cause`).
+    fn template(&self, pattern: &str, args: &[String], callee: &str) -> Template;
     /// Extracts the error sites of one file. Never fails: syntax errors are
     /// counted in [`FileFacts::syntax_errors`] and the parts that parsed are
     /// still used.
     fn extract(&self, path: &str, source: &str) -> FileFacts;
+}
+
+/// The module for a language.
+pub fn language(lang: Lang) -> &'static dyn LanguageSupport {
+    LANGUAGES
+        .iter()
+        .copied()
+        .find(|l| l.lang() == lang)
+        .expect("every Lang is registered")
 }
 
 /// The language that claims a path, by its ending.

@@ -12,9 +12,11 @@
 
 mod ids;
 mod record;
+mod template;
 
 pub use ids::{record_id, slugify, unique_slugs, SLUG_MAX_LEN};
 pub use record::{
     DynamicSite, ErrorType, IndexStats, Lang, RawSite, Record, RelatedError, RepoDataset, Severity,
     Site, SCHEMA_VERSION,
 };
+pub use template::{Hole, HoleKind, Segment, Template};

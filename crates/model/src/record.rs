@@ -127,6 +127,9 @@ pub struct RawSite {
     pub http_status: Option<u16>,
     /// Source language.
     pub lang: Lang,
+    /// Source text of the values that fill the pattern's holes, in order
+    /// (for a format call, the arguments after the format string).
+    pub args: Vec<String>,
 }
 
 /// A call that produces an error whose message has no literal part at all
@@ -163,6 +166,10 @@ pub struct Site {
     /// This site's sentinel variable or error type, when it has one
     /// (generated code often declares the same message under many names).
     pub error_class: Option<String>,
+    /// Source text of the values that fill the holes (`err`, `name`), which
+    /// tells a wrapped error (a chain point) from other values.
+    #[serde(default)]
+    pub args: Vec<String>,
     /// First line of the snippet around the site.
     pub source_code_start: u32,
     /// Last line of the snippet around the site.

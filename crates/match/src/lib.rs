@@ -1,0 +1,457 @@
+//! Tracing raw error text back to message templates.
+//!
+//! A [`TemplateSetBuilder`] compiles every template of the atlas into an
+//! immutable [`TemplateSet`], shared by all threads. Tracing a text runs an
+//! Aho-Corasick automaton over each template's most selective literal, then
+//! verifies only the templates whose anchor occurred: literals must appear
+//! in order and each hole must hold text its verb can print. The template
+//! that explains the most literal text wins; equally good ones stay together
+//! as one ambiguous frame. When the winner's hole is a chain point (`%w`,
+//! `%v` of `err`), the hole's text is traced again, giving frames outermost
+//! first; text nothing explains is kept as unmatched.
+//!
+//! ```
+//! use errdex_match::{TemplateSetBuilder, Hints};
+//! use errdex_model::{Hole, HoleKind, Template};
+//! let mut t = Template::default();
+//! t.push_lit("serving readiness probe: ");
+//! t.push_hole(Hole { kind: HoleKind::Any, verb: "%w".into(), arg: Some("err".into()), chain: true });
+//! let mut b = TemplateSetBuilder::new();
+//! b.add(t, 7, "channels/pkg/cmd/apply_channel.go");
+//! let set = b.build();
+//! let tr = set.trace("serving readiness probe: listen tcp :3989: bind: address already in use", &Hints::default());
+//! assert_eq!(tr.frames[0].candidates[0].payload, 7);
+//! assert_eq!(tr.unmatched.len(), 1); // the standard library's text
+//! ```
+#![deny(missing_docs)]
+
+mod holes;
+pub mod prefix;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use errdex_model::{HoleKind, Segment, Template};
+use std::collections::HashMap;
+
+pub use holes::accepts;
+
+/// Shortest literal worth anchoring on; templates without one are glue.
+const MIN_ANCHOR: usize = 3;
+/// Templates with fewer literal letters and digits never match alone.
+const MIN_ALNUM: usize = 4;
+/// Deepest chain followed.
+const MAX_DEPTH: usize = 12;
+/// Verification steps per template attempt, so pathological text cannot
+/// make matching slow.
+const STEP_BUDGET: u32 = 2_000;
+
+/// Where a log line says it came from (`apply_channel.go:80`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Hints {
+    /// File names or path suffixes, most specific first.
+    pub files: Vec<String>,
+}
+
+/// One candidate site for a frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// The payload given to [`TemplateSetBuilder::add`].
+    pub payload: u32,
+    /// Share of the frame's text that the template's literals explain,
+    /// in `[0, 1]`.
+    pub score: f32,
+    /// Whether the site's file matches a location hint.
+    pub hinted: bool,
+}
+
+/// A layer of the error: a span of the text and the sites that print it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    /// Byte offset where the layer's text starts.
+    pub start: usize,
+    /// Byte offset where it ends.
+    pub end: usize,
+    /// Sites, best first (hinted ones first among equals).
+    pub candidates: Vec<Candidate>,
+}
+
+/// The result of tracing one text.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trace {
+    /// Layers, outermost first.
+    pub frames: Vec<Frame>,
+    /// Spans no template explains, in order.
+    pub unmatched: Vec<(usize, usize)>,
+    /// Leading text before the outermost frame when the message did not
+    /// start the text (an unknown log prefix).
+    pub head: Option<(usize, usize)>,
+}
+
+#[derive(Debug)]
+enum Seg {
+    Lit(Box<str>),
+    Hole { kind: HoleKind, chain: bool },
+}
+
+#[derive(Debug)]
+struct Compiled {
+    segs: Vec<Seg>,
+    lit_len: usize,
+    payloads: Vec<u32>,
+}
+
+/// Collects templates; [`TemplateSetBuilder::build`] compiles them.
+#[derive(Debug, Default)]
+pub struct TemplateSetBuilder {
+    templates: Vec<(Template, Vec<u32>)>,
+    index: HashMap<Template, usize>,
+    files: HashMap<u32, Box<str>>,
+}
+
+impl TemplateSetBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a template for a site. `payload` is the caller's handle for the
+    /// site; `file` its path, for location hints. Identical templates share
+    /// one compiled form.
+    pub fn add(&mut self, template: Template, payload: u32, file: &str) {
+        self.files.insert(payload, file.into());
+        match self.index.get(&template) {
+            Some(&i) => self.templates[i].1.push(payload),
+            None => {
+                self.index.insert(template.clone(), self.templates.len());
+                self.templates.push((template, vec![payload]));
+            }
+        }
+    }
+
+    /// Compiles the set.
+    pub fn build(self) -> TemplateSet {
+        // Anchor each template on its rarest literal (fewest templates
+        // share it), longest among equally rare: a generic anchor like
+        // "failed to " would send every line to hundreds of verifications.
+        let mut freq: HashMap<&str, u32> = HashMap::new();
+        for (t, _) in &self.templates {
+            for s in &t.segments {
+                if let Segment::Lit(l) = s {
+                    if l.len() >= MIN_ANCHOR {
+                        *freq.entry(l.as_str()).or_default() += 1;
+                    }
+                }
+            }
+        }
+        let mut anchors: Vec<String> = Vec::new();
+        let mut anchor_ids: HashMap<String, usize> = HashMap::new();
+        let mut by_anchor: Vec<Vec<u32>> = Vec::new();
+        let mut compiled = Vec::with_capacity(self.templates.len());
+        for (ti, (t, payloads)) in self.templates.iter().enumerate() {
+            let selective = t.literal_alnum() >= MIN_ALNUM;
+            let anchor = t
+                .segments
+                .iter()
+                .filter_map(|s| match s {
+                    Segment::Lit(l) if l.len() >= MIN_ANCHOR => Some(l.as_str()),
+                    _ => None,
+                })
+                .min_by_key(|l| (freq[l], std::cmp::Reverse(l.len())));
+            if let (true, Some(a)) = (selective, anchor) {
+                let id = *anchor_ids.entry(a.to_string()).or_insert_with(|| {
+                    anchors.push(a.to_string());
+                    by_anchor.push(Vec::new());
+                    anchors.len() - 1
+                });
+                by_anchor[id].push(ti as u32);
+            }
+            compiled.push(Compiled {
+                segs: t
+                    .segments
+                    .iter()
+                    .map(|s| match s {
+                        Segment::Lit(l) => Seg::Lit(l.as_str().into()),
+                        Segment::Hole(h) => Seg::Hole {
+                            kind: h.kind,
+                            chain: h.chain,
+                        },
+                    })
+                    .collect(),
+                lit_len: t.literal_len(),
+                payloads: payloads.clone(),
+            });
+        }
+        let ac = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .build(&anchors)
+            .expect("anchor literals build an automaton");
+        TemplateSet {
+            templates: compiled,
+            ac,
+            by_anchor,
+            files: self.files,
+        }
+    }
+}
+
+/// Compiled templates; immutable and shared.
+#[derive(Debug)]
+pub struct TemplateSet {
+    templates: Vec<Compiled>,
+    ac: AhoCorasick,
+    by_anchor: Vec<Vec<u32>>,
+    files: HashMap<u32, Box<str>>,
+}
+
+/// A verified match: the template and its holes' spans.
+struct Hit {
+    template: u32,
+    holes: Vec<(usize, usize)>,
+    start: usize,
+}
+
+impl TemplateSet {
+    /// Number of distinct templates.
+    pub fn len(&self) -> usize {
+        self.templates.len()
+    }
+
+    /// Whether the set has no templates.
+    pub fn is_empty(&self) -> bool {
+        self.templates.is_empty()
+    }
+
+    /// Traces a whole text.
+    pub fn trace(&self, text: &str, hints: &Hints) -> Trace {
+        let mut out = Trace::default();
+        self.trace_span(text, 0, text.len(), hints, 0, true, &mut out);
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn trace_span(
+        &self,
+        text: &str,
+        s: usize,
+        e: usize,
+        hints: &Hints,
+        depth: usize,
+        outermost: bool,
+        out: &mut Trace,
+    ) {
+        if s >= e {
+            return;
+        }
+        if depth > MAX_DEPTH {
+            out.unmatched.push((s, e));
+            return;
+        }
+        let (anchored, floating) = self.candidates(text, s, e);
+        let mut best = self.best(text, &anchored, e);
+        if best.is_empty() && self.glue(text, s, e, hints, depth, out) {
+            return;
+        }
+        if best.is_empty() && outermost {
+            // The message may follow a prefix nobody stripped: let templates
+            // that start with their anchor start where it occurs.
+            best = self.best(text, &floating, e);
+        }
+        if best.is_empty() {
+            out.unmatched.push((s, e));
+            return;
+        }
+        let start = best[0].start;
+        if start > s {
+            out.head = Some((s, start));
+        }
+        self.push_frame(text, &best, start, e, hints, depth, out);
+    }
+
+    /// Glue: `a: b` where `a` is a whole message of its own and `b` another
+    /// layer (a `%s: %v` wrapper, or text concatenated by hand). Splits at
+    /// the first `: ` whose left side a template explains completely.
+    fn glue(&self, text: &str, s: usize, e: usize, hints: &Hints, depth: usize, out: &mut Trace) -> bool {
+        let mut from = s;
+        while let Some(p) = memchr::memmem::find(&text.as_bytes()[from..e], b": ") {
+            let split = from + p;
+            let (left_anchored, _) = self.candidates(text, s, split);
+            let left = self.best(text, &left_anchored, split);
+            if !left.is_empty() {
+                self.push_frame(text, &left, s, split, hints, depth, out);
+                self.trace_span(text, split + 2, e, hints, depth + 1, false, out);
+                return true;
+            }
+            from = split + 2;
+        }
+        false
+    }
+
+    /// Records a frame for the best hits and follows the first hit's chain
+    /// holes.
+    #[allow(clippy::too_many_arguments)]
+    fn push_frame(
+        &self,
+        text: &str,
+        best: &[Hit],
+        s: usize,
+        e: usize,
+        hints: &Hints,
+        depth: usize,
+        out: &mut Trace,
+    ) {
+        let span = (e - s).max(1) as f32;
+        let mut candidates: Vec<Candidate> = Vec::new();
+        for h in best {
+            let t = &self.templates[h.template as usize];
+            let score = (t.lit_len as f32 / span).min(1.0);
+            for &p in &t.payloads {
+                let hinted = self.files.get(&p).is_some_and(|f| {
+                    hints
+                        .files
+                        .iter()
+                        .any(|h| f.ends_with(h.as_str()) && (f.len() == h.len() || f.as_bytes()[f.len() - h.len() - 1] == b'/'))
+                });
+                candidates.push(Candidate {
+                    payload: p,
+                    score,
+                    hinted,
+                });
+            }
+        }
+        candidates.sort_by(|a, b| b.hinted.cmp(&a.hinted).then(b.score.total_cmp(&a.score)));
+        out.frames.push(Frame {
+            start: s,
+            end: e,
+            candidates,
+        });
+        let first = &best[0];
+        let t = &self.templates[first.template as usize];
+        let mut hole = 0;
+        for seg in &t.segs {
+            if let Seg::Hole { chain, .. } = seg {
+                let (hs, he) = first.holes[hole];
+                if *chain {
+                    self.trace_span(text, hs, he, hints, depth + 1, false, out);
+                }
+                hole += 1;
+            }
+        }
+    }
+
+    /// Templates whose anchor occurs in `text[s..e]`: those that may match
+    /// from `s`, and (for a message after an unknown prefix) those whose
+    /// first segment is the anchor, with where it occurs.
+    fn candidates(&self, text: &str, s: usize, e: usize) -> (Vec<(u32, usize)>, Vec<(u32, usize)>) {
+        let mut anchored: Vec<(u32, usize)> = Vec::new();
+        let mut floating: Vec<(u32, usize)> = Vec::new();
+        for m in self.ac.find_overlapping_iter(&text[s..e]) {
+            for &ti in &self.by_anchor[m.pattern().as_usize()] {
+                anchored.push((ti, s));
+                if let Some(Seg::Lit(l)) = self.templates[ti as usize].segs.first() {
+                    if l.len() == m.len() && m.start() > 0 {
+                        floating.push((ti, s + m.start()));
+                    }
+                }
+            }
+        }
+        anchored.sort_unstable();
+        anchored.dedup();
+        (anchored, floating)
+    }
+
+    /// The verified hits that explain the most literal text.
+    fn best(&self, text: &str, cands: &[(u32, usize)], e: usize) -> Vec<Hit> {
+        let mut best: Vec<Hit> = Vec::new();
+        let mut best_len = 0usize;
+        for &(ti, start) in cands {
+            let t = &self.templates[ti as usize];
+            if t.lit_len < best_len {
+                continue;
+            }
+            if best.iter().any(|h| h.template == ti) {
+                continue;
+            }
+            let mut holes = Vec::new();
+            let mut budget = STEP_BUDGET;
+            if verify(&t.segs, text, start, e, &mut holes, &mut budget) {
+                if t.lit_len > best_len {
+                    best.clear();
+                    best_len = t.lit_len;
+                }
+                best.push(Hit {
+                    template: ti,
+                    holes,
+                    start,
+                });
+            }
+        }
+        best
+    }
+}
+
+/// Whether `segs` match `text[pos..end]` exactly; hole spans are pushed in
+/// order. Holes take the shortest text that lets the rest match.
+fn verify(segs: &[Seg], text: &str, pos: usize, end: usize, holes: &mut Vec<(usize, usize)>, budget: &mut u32) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let b = text.as_bytes();
+    match segs.first() {
+        None => pos == end,
+        Some(Seg::Lit(l)) => {
+            b[pos..end].starts_with(l.as_bytes()) && verify(&segs[1..], text, pos + l.len(), end, holes, budget)
+        }
+        Some(Seg::Hole { kind, .. }) => match segs.get(1) {
+            None => {
+                if holes::accepts(*kind, &text[pos..end]) {
+                    holes.push((pos, end));
+                    true
+                } else {
+                    false
+                }
+            }
+            Some(Seg::Lit(next)) => {
+                let bounded = holes::is_bounded(*kind);
+                for occ in memchr::memmem::find_iter(&b[pos..end], next.as_bytes()) {
+                    let he = pos + occ;
+                    if !text.is_char_boundary(he) {
+                        continue;
+                    }
+                    if holes::accepts(*kind, &text[pos..he]) {
+                        holes.push((pos, he));
+                        if verify(&segs[1..], text, he, end, holes, budget) {
+                            return true;
+                        }
+                        holes.pop();
+                    } else if bounded && b[pos..he].contains(&b' ') {
+                        break;
+                    }
+                    if *budget == 0 {
+                        return false;
+                    }
+                }
+                false
+            }
+            Some(Seg::Hole { .. }) => {
+                // Adjacent holes (`%d%s`): try every split.
+                let mut he = pos;
+                loop {
+                    if holes::accepts(*kind, &text[pos..he]) {
+                        holes.push((pos, he));
+                        if verify(&segs[1..], text, he, end, holes, budget) {
+                            return true;
+                        }
+                        holes.pop();
+                    }
+                    if he >= end || *budget == 0 {
+                        return false;
+                    }
+                    he += text[he..].chars().next().map_or(1, char::len_utf8);
+                }
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,422 @@
+//! Log lines as people paste them: strip what loggers put around a message
+//! and find the parts worth tracing (a JSON log's `msg` and `error`, a
+//! logfmt line's `msg=` and `err=`), with location hints where the header
+//! names a file.
+
+use crate::Hints;
+
+/// A part of a line to trace.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// The text (unescaped where the log format escapes it).
+    pub text: String,
+    /// Byte offset of the part in the input line.
+    pub offset: usize,
+}
+
+/// A line made ready for tracing.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Prepared {
+    /// The stripped prefix (timestamps, headers, level markers).
+    pub prefix: String,
+    /// Texts to trace.
+    pub parts: Vec<Part>,
+    /// Location hints from the header.
+    pub hints: Hints,
+}
+
+/// Field names that hold the message in JSON and logfmt logs.
+const MSG_KEYS: &[&str] = &["msg", "message", "M", "MESSAGE"];
+/// Field names that hold the error.
+const ERR_KEYS: &[&str] = &["error", "err", "E", "errorVerbose", "exception"];
+/// Field names that hold the caller.
+const CALLER_KEYS: &[&str] = &["caller", "source", "logger.caller"];
+
+/// Strips prefixes and splits a line into parts to trace.
+pub fn prepare(line: &str) -> Prepared {
+    let line = line.trim_end_matches(['\r', '\n']);
+    let mut hints = Hints::default();
+    let mut pos = 0usize;
+    // Strip repeatedly: `Nov 29 12:00:03 host kubelet[77]: E1129 12:00:03.1 1 x.go:80] msg`.
+    for _ in 0..8 {
+        let rest = &line[pos..];
+        let skip = leading_space(rest)
+            .or_else(|| bullet(rest))
+            .or_else(|| klog_header(rest, &mut hints))
+            .or_else(|| timestamp(rest))
+            .or_else(|| syslog_host_tag(rest, pos))
+            .or_else(|| level_marker(rest));
+        match skip {
+            Some(n) if n > 0 => pos += n,
+            _ => break,
+        }
+    }
+    let rest = &line[pos..];
+    let prefix = line[..pos].to_string();
+    if rest.starts_with('{') {
+        if let Some(parts) = json_parts(rest, pos, &mut hints) {
+            return Prepared { prefix, parts, hints };
+        }
+    }
+    if let Some(parts) = structured_parts(rest, pos, &mut hints) {
+        return Prepared { prefix, parts, hints };
+    }
+    let mut text = rest;
+    let mut offset = pos;
+    // A whole message in quotes (pasted from a log viewer or a Go %q).
+    if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
+        if let Some(unq) = unquote(text) {
+            return Prepared {
+                prefix,
+                parts: vec![Part { text: unq, offset: offset + 1 }],
+                hints,
+            };
+        }
+    }
+    if let Some(t) = text.strip_suffix('.') {
+        // A sentence full stop added by the logger is not part of the error.
+        if !t.ends_with('.') {
+            text = t;
+        }
+    }
+    while text.starts_with(['"', '\'', '`']) && text.ends_with(['"', '\'', '`']) && text.len() >= 2 {
+        text = &text[1..text.len() - 1];
+        offset += 1;
+    }
+    Prepared {
+        prefix,
+        parts: vec![Part {
+            text: text.to_string(),
+            offset,
+        }],
+        hints,
+    }
+}
+
+fn leading_space(s: &str) -> Option<usize> {
+    let n = s.len() - s.trim_start().len();
+    (n > 0).then_some(n)
+}
+
+fn bullet(s: &str) -> Option<usize> {
+    for b in ["- ", "* ", "• ", "> ", "└ ", "| "] {
+        if s.starts_with(b) {
+            return Some(b.len());
+        }
+    }
+    None
+}
+
+/// `E1129 12:00:03.123456 1 file.go:80] ` (klog/glog).
+fn klog_header(s: &str, hints: &mut Hints) -> Option<usize> {
+    let b = s.as_bytes();
+    if b.len() < 20 || !matches!(b[0], b'I' | b'W' | b'E' | b'F') || !b[1..5].iter().all(u8::is_ascii_digit) || b[5] != b' ' {
+        return None;
+    }
+    let close = s.find("] ")?;
+    let head = &s[6..close];
+    let mut fields = head.split_whitespace();
+    let time = fields.next()?;
+    if !time.as_bytes().first()?.is_ascii_digit() || !time.contains(':') {
+        return None;
+    }
+    let _thread = fields.next()?;
+    let loc = fields.next()?;
+    if let Some((file, _line)) = loc.rsplit_once(':') {
+        hints.files.push(file.to_string());
+    }
+    Some(close + 2)
+}
+
+/// RFC 3339 (`2026-11-29T12:00:03.123Z`, `2026-11-29 12:00:03.123456`),
+/// Go's log (`2026/11/29 12:00:03`) and syslog (`Nov 29 12:00:03`)
+/// timestamps, followed by a space; a capnslog level (`E | `) after it.
+fn timestamp(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b.get(r.clone()).is_some_and(|x| x.iter().all(u8::is_ascii_digit));
+    let mut i;
+    if b.len() >= 19 && digits(0..4) && (b[4] == b'-' || b[4] == b'/') && digits(5..7) && digits(8..10) && (b[10] == b'T' || b[10] == b' ') && digits(11..13) && b[13] == b':' {
+        i = 19;
+        if b.get(i) == Some(&b'.') || b.get(i) == Some(&b',') {
+            i += 1;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+        if b.get(i) == Some(&b'Z') {
+            i += 1;
+        } else if matches!(b.get(i), Some(b'+') | Some(b'-')) && digits(i + 1..i + 3) {
+            i += 3;
+            if b.get(i) == Some(&b':') {
+                i += 1;
+            }
+            i += 2;
+        }
+    } else if b.len() >= 15
+        && MONTHS.iter().any(|m| s.starts_with(m))
+        && b[3] == b' '
+        && (b[4] == b' ' || b[4].is_ascii_digit())
+        && b[5].is_ascii_digit()
+        && b[6] == b' '
+        && digits(7..9)
+        && b[9] == b':'
+    {
+        // `Nov 29 12:00:03` or `Nov  9 12:00:03`
+        i = 15;
+    } else {
+        return None;
+    }
+    if b.get(i) != Some(&b' ') {
+        return None;
+    }
+    i += 1;
+    // capnslog: `2026-11-29 12:00:03.123456 E | `
+    if b.len() > i + 3 && b[i].is_ascii_uppercase() && &b[i + 1..i + 4] == b" | " {
+        i += 4;
+    }
+    Some(i)
+}
+
+const MONTHS: &[&str] = &["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/// After a syslog timestamp: `host name[pid]: ` or `name[pid]: `. Only
+/// stripped when a tag with a `[pid]` or a host before it is clear.
+fn syslog_host_tag(s: &str, _pos: usize) -> Option<usize> {
+    fn is_tag(w: &str) -> bool {
+        let Some(inner) = w.strip_suffix("]:") else {
+            return false;
+        };
+        let Some(open) = inner.find('[') else {
+            return false;
+        };
+        let pid = &inner[open + 1..];
+        open > 0 && !pid.is_empty() && pid.bytes().all(|c| c.is_ascii_digit())
+    }
+    let word_end = s.find(' ')?;
+    let first = &s[..word_end];
+    if is_tag(first) {
+        return Some(word_end + 1);
+    }
+    let rest = &s[word_end + 1..];
+    let second_end = rest.find(' ')?;
+    if is_tag(&rest[..second_end]) && !first.contains(':') {
+        return Some(word_end + 1 + second_end + 1);
+    }
+    None
+}
+
+/// Level markers: `ERROR `, `[error] `, `level=error `, `Error: `, `E! `.
+fn level_marker(s: &str) -> Option<usize> {
+    const MARKERS: &[&str] = &[
+        "Error: ", "error: ", "ERROR: ", "FATAL: ", "fatal: ", "WARNING: ", "warning: ", "panic: ",
+        "[ERROR] ", "[error] ", "[WARN] ", "[warn] ", "[FATAL] ", "[E] ", "[W] ",
+        "ERROR ", "WARN ", "WARNING ", "FATAL ", "CRITICAL ", "E! ", "W! ",
+        "level=error ", "level=warning ", "level=warn ", "level=fatal ", "level=info ",
+    ];
+    MARKERS.iter().find(|m| s.starts_with(**m)).map(|m| m.len())
+}
+
+/// A JSON log object: trace its message and its error separately.
+fn json_parts(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec<Part>> {
+    let v: serde_json::Value = serde_json::from_str(s).ok()?;
+    let o = v.as_object()?;
+    for k in CALLER_KEYS {
+        if let Some(c) = o.get(*k).and_then(|c| c.as_str()) {
+            if let Some((file, _)) = c.rsplit_once(':') {
+                hints.files.push(file.to_string());
+            }
+        }
+    }
+    let mut parts = Vec::new();
+    for keys in [MSG_KEYS, ERR_KEYS] {
+        if let Some(text) = keys.iter().find_map(|k| o.get(*k).and_then(|v| v.as_str())) {
+            let at = s.find(text).map_or(offset, |p| offset + p);
+            parts.push(Part {
+                text: text.to_string(),
+                offset: at,
+            });
+        }
+    }
+    (!parts.is_empty()).then_some(parts)
+}
+
+/// logfmt (`msg="..." err="..."`) and klog's structured form
+/// (`"msg" err="..." key="value"`).
+fn structured_parts(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec<Part>> {
+    let kvs = logfmt(s)?;
+    let mut parts = Vec::new();
+    let mut has_msg_key = false;
+    for (k, v, at) in &kvs {
+        if k.is_empty() {
+            // klog's leading quoted message.
+            parts.insert(0, Part { text: v.clone(), offset: offset + at });
+            has_msg_key = true;
+        } else if MSG_KEYS.contains(&k.as_str()) {
+            parts.insert(0, Part { text: v.clone(), offset: offset + at });
+            has_msg_key = true;
+        } else if ERR_KEYS.contains(&k.as_str()) {
+            parts.push(Part { text: v.clone(), offset: offset + at });
+        } else if CALLER_KEYS.contains(&k.as_str()) {
+            if let Some((file, _)) = v.rsplit_once(':') {
+                hints.files.push(file.to_string());
+            }
+        }
+    }
+    (has_msg_key && !parts.is_empty()).then_some(parts)
+}
+
+/// Parses `key=value key="quoted value"` pairs (a leading `"quoted"` has an
+/// empty key). `None` unless the whole text is such pairs.
+fn logfmt(s: &str) -> Option<Vec<(String, String, usize)>> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    if b.first() == Some(&b'"') {
+        let (v, n) = quoted_at(s)?;
+        out.push((String::new(), v, 1));
+        i = n;
+    }
+    while i < b.len() {
+        while i < b.len() && b[i] == b' ' {
+            i += 1;
+        }
+        if i >= b.len() {
+            break;
+        }
+        let eq = s[i..].find('=')? + i;
+        let key = &s[i..eq];
+        if key.is_empty() || !key.bytes().all(|c| c.is_ascii_alphanumeric() || b"_.-".contains(&c)) {
+            return None;
+        }
+        i = eq + 1;
+        if b.get(i) == Some(&b'"') {
+            let (v, n) = quoted_at(&s[i..])?;
+            out.push((key.to_string(), v, i + 1));
+            i += n;
+        } else {
+            let end = s[i..].find(' ').map_or(b.len(), |p| i + p);
+            out.push((key.to_string(), s[i..end].to_string(), i));
+            i = end;
+        }
+    }
+    (out.len() >= 2 || out.first().is_some_and(|(k, _, _)| k.is_empty())).then_some(out)
+}
+
+/// A Go-quoted string at the start of `s`: its value and the bytes used.
+fn quoted_at(s: &str) -> Option<(String, usize)> {
+    let b = s.as_bytes();
+    let mut i = 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return Some((unquote(&s[..=i])?, i + 1)),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Undoes Go's `%q` quoting: `"a \"b\"\n"` → `a "b"` + newline.
+pub fn unquote(s: &str) -> Option<String> {
+    let inner = s.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            '\\' => out.push('\\'),
+            '"' => out.push('"'),
+            '\'' => out.push('\''),
+            'x' => {
+                let h: String = chars.by_ref().take(2).collect();
+                out.push(char::from(u8::from_str_radix(&h, 16).ok()?));
+            }
+            'u' => {
+                let h: String = chars.by_ref().take(4).collect();
+                out.push(char::from_u32(u32::from_str_radix(&h, 16).ok()?)?);
+            }
+            'U' => {
+                let h: String = chars.by_ref().take(8).collect();
+                out.push(char::from_u32(u32::from_str_radix(&h, 16).ok()?)?);
+            }
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(line: &str) -> (String, String, Vec<String>) {
+        let p = prepare(line);
+        assert_eq!(p.parts.len(), 1, "{p:?}");
+        (p.prefix, p.parts[0].text.clone(), p.hints.files)
+    }
+
+    #[test]
+    fn klog_header_is_stripped_and_gives_a_hint() {
+        let (prefix, text, files) = one("E1129 12:00:03.123456       1 apply_channel.go:80] serving readiness probe: listen tcp 0.0.0.0:3989: bind: address already in use");
+        assert_eq!(text, "serving readiness probe: listen tcp 0.0.0.0:3989: bind: address already in use");
+        assert!(prefix.starts_with("E1129"));
+        assert_eq!(files, vec!["apply_channel.go"]);
+    }
+
+    #[test]
+    fn timestamps_syslog_and_levels() {
+        for line in [
+            "2026-11-29T12:00:03.123Z stop requested",
+            "2026-11-29T12:00:03+01:00 ERROR stop requested",
+            "2026-11-29 12:00:03.123456 C | stop requested",
+            "2026/11/29 12:00:03 stop requested",
+            "Nov 29 12:00:03 node1 dns-controller[4242]: stop requested",
+            "Nov  9 12:00:03 dns-controller[4242]: stop requested",
+            "dns-controller[4242]: stop requested",
+            "Error: stop requested",
+            "  - stop requested",
+            "\"stop requested\"",
+            "level=error stop requested",
+            "[ERROR] stop requested.",
+        ] {
+            let (_, text, _) = one(line);
+            assert_eq!(text, "stop requested", "{line}");
+        }
+    }
+
+    #[test]
+    fn json_and_logfmt_give_message_and_error() {
+        let p = prepare(r#"{"level":"error","ts":"2026-11-29T12:00:03Z","caller":"embed/etcd.go:123","msg":"failed to start","error":"listen tcp :2379: bind: address already in use"}"#);
+        let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(texts, vec!["failed to start", "listen tcp :2379: bind: address already in use"]);
+        assert_eq!(p.hints.files, vec!["embed/etcd.go"]);
+
+        let p = prepare(r#"time="2026-11-29T12:00:03Z" level=error msg="failed to load \"x\"" err="open /x: no such file""#);
+        let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(texts, vec!["failed to load \"x\"", "open /x: no such file"]);
+
+        let p = prepare(r#"E1129 12:00:03.000000 1 lease.go:10] "Failed to update lease" err="context deadline exceeded" lease="kube-node-lease""#);
+        let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_str()).collect();
+        assert_eq!(texts, vec!["Failed to update lease", "context deadline exceeded"]);
+    }
+
+    #[test]
+    fn plain_text_with_equals_signs_is_not_logfmt() {
+        let (_, text, _) = one("proto: wrong wireType = 2 for field Key");
+        assert_eq!(text, "proto: wrong wireType = 2 for field Key");
+    }
+
+    #[test]
+    fn go_quoting_is_undone() {
+        assert_eq!(unquote(r#""a \"b\"\n\u00e9""#).unwrap(), "a \"b\"\né");
+    }
+}

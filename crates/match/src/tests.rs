@@ -1,0 +1,292 @@
+//! Matcher tests: verbs, ranking, chains, honesty, and a property test that
+//! formats random templates with Go's rules and traces them back.
+
+use super::*;
+use errdex_model::Hole;
+
+fn hole(kind: HoleKind, verb: &str, chain: bool) -> Segment {
+    Segment::Hole(Hole {
+        kind,
+        verb: verb.into(),
+        arg: None,
+        chain,
+    })
+}
+
+fn lit(s: &str) -> Segment {
+    Segment::Lit(s.into())
+}
+
+fn tpl(segs: Vec<Segment>) -> Template {
+    Template { segments: segs }
+}
+
+fn set(templates: Vec<(Template, u32)>) -> TemplateSet {
+    let mut b = TemplateSetBuilder::new();
+    for (t, p) in templates {
+        b.add(t, p, &format!("pkg/f{p}.go"));
+    }
+    b.build()
+}
+
+fn payloads(f: &Frame) -> Vec<u32> {
+    f.candidates.iter().map(|c| c.payload).collect()
+}
+
+#[test]
+fn verbs_constrain_what_matches() {
+    let s = set(vec![
+        (tpl(vec![lit("retry "), hole(HoleKind::Int, "%d", false), lit(" of "), hole(HoleKind::Int, "%d", false), lit(" failed")]), 1),
+        (tpl(vec![lit("retry "), hole(HoleKind::Any, "%s", false), lit(" of "), hole(HoleKind::Any, "%s", false), lit(" failed")]), 2),
+        (tpl(vec![lit("flag enabled="), hole(HoleKind::Bool, "%t", false)]), 3),
+        (tpl(vec![lit("bad name "), hole(HoleKind::Quoted, "%q", false), lit(" given")]), 4),
+    ]);
+    let t = s.trace("retry 3 of 5 failed", &Hints::default());
+    // Both match; the typed one is not preferred over the other by literal
+    // length, so both are candidates.
+    assert_eq!(payloads(&t.frames[0]).len(), 2);
+    let t = s.trace("retry three of five failed", &Hints::default());
+    assert_eq!(payloads(&t.frames[0]), vec![2]);
+    assert_eq!(s.trace("flag enabled=true", &Hints::default()).frames.len(), 1);
+    assert!(s.trace("flag enabled=maybe", &Hints::default()).frames.is_empty());
+    let t = s.trace(r#"bad name "a \"b\" c" given"#, &Hints::default());
+    assert_eq!(payloads(&t.frames[0]), vec![4]);
+    assert!(s.trace("bad name unquoted given", &Hints::default()).frames.is_empty());
+}
+
+#[test]
+fn most_literal_text_wins() {
+    let s = set(vec![
+        (tpl(vec![lit("open "), hole(HoleKind::Any, "%s", false)]), 1),
+        (tpl(vec![lit("open "), hole(HoleKind::Any, "%s", false), lit(": permission denied")]), 2),
+    ]);
+    let t = s.trace("open /etc/x: permission denied", &Hints::default());
+    assert_eq!(payloads(&t.frames[0]), vec![2]);
+    assert!(t.unmatched.is_empty());
+}
+
+#[test]
+fn glue_templates_never_match_alone() {
+    let s = set(vec![
+        (tpl(vec![hole(HoleKind::Any, "%s", false), lit(": "), hole(HoleKind::Any, "%v", true)]), 1),
+        (tpl(vec![hole(HoleKind::Any, "%v", false)]), 2),
+    ]);
+    let t = s.trace("anything: at all", &Hints::default());
+    assert!(t.frames.is_empty());
+    assert_eq!(t.unmatched, vec![(0, 16)]);
+}
+
+#[test]
+fn chains_unwrap_outermost_first_with_an_unmatched_tail() {
+    let s = set(vec![
+        (tpl(vec![lit("serving readiness probe: "), hole(HoleKind::Any, "%w", true)]), 1),
+        (tpl(vec![lit("starting listener on "), hole(HoleKind::Any, "%s", false), lit(": "), hole(HoleKind::Any, "%w", true)]), 2),
+        (tpl(vec![lit("address check failed")]), 3),
+    ]);
+    let text = "serving readiness probe: starting listener on :3989: listen tcp 0.0.0.0:3989: bind: address already in use";
+    let t = s.trace(text, &Hints::default());
+    let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
+    assert_eq!(got, vec![vec![1], vec![2]]);
+    assert_eq!(&text[t.frames[1].start..t.frames[1].end], &text[25..]);
+    assert_eq!(t.unmatched.len(), 1);
+    assert_eq!(&text[t.unmatched[0].0..t.unmatched[0].1], "listen tcp 0.0.0.0:3989: bind: address already in use");
+}
+
+#[test]
+fn glue_splits_hand_made_concatenations() {
+    let s = set(vec![
+        (tpl(vec![lit("etcdserver: request timed out")]), 1),
+        (tpl(vec![lit("failed to commit proposal")]), 2),
+    ]);
+    let t = s.trace("failed to commit proposal: etcdserver: request timed out", &Hints::default());
+    let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
+    assert_eq!(got, vec![vec![2], vec![1]]);
+    assert!(t.unmatched.is_empty());
+}
+
+#[test]
+fn a_removed_message_is_unknown_not_a_lookalike() {
+    let s = set(vec![(tpl(vec![lit("stop requested")]), 1)]);
+    assert!(s.trace("stop requested by operator", &Hints::default()).frames.is_empty());
+    assert!(s.trace("stop request", &Hints::default()).frames.is_empty());
+}
+
+#[test]
+fn equal_sites_are_one_ambiguous_frame_and_hints_rank() {
+    let t = tpl(vec![lit("stop requested")]);
+    let mut b = TemplateSetBuilder::new();
+    b.add(t.clone(), 1, "dns-controller/pkg/dns/dnscontroller.go");
+    b.add(t, 2, "protokube/pkg/watch.go");
+    let s = b.build();
+    let tr = s.trace("stop requested", &Hints::default());
+    assert_eq!(tr.frames.len(), 1);
+    assert_eq!(payloads(&tr.frames[0]).len(), 2);
+    let hints = Hints {
+        files: vec!["watch.go".into()],
+    };
+    let tr = s.trace("stop requested", &hints);
+    assert_eq!(tr.frames[0].candidates[0].payload, 2);
+    assert!(tr.frames[0].candidates[0].hinted);
+    assert!(!tr.frames[0].candidates[1].hinted);
+}
+
+#[test]
+fn unknown_prefix_is_reported_as_head() {
+    let s = set(vec![(tpl(vec![lit("error verifying flags, "), hole(HoleKind::Any, "%v", true), lit(". See 'etcd --help'.")]), 1)]);
+    let text = "etcdmain: error verifying flags, '--bogus' is not a valid flag. See 'etcd --help'.";
+    let t = s.trace(text, &Hints::default());
+    assert_eq!(payloads(&t.frames[0]), vec![1]);
+    assert_eq!(t.head, Some((0, 10)));
+}
+
+/// Deterministic pseudo-random numbers (xorshift), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn word(&mut self) -> String {
+        const W: &[&str] = &["failed", "open", "lease", "snapshot", "peer", "member", "cannot", "invalid", "raft", "wal", "key", "revision", "cluster", "token", "backend", "compact", "watch", "grpc", "proxy", "auth"];
+        let mut w = W[self.below(W.len() as u64) as usize].to_string();
+        w.push_str(&self.below(1000).to_string());
+        w
+    }
+}
+
+/// What Go's fmt prints for a random value of a verb.
+fn go_format(kind: HoleKind, verb: &str, r: &mut Rng) -> String {
+    let width: usize = verb.trim_start_matches('%').trim_start_matches('-').chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap_or(0);
+    let left = verb.starts_with("%-");
+    let v = match kind {
+        HoleKind::Any => match r.below(4) {
+            0 => String::new(),
+            1 => r.word(),
+            2 => format!("{} {}", r.word(), r.word()),
+            _ => format!("{}: {}", r.word(), r.word()),
+        },
+        HoleKind::Int => (r.below(2_000_001) as i64 - 1_000_000).to_string(),
+        HoleKind::Hex => format!("{:x}", r.next() >> 20),
+        HoleKind::Octal => format!("{:o}", r.below(100_000)),
+        HoleKind::Binary => format!("{:b}", r.below(100_000)),
+        HoleKind::Float => format!("{:.6}", (r.below(1_000_000) as f64) / 997.0),
+        HoleKind::Bool => (r.below(2) == 0).to_string(),
+        HoleKind::Quoted => format!("{:?}", format!("{} \"{}\"", r.word(), r.word())),
+        HoleKind::Char => "é".to_string(),
+        HoleKind::Unicode => format!("U+{:04X}", r.below(0xFFFF) + 0x100),
+        HoleKind::Pointer => format!("0xc{:09x}", r.below(1 << 36)),
+        HoleKind::Type => "*errors.errorString".to_string(),
+    };
+    if v.chars().count() < width {
+        let pad = " ".repeat(width - v.chars().count());
+        if left { v + &pad } else { pad + &v }
+    } else {
+        v
+    }
+}
+
+const KINDS: &[(HoleKind, &str)] = &[
+    (HoleKind::Any, "%v"),
+    (HoleKind::Any, "%s"),
+    (HoleKind::Any, "%+v"),
+    (HoleKind::Int, "%d"),
+    (HoleKind::Int, "%5d"),
+    (HoleKind::Int, "%-8d"),
+    (HoleKind::Hex, "%x"),
+    (HoleKind::Octal, "%o"),
+    (HoleKind::Binary, "%b"),
+    (HoleKind::Float, "%f"),
+    (HoleKind::Float, "%5.2f"),
+    (HoleKind::Bool, "%t"),
+    (HoleKind::Quoted, "%q"),
+    (HoleKind::Char, "%c"),
+    (HoleKind::Unicode, "%U"),
+    (HoleKind::Pointer, "%p"),
+    (HoleKind::Type, "%T"),
+    (HoleKind::Any, "%-10s"),
+];
+
+fn random_template(r: &mut Rng) -> Template {
+    let mut t = Template::default();
+    let n = 1 + r.below(4);
+    t.push_lit(&format!("{} {} ", r.word(), r.word()));
+    for i in 0..n {
+        let (k, v) = KINDS[r.below(KINDS.len() as u64) as usize];
+        t.push_hole(Hole { kind: k, verb: v.into(), arg: None, chain: false });
+        if i + 1 < n || r.below(2) == 0 {
+            t.push_lit(&format!(" {} ", r.word()));
+        }
+    }
+    t
+}
+
+fn render(t: &Template, r: &mut Rng) -> String {
+    t.segments
+        .iter()
+        .map(|s| match s {
+            Segment::Lit(l) => l.clone(),
+            Segment::Hole(h) => go_format(h.kind, &h.verb, r),
+        })
+        .collect()
+}
+
+#[test]
+fn property_formatted_random_templates_trace_back() {
+    let mut r = Rng(0x9e3779b97f4a7c15);
+    let templates: Vec<Template> = (0..400).map(|_| random_template(&mut r)).collect();
+    let s = set(templates.iter().cloned().zip(0u32..).collect());
+    for case in 0..4000 {
+        let i = r.below(templates.len() as u64) as usize;
+        let line = render(&templates[i], &mut r);
+        let t = s.trace(&line, &Hints::default());
+        assert!(!t.frames.is_empty(), "case {case}: {line:?} from {:?}", templates[i]);
+        assert!(payloads(&t.frames[0]).contains(&(i as u32)), "case {case}: {line:?} matched {:?}, want {i}", payloads(&t.frames[0]));
+    }
+}
+
+#[test]
+fn property_chains_of_depth_two_to_six() {
+    let mut r = Rng(42);
+    let mut templates = Vec::new();
+    for _ in 0..200 {
+        let mut t = Template::default();
+        t.push_lit(&format!("{} {}: ", r.word(), r.word()));
+        t.push_hole(Hole { kind: HoleKind::Any, verb: "%w".into(), arg: Some("err".into()), chain: true });
+        templates.push(t);
+    }
+    let leaves: Vec<Template> = (0..200).map(|_| random_template(&mut r)).collect();
+    let mut all: Vec<(Template, u32)> = templates.iter().cloned().zip(0u32..).collect();
+    all.extend(leaves.iter().cloned().zip(1000u32..));
+    let s = set(all);
+    for _ in 0..1000 {
+        let depth = 2 + r.below(5) as usize;
+        let mut want = Vec::new();
+        let mut line = String::new();
+        for _ in 0..depth - 1 {
+            let i = r.below(templates.len() as u64) as usize;
+            want.push(i as u32);
+            // The chain hole is filled by the next layer.
+            let Segment::Lit(prefix) = &templates[i].segments[0] else { unreachable!() };
+            line.push_str(prefix);
+        }
+        let tail_known = r.below(4) != 0;
+        if tail_known {
+            let i = r.below(leaves.len() as u64) as usize;
+            want.push(1000 + i as u32);
+            line.push_str(&render(&leaves[i], &mut r));
+        } else {
+            line.push_str("dial tcp 10.0.0.1:2379: connect: connection refused");
+        }
+        let prefixed = format!("E1129 12:00:03.123456 1 server.go:80] {line}");
+        let p = prefix::prepare(&prefixed);
+        let t = s.trace(&p.parts[0].text, &p.hints);
+        let got: Vec<u32> = t.frames.iter().map(|f| f.candidates[0].payload).collect();
+        assert_eq!(got, want, "{line}");
+        assert_eq!(t.unmatched.is_empty(), tail_known, "{line}");
+    }
+}

@@ -1,0 +1,140 @@
+//! Templates: a message pattern parsed into literal text and typed holes,
+//! so raw error text can be matched back to it.
+
+use serde::{Deserialize, Serialize};
+
+/// What text a hole accepts: what the language's formatter prints for the
+/// verb.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HoleKind {
+    /// Any text, possibly empty (`%v`, `%s`, `%w`).
+    Any,
+    /// A decimal integer, optionally signed and space-padded (`%d`), or a
+    /// bracketed list of them.
+    Int,
+    /// Hexadecimal digits, optionally `0x`-prefixed (`%x`, `%X`).
+    Hex,
+    /// Octal digits (`%o`, `%O`).
+    Octal,
+    /// Binary digits (`%b`).
+    Binary,
+    /// A floating-point number, `Inf` or `NaN` (`%e`, `%f`, `%g`).
+    Float,
+    /// `true` or `false` (`%t`).
+    Bool,
+    /// A quoted string with escapes, or a quoted rune (`%q`).
+    Quoted,
+    /// One character (`%c`).
+    Char,
+    /// `U+1F600` (`%U`).
+    Unicode,
+    /// `0xc000012345` (`%p`).
+    Pointer,
+    /// A type name without spaces (`%T`).
+    Type,
+}
+
+/// A hole: a value only known at run time.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Hole {
+    /// What text it accepts.
+    pub kind: HoleKind,
+    /// The verb as written (`%-10s`, `{}`), for display.
+    pub verb: String,
+    /// The argument expression from the source, when known.
+    pub arg: Option<String>,
+    /// Whether the value is a wrapped error whose own text can be traced
+    /// again (`%w`, or `%v` of `err`).
+    pub chain: bool,
+}
+
+/// One piece of a template.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Segment {
+    /// Text printed as is.
+    Lit(String),
+    /// A run-time value.
+    Hole(Hole),
+}
+
+/// A message pattern as literal segments and holes, adjacent literals
+/// merged.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Template {
+    /// The pieces in order.
+    pub segments: Vec<Segment>,
+}
+
+impl Template {
+    /// Appends literal text, merging with a preceding literal.
+    pub fn push_lit(&mut self, s: &str) {
+        if s.is_empty() {
+            return;
+        }
+        if let Some(Segment::Lit(last)) = self.segments.last_mut() {
+            last.push_str(s);
+        } else {
+            self.segments.push(Segment::Lit(s.to_string()));
+        }
+    }
+
+    /// Appends a hole.
+    pub fn push_hole(&mut self, hole: Hole) {
+        self.segments.push(Segment::Hole(hole));
+    }
+
+    /// Bytes of literal text: how much of a matching line the template
+    /// explains by itself.
+    pub fn literal_len(&self) -> usize {
+        self.segments
+            .iter()
+            .map(|s| match s {
+                Segment::Lit(l) => l.len(),
+                Segment::Hole(_) => 0,
+            })
+            .sum()
+    }
+
+    /// Letters and digits in the literal text: what makes a template
+    /// selective. `%s: %v` has none.
+    pub fn literal_alnum(&self) -> usize {
+        self.segments
+            .iter()
+            .map(|s| match s {
+                Segment::Lit(l) => l.chars().filter(|c| c.is_alphanumeric()).count(),
+                Segment::Hole(_) => 0,
+            })
+            .sum()
+    }
+
+    /// The holes, in order.
+    pub fn holes(&self) -> impl Iterator<Item = &Hole> {
+        self.segments.iter().filter_map(|s| match s {
+            Segment::Hole(h) => Some(h),
+            Segment::Lit(_) => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_merge_and_count() {
+        let mut t = Template::default();
+        t.push_lit("serving ");
+        t.push_lit("readiness probe: ");
+        t.push_hole(Hole {
+            kind: HoleKind::Any,
+            verb: "%w".into(),
+            arg: Some("err".into()),
+            chain: true,
+        });
+        assert_eq!(t.segments.len(), 2);
+        assert_eq!(t.literal_len(), "serving readiness probe: ".len());
+        assert_eq!(t.literal_alnum(), 21);
+        assert_eq!(t.holes().count(), 1);
+    }
+}
