@@ -49,6 +49,34 @@ pub enum Command {
     Show(ShowArgs),
     /// Export records.
     Export(ExportArgs),
+    /// Trace raw error text (a log line, a pasted block, or a whole log on
+    /// stdin) back to the code that produced it, layer by layer.
+    ///
+    /// Log prefixes (klog/glog headers, timestamps, syslog and journald tags,
+    /// level markers) are stripped; JSON and logfmt logs have their message
+    /// and error traced separately. Wrapped errors (`outer: %w`) unwrap into
+    /// frames, outermost first; text no template explains is shown as
+    /// unmatched. Exit code 0 when something was traced, 1 when nothing was.
+    ///
+    ///   errdex explain 'serving readiness probe: listen tcp :3989: bind: address already in use'
+    ///   kubectl logs pod/x | errdex explain - --summary
+    Explain(ExplainArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The text (several lines allowed), or `-` to stream standard input
+    /// line by line.
+    pub text: String,
+    /// Only trace against this repository's errors.
+    #[arg(long)]
+    pub repo: Option<String>,
+    /// One JSON object per input line.
+    #[arg(long)]
+    pub json: bool,
+    /// Group the lines by error and count them, instead of explaining each.
+    #[arg(long)]
+    pub summary: bool,
 }
 
 #[derive(Debug, Args)]
@@ -77,6 +105,11 @@ pub struct IndexArgs {
     /// Print every warning, not only the first few.
     #[arg(long, short = 'v')]
     pub verbose: bool,
+    /// Which log statements become records: `errors` (error, warning and
+    /// fatal, the default) or `all` (info and debug too, so every line of a
+    /// log can be traced).
+    #[arg(long, value_enum, default_value = "errors")]
+    pub log_levels: LogLevels,
     /// Print when each phase (walk, parse, resolve, group, store) ends.
     #[arg(long)]
     pub timings: bool,
@@ -134,6 +167,14 @@ pub struct ExportArgs {
     /// Only this repository.
     #[arg(long)]
     pub repo: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogLevels {
+    /// Error, warning and fatal logs.
+    Errors,
+    /// Every level.
+    All,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

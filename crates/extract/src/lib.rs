@@ -13,7 +13,7 @@ mod group;
 pub mod snapshot;
 mod walk;
 
-use errdex_lang::{resolve_package, FileFacts};
+use errdex_lang::{resolve_package, ExtractOptions, FileFacts};
 use errdex_model::{IndexStats, RepoDataset};
 use rayon::prelude::*;
 use snapshot::{Remote, Snapshot};
@@ -47,6 +47,8 @@ pub struct Options {
     pub max_file_size: u64,
     /// Worker threads (0: one per core).
     pub threads: usize,
+    /// Also index info and debug log statements.
+    pub all_levels: bool,
     /// The run's timestamp (RFC 3339, UTC, milliseconds) for
     /// `analyzedAt`/`contentChangedAt`.
     pub timestamp: String,
@@ -63,6 +65,7 @@ impl Options {
             include_tests: false,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             threads: 0,
+            all_levels: false,
             timestamp: timestamp.into(),
         }
     }
@@ -195,7 +198,7 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
             // ones.
             .with_max_len(1)
             .map(|c| {
-                let r = parse_one(c, &snap);
+                let r = parse_one(c, &snap, opts);
                 progress.advance();
                 r
             })
@@ -290,7 +293,7 @@ enum Parsed {
     Skipped(Option<Warning>),
 }
 
-fn parse_one(c: &walk::Candidate, snap: &Snapshot) -> Parsed {
+fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options) -> Parsed {
     let rel = snap.repo_path(&c.rel);
     let warn = |message: String| {
         Some(Warning {
@@ -312,7 +315,13 @@ fn parse_one(c: &walk::Candidate, snap: &Snapshot) -> Parsed {
             warn("not valid UTF-8; invalid bytes were replaced with U+FFFD".into()),
         ),
     };
-    let facts = c.lang.extract(&rel, &text);
+    let facts = c.lang.extract(
+        &rel,
+        &text,
+        &ExtractOptions {
+            all_levels: opts.all_levels,
+        },
+    );
     if facts.syntax_errors > 0 && warning.is_none() {
         warning = warn(format!(
             "{} syntax error(s); sites in the parts that parsed were kept",

@@ -4,7 +4,7 @@
 
 use crate::message::{Message, MsgPart};
 use crate::prefilter::{self, Decl};
-use crate::{FileFacts, LanguageSupport, PendingSite};
+use crate::{ExtractOptions, FileFacts, LanguageSupport, PendingSite};
 use aho_corasick::AhoCorasick;
 use errdex_model::{DynamicSite, ErrorType, Hole, HoleKind, Lang, RawSite, Severity, Template};
 use std::cell::RefCell;
@@ -32,11 +32,11 @@ impl LanguageSupport for Go {
         template(pattern, args, callee)
     }
 
-    fn extract(&self, path: &str, source: &str) -> FileFacts {
+    fn extract(&self, path: &str, source: &str, opts: &ExtractOptions) -> FileFacts {
         thread_local! {
             static PARSER: RefCell<Parser> = RefCell::new(new_parser());
         }
-        let tree = PARSER.with(|p| parse(&mut p.borrow_mut(), source));
+        let tree = PARSER.with(|p| parse(&mut p.borrow_mut(), source, opts.all_levels));
         let Some(tree) = tree else {
             return FileFacts {
                 syntax_errors: 1,
@@ -44,6 +44,7 @@ impl LanguageSupport for Go {
             };
         };
         let mut cx = FileCx {
+            all_levels: opts.all_levels,
             path,
             src: source.as_bytes(),
             imports: HashMap::new(),
@@ -56,31 +57,39 @@ impl LanguageSupport for Go {
 
 /// Words without which a top-level declaration holds no site: every callee
 /// the extractor knows contains one of them.
-fn triggers() -> &'static AhoCorasick {
+fn triggers(all_levels: bool) -> &'static AhoCorasick {
+    const DEFAULT: &[&str] = &[
+        "Error",
+        "New",
+        "Wrap",
+        "WithMessage",
+        "Fatal",
+        "Warn",
+        "Exit",
+        "Panic",
+        "panic",
+        "InfoS",
+        "Critical",
+    ];
     static T: OnceLock<AhoCorasick> = OnceLock::new();
-    T.get_or_init(|| {
-        AhoCorasick::new([
-            "Error",
-            "New",
-            "Wrap",
-            "WithMessage",
-            "Fatal",
-            "Warning",
-            "Exit",
-            "Panic",
-            "panic",
-            "InfoS",
-        ])
-        .expect("static patterns")
-    })
+    static ALL: OnceLock<AhoCorasick> = OnceLock::new();
+    if all_levels {
+        ALL.get_or_init(|| {
+            let mut words = DEFAULT.to_vec();
+            words.extend(["Info", "Print", "Debug", "Notice", "Trace"]);
+            AhoCorasick::new(words).expect("static patterns")
+        })
+    } else {
+        T.get_or_init(|| AhoCorasick::new(DEFAULT).expect("static patterns"))
+    }
 }
 
 /// Parses only the declarations that can hold a site (see
 /// [`crate::prefilter`]); falls back to the whole file when the partial
 /// parse is not clean.
-fn parse(p: &mut Parser, source: &str) -> Option<Tree> {
+fn parse(p: &mut Parser, source: &str, all_levels: bool) -> Option<Tree> {
     let src = source.as_bytes();
-    if let Some(ranges) = prefilter::ranges(src, &go_decls(src), triggers()) {
+    if let Some(ranges) = prefilter::ranges(src, &go_decls(src), triggers(all_levels)) {
         if p.set_included_ranges(&ranges).is_ok() {
             let tree = p.parse(source, None);
             p.set_included_ranges(&[])
@@ -289,6 +298,56 @@ fn spec(path: &str, func: &str) -> Option<Spec> {
     }
 }
 
+/// With `--log-levels all`: info-level calls of klog/glog and `log`.
+fn info_spec(func: &str) -> Option<Spec> {
+    use Style::*;
+    let (base, depth) = match func.strip_suffix("Depth") {
+        Some(b) => (b, 1),
+        None => (func, 0),
+    };
+    let style = match base {
+        "Info" | "Print" => Print,
+        "Infof" | "Printf" => Format,
+        "Infoln" | "Println" => Println,
+        "InfoS" => Plain,
+        _ => return None,
+    };
+    Some(Spec::new(depth, style, ErrorType::Log, Severity::Info))
+}
+
+/// Loggers known only by their method names (capnslog's `plog.Fatalf`,
+/// zap's `lg.Warn("msg", fields...)`, logrus's `log.WithError(err).Error`):
+/// the name sets the level. Calls on `t`/`b` (tests) are not logs, and an
+/// `Errorf` of an errors-like package makes an error value.
+fn method_spec(recv: &str, func: &str, all_levels: bool) -> Option<Spec> {
+    use Style::*;
+    if matches!(recv, "t" | "b" | "tb" | "f") {
+        return None;
+    }
+    let (level, style) = if let Some(l) = func.strip_suffix("ln") {
+        (l, Println)
+    } else if let Some(l) = func.strip_suffix('f') {
+        (l, Format)
+    } else if let Some(l) = func.strip_suffix('w') {
+        (l, Plain)
+    } else {
+        (func, Plain)
+    };
+    let (ty, sev) = match level {
+        "Error" => (ErrorType::Log, Severity::Error),
+        "Warn" | "Warning" => (ErrorType::Log, Severity::Warning),
+        "Fatal" | "Critical" => (ErrorType::Log, Severity::Critical),
+        "Panic" | "DPanic" => (ErrorType::Panic, Severity::Critical),
+        "Info" | "Notice" | "Print" if all_levels => (ErrorType::Log, Severity::Info),
+        "Debug" | "Trace" if all_levels => (ErrorType::Log, Severity::Debug),
+        _ => return None,
+    };
+    if style == Format && level == "Error" && recv.to_ascii_lowercase().contains("err") {
+        return Some(Spec::exc(0, Format));
+    }
+    Some(Spec::new(0, style, ty, sev))
+}
+
 /// klog and glog: `Error`, `Errorf`, `Errorln`, `ErrorDepth`, `ErrorfDepth`…
 /// for the Error, Warning, Fatal and Exit levels, plus the structured
 /// `ErrorS(err, msg, kv...)` and `InfoS(msg, kv...)` when it carries an error.
@@ -336,10 +395,18 @@ enum Callee<'a> {
     KlogVerbose {
         func: &'a str,
     },
+    /// A method or function of something that is not a known package:
+    /// `plog.Fatalf`, `s.lg.Warn`, `log.WithError(err).Error`.
+    Method {
+        recv: &'a str,
+        func: &'a str,
+    },
     Other,
 }
 
 struct FileCx<'a> {
+    /// Also info and debug log statements.
+    all_levels: bool,
     path: &'a str,
     src: &'a [u8],
     /// Local package name → import path.
@@ -429,15 +496,25 @@ impl<'a> FileCx<'a> {
                 let func = self.text(field);
                 match op.kind() {
                     "identifier" => match self.imports.get(self.text(op)) {
-                        Some(path) => Callee::Pkg {
-                            // Borrow from the map for 'a: import paths live as
-                            // long as the file context.
-                            path: self.import_path(path),
+                        Some(path) => match self.import_path(path) {
+                            "" => Callee::Method {
+                                recv: self.text(op),
+                                func,
+                            },
+                            // Borrow from a static table for 'a: known import
+                            // paths outlive the file context.
+                            known => Callee::Pkg { path: known, func },
+                        },
+                        None => Callee::Method {
+                            recv: self.text(op),
                             func,
                         },
-                        None => Callee::Other,
                     },
                     "call_expression" if self.is_klog_v(op) => Callee::KlogVerbose { func },
+                    "selector_expression" | "call_expression" => Callee::Method {
+                        recv: self.text(op),
+                        func,
+                    },
                     _ => Callee::Other,
                 }
             }
@@ -489,15 +566,60 @@ impl<'a> FileCx<'a> {
     fn spec_of(&self, call: Node<'_>) -> Option<(Spec, String)> {
         match self.callee(call) {
             Callee::Pkg { path, func } => {
-                let s = spec(path, func)?;
+                let s = spec(path, func).or_else(|| {
+                    let logging = KLOG_PATHS.contains(&path) || path == "log";
+                    (self.all_levels && logging)
+                        .then(|| info_spec(func))
+                        .flatten()
+                })?;
                 // Name the callee by package, not by local alias, so records
                 // read the same whatever a file called its import.
                 Some((s, format!("{}.{func}", default_import_name(path))))
             }
-            Callee::KlogVerbose { func } => match func {
-                "ErrorS" | "InfoS" => Some((klog_spec(func)?, format!("klog.V().{func}"))),
-                _ => None,
-            },
+            Callee::KlogVerbose { func } => {
+                let s = match func {
+                    "ErrorS" => klog_spec(func)?,
+                    _ if self.all_levels => {
+                        let mut s = klog_spec(func).or_else(|| info_spec(func))?;
+                        if s.sev == Severity::Info || s.needs_error_arg {
+                            // Verbose info is debug output.
+                            s.sev = Severity::Debug;
+                            s.needs_error_arg = false;
+                        }
+                        s
+                    }
+                    "InfoS" => klog_spec(func)?,
+                    _ => return None,
+                };
+                Some((s, format!("klog.V().{func}")))
+            }
+            Callee::Method { recv, func } => {
+                let s = method_spec(recv, func, self.all_levels)?;
+                // Only with a literal message: `x.Error()` and `c.Error(err)`
+                // are not log calls.
+                let args = call
+                    .child_by_field_name("arguments")
+                    .map(named_children)
+                    .unwrap_or_default();
+                let first = args.get(s.msg)?;
+                let literal = matches!(
+                    first.kind(),
+                    "interpreted_string_literal" | "raw_string_literal"
+                ) || (first.kind() == "binary_expression"
+                    && self
+                        .message_of(*first, false)
+                        .iter()
+                        .any(|p| matches!(p, MsgPart::Text { .. })));
+                if !literal {
+                    return None;
+                }
+                // `s.lg` → `lg`; `logrus.WithError(err)` → `WithError(…)`.
+                let short = match recv.split_once('(') {
+                    Some((head, _)) => format!("{}(…)", head.rsplit('.').next().unwrap_or(head)),
+                    None => recv.rsplit('.').next().unwrap_or(recv).to_string(),
+                };
+                Some((s, format!("{short}.{func}")))
+            }
             Callee::Panic | Callee::Other => None,
         }
     }
@@ -514,10 +636,13 @@ impl<'a> FileCx<'a> {
             .child_by_field_name("arguments")
             .map(named_children)
             .unwrap_or_default();
-        if spec.needs_error_arg && !self.carries_error(&args[spec.msg.min(args.len())..]) {
-            return;
-        }
         let (mut ty, mut sev) = (spec.ty, spec.sev);
+        if spec.needs_error_arg && !self.carries_error(&args[spec.msg.min(args.len())..]) {
+            if !self.all_levels {
+                return;
+            }
+            sev = Severity::Info;
+        }
         if ty == ErrorType::Exception && self.is_panic_argument(call) {
             ty = ErrorType::Panic;
             sev = Severity::Critical;
@@ -805,7 +930,10 @@ impl<'a> FileCx<'a> {
                 .skip(from + 1)
                 .map(|a| self.text(*a).to_string())
                 .collect(),
-            Style::Plain => args.get(from).map(|a| self.hole_exprs(*a)).unwrap_or_default(),
+            Style::Plain => args
+                .get(from)
+                .map(|a| self.hole_exprs(*a))
+                .unwrap_or_default(),
             Style::Print | Style::Println => args
                 .iter()
                 .skip(from)
@@ -819,9 +947,15 @@ impl<'a> FileCx<'a> {
     fn hole_exprs(&self, e: Node<'_>) -> Vec<String> {
         match e.kind() {
             "interpreted_string_literal" | "raw_string_literal" => Vec::new(),
-            "parenthesized_expression" => e.named_child(0).map(|i| self.hole_exprs(i)).unwrap_or_default(),
+            "parenthesized_expression" => e
+                .named_child(0)
+                .map(|i| self.hole_exprs(i))
+                .unwrap_or_default(),
             "binary_expression" => {
-                let (Some(l), Some(r)) = (e.child_by_field_name("left"), e.child_by_field_name("right")) else {
+                let (Some(l), Some(r)) = (
+                    e.child_by_field_name("left"),
+                    e.child_by_field_name("right"),
+                ) else {
                     return vec![self.text(e).to_string()];
                 };
                 let mut v = self.hole_exprs(l);
@@ -829,7 +963,9 @@ impl<'a> FileCx<'a> {
                 v
             }
             "call_expression" => match self.callee(e) {
-                Callee::Pkg { path: "fmt", func } if matches!(func, "Sprintf" | "Sprint" | "Sprintln") => {
+                Callee::Pkg { path: "fmt", func }
+                    if matches!(func, "Sprintf" | "Sprint" | "Sprintln") =>
+                {
                     let args = e
                         .child_by_field_name("arguments")
                         .map(named_children)
@@ -1032,7 +1168,8 @@ pub(crate) fn template(pattern: &str, args: &[String], callee: &str) -> Template
         };
         let arg = args.get(next_arg).cloned();
         next_arg += 1;
-        let chain = verb == 'w' || (matches!(verb, 'v' | 's') && arg.as_deref().is_some_and(is_error_value));
+        let chain = verb == 'w'
+            || (matches!(verb, 'v' | 's') && arg.as_deref().is_some_and(is_error_value));
         t.push_lit(&lit);
         lit.clear();
         t.push_hole(Hole {
@@ -1309,7 +1446,7 @@ mod tests {
     use super::*;
 
     fn sites(src: &str) -> Vec<RawSite> {
-        let facts = Go.extract("p/a.go", src);
+        let facts = Go.extract("p/a.go", src, &ExtractOptions::default());
         crate::resolve_package(vec![facts]).0
     }
 

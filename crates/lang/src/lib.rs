@@ -11,7 +11,7 @@
 //! use errdex_lang::{language_for_path, resolve_package};
 //! let go = language_for_path("pkg/server.go").unwrap();
 //! let src = "package p\nimport \"errors\"\nconst msg = \"boom\"\nvar ErrBoom = errors.New(msg)\n";
-//! let facts = go.extract("pkg/server.go", src);
+//! let facts = go.extract("pkg/server.go", src, &Default::default());
 //! let (sites, dynamic) = resolve_package(vec![facts]);
 //! assert_eq!(sites[0].message_pattern, "boom");
 //! assert_eq!(sites[0].error_class.as_deref(), Some("ErrBoom"));
@@ -45,7 +45,7 @@ pub trait LanguageSupport: Sync {
     /// Extracts the error sites of one file. Never fails: syntax errors are
     /// counted in [`FileFacts::syntax_errors`] and the parts that parsed are
     /// still used.
-    fn extract(&self, path: &str, source: &str) -> FileFacts;
+    fn extract(&self, path: &str, source: &str, opts: &ExtractOptions) -> FileFacts;
 }
 
 /// The module for a language.
@@ -63,6 +63,14 @@ pub fn language_for_path(path: &str) -> Option<&'static dyn LanguageSupport> {
         .iter()
         .copied()
         .find(|l| l.extensions().iter().any(|ext| path.ends_with(ext)))
+}
+
+/// What extractors look for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExtractOptions {
+    /// Also log statements at info and debug level (`--log-levels all`),
+    /// so that every line of a log can be traced.
+    pub all_levels: bool,
 }
 
 /// A site whose message may still name package constants.

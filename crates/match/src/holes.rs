@@ -28,21 +28,32 @@ pub fn accepts(kind: HoleKind, s: &str) -> bool {
         HoleKind::Char => s.chars().count() == 1,
         HoleKind::Unicode => {
             let t = trim_pad(b);
-            t.len() > 2 && t.starts_with(b"U+") && t[2..].iter().take_while(|c| c.is_ascii_hexdigit()).count() >= 4
+            t.len() > 2
+                && t.starts_with(b"U+")
+                && t[2..].iter().take_while(|c| c.is_ascii_hexdigit()).count() >= 4
         }
         HoleKind::Pointer => {
             let t = trim_pad(b);
             t == b"<nil>"
-                || (t.len() > 2 && t.starts_with(b"0x") && t[2..].iter().all(|c| c.is_ascii_hexdigit()))
+                || (t.len() > 2
+                    && t.starts_with(b"0x")
+                    && t[2..].iter().all(|c| c.is_ascii_hexdigit()))
         }
-        HoleKind::Type => !b.is_empty() && !b.contains(&b' ') || b.starts_with(b"struct {") || b.starts_with(b"func("),
+        HoleKind::Type => {
+            !b.is_empty() && !b.contains(&b' ')
+                || b.starts_with(b"struct {")
+                || b.starts_with(b"func(")
+        }
     }
 }
 
 /// Whether a hole of this kind can only ever be short text without spaces,
 /// so a match can stop at the first space.
 pub fn is_bounded(kind: HoleKind) -> bool {
-    !matches!(kind, HoleKind::Any | HoleKind::Quoted | HoleKind::Int | HoleKind::Type)
+    !matches!(
+        kind,
+        HoleKind::Any | HoleKind::Quoted | HoleKind::Int | HoleKind::Type
+    )
 }
 
 /// Width padding: `%5d` prints leading spaces, `%-5d` trailing ones.
@@ -54,7 +65,9 @@ fn trim_pad(b: &[u8]) -> &[u8] {
 
 fn digits_in(b: &[u8], set: &[u8], signed: bool) -> bool {
     let b = if signed {
-        b.strip_prefix(b"-").or_else(|| b.strip_prefix(b"+")).unwrap_or(b)
+        b.strip_prefix(b"-")
+            .or_else(|| b.strip_prefix(b"+"))
+            .unwrap_or(b)
     } else {
         b
     };
@@ -66,13 +79,19 @@ fn int_or_list(b: &[u8]) -> bool {
     let t = trim_pad(b);
     if t.len() >= 2 && t[0] == b'[' && t[t.len() - 1] == b']' {
         let inner = &t[1..t.len() - 1];
-        return inner.is_empty() || inner.split(|c| *c == b' ').all(|p| digits_in(p, b"0123456789", true));
+        return inner.is_empty()
+            || inner
+                .split(|c| *c == b' ')
+                .all(|p| digits_in(p, b"0123456789", true));
     }
     digits_in(t, b"0123456789", true)
 }
 
 fn float(b: &[u8]) -> bool {
-    let b = b.strip_prefix(b"-").or_else(|| b.strip_prefix(b"+")).unwrap_or(b);
+    let b = b
+        .strip_prefix(b"-")
+        .or_else(|| b.strip_prefix(b"+"))
+        .unwrap_or(b);
     if matches!(b, b"Inf" | b"NaN" | b"inf" | b"nan") {
         return true;
     }

@@ -17,7 +17,7 @@
 //! t.push_lit("serving readiness probe: ");
 //! t.push_hole(Hole { kind: HoleKind::Any, verb: "%w".into(), arg: Some("err".into()), chain: true });
 //! let mut b = TemplateSetBuilder::new();
-//! b.add(t, 7, "channels/pkg/cmd/apply_channel.go");
+//! b.add(t, 7, "channels/pkg/cmd/apply_channel.go", 130);
 //! let set = b.build();
 //! let tr = set.trace("serving readiness probe: listen tcp :3989: bind: address already in use", &Hints::default());
 //! assert_eq!(tr.frames[0].candidates[0].payload, 7);
@@ -49,6 +49,9 @@ const STEP_BUDGET: u32 = 2_000;
 pub struct Hints {
     /// File names or path suffixes, most specific first.
     pub files: Vec<String>,
+    /// The line the header names, if any (may be stale: it only orders
+    /// sites within a hinted file).
+    pub line: Option<u32>,
 }
 
 /// One candidate site for a frame.
@@ -61,6 +64,8 @@ pub struct Candidate {
     pub score: f32,
     /// Whether the site's file matches a location hint.
     pub hinted: bool,
+    /// Whether the site's line is exactly the hinted line as well.
+    pub exact: bool,
 }
 
 /// A layer of the error: a span of the text and the sites that print it.
@@ -104,7 +109,7 @@ struct Compiled {
 pub struct TemplateSetBuilder {
     templates: Vec<(Template, Vec<u32>)>,
     index: HashMap<Template, usize>,
-    files: HashMap<u32, Box<str>>,
+    files: HashMap<u32, (Box<str>, u32)>,
 }
 
 impl TemplateSetBuilder {
@@ -116,8 +121,8 @@ impl TemplateSetBuilder {
     /// Adds a template for a site. `payload` is the caller's handle for the
     /// site; `file` its path, for location hints. Identical templates share
     /// one compiled form.
-    pub fn add(&mut self, template: Template, payload: u32, file: &str) {
-        self.files.insert(payload, file.into());
+    pub fn add(&mut self, template: Template, payload: u32, file: &str, line: u32) {
+        self.files.insert(payload, (file.into(), line));
         match self.index.get(&template) {
             Some(&i) => self.templates[i].1.push(payload),
             None => {
@@ -199,8 +204,11 @@ pub struct TemplateSet {
     templates: Vec<Compiled>,
     ac: AhoCorasick,
     by_anchor: Vec<Vec<u32>>,
-    files: HashMap<u32, Box<str>>,
+    files: HashMap<u32, (Box<str>, u32)>,
 }
+
+/// A template and where in the text to try it.
+type Start = (u32, usize);
 
 /// A verified match: the template and its holes' spans.
 struct Hit {
@@ -269,7 +277,15 @@ impl TemplateSet {
     /// Glue: `a: b` where `a` is a whole message of its own and `b` another
     /// layer (a `%s: %v` wrapper, or text concatenated by hand). Splits at
     /// the first `: ` whose left side a template explains completely.
-    fn glue(&self, text: &str, s: usize, e: usize, hints: &Hints, depth: usize, out: &mut Trace) -> bool {
+    fn glue(
+        &self,
+        text: &str,
+        s: usize,
+        e: usize,
+        hints: &Hints,
+        depth: usize,
+        out: &mut Trace,
+    ) -> bool {
         let mut from = s;
         while let Some(p) = memchr::memmem::find(&text.as_bytes()[from..e], b": ") {
             let split = from + p;
@@ -304,20 +320,30 @@ impl TemplateSet {
             let t = &self.templates[h.template as usize];
             let score = (t.lit_len as f32 / span).min(1.0);
             for &p in &t.payloads {
-                let hinted = self.files.get(&p).is_some_and(|f| {
-                    hints
-                        .files
-                        .iter()
-                        .any(|h| f.ends_with(h.as_str()) && (f.len() == h.len() || f.as_bytes()[f.len() - h.len() - 1] == b'/'))
-                });
+                let (hinted, exact) = match self.files.get(&p) {
+                    Some((f, line)) => {
+                        let hinted = hints.files.iter().any(|h| {
+                            f.ends_with(h.as_str())
+                                && (f.len() == h.len()
+                                    || f.as_bytes()[f.len() - h.len() - 1] == b'/')
+                        });
+                        (hinted, hinted && hints.line == Some(*line))
+                    }
+                    None => (false, false),
+                };
                 candidates.push(Candidate {
                     payload: p,
                     score,
                     hinted,
+                    exact,
                 });
             }
         }
-        candidates.sort_by(|a, b| b.hinted.cmp(&a.hinted).then(b.score.total_cmp(&a.score)));
+        candidates.sort_by(|a, b| {
+            (b.exact, b.hinted)
+                .cmp(&(a.exact, a.hinted))
+                .then(b.score.total_cmp(&a.score))
+        });
         out.frames.push(Frame {
             start: s,
             end: e,
@@ -340,26 +366,33 @@ impl TemplateSet {
     /// Templates whose anchor occurs in `text[s..e]`: those that may match
     /// from `s`, and (for a message after an unknown prefix) those whose
     /// first segment is the anchor, with where it occurs.
-    fn candidates(&self, text: &str, s: usize, e: usize) -> (Vec<(u32, usize)>, Vec<(u32, usize)>) {
-        let mut anchored: Vec<(u32, usize)> = Vec::new();
-        let mut floating: Vec<(u32, usize)> = Vec::new();
+    fn candidates(&self, text: &str, s: usize, e: usize) -> (Vec<Start>, Vec<Start>) {
+        let mut anchored: Vec<Start> = Vec::new();
+        let mut floating: Vec<Start> = Vec::new();
         for m in self.ac.find_overlapping_iter(&text[s..e]) {
             for &ti in &self.by_anchor[m.pattern().as_usize()] {
                 anchored.push((ti, s));
-                if let Some(Seg::Lit(l)) = self.templates[ti as usize].segs.first() {
-                    if l.len() == m.len() && m.start() > 0 {
-                        floating.push((ti, s + m.start()));
-                    }
-                }
             }
         }
         anchored.sort_unstable();
         anchored.dedup();
+        // A template that starts with literal text may start wherever that
+        // text occurs (at most a few places, before its anchor).
+        for &(ti, _) in &anchored {
+            if let Some(Seg::Lit(first)) = self.templates[ti as usize].segs.first() {
+                let hay = &text.as_bytes()[s..e];
+                for p in memchr::memmem::find_iter(hay, first.as_bytes()).take(4) {
+                    if p > 0 {
+                        floating.push((ti, s + p));
+                    }
+                }
+            }
+        }
         (anchored, floating)
     }
 
     /// The verified hits that explain the most literal text.
-    fn best(&self, text: &str, cands: &[(u32, usize)], e: usize) -> Vec<Hit> {
+    fn best(&self, text: &str, cands: &[Start], e: usize) -> Vec<Hit> {
         let mut best: Vec<Hit> = Vec::new();
         let mut best_len = 0usize;
         for &(ti, start) in cands {
@@ -390,7 +423,14 @@ impl TemplateSet {
 
 /// Whether `segs` match `text[pos..end]` exactly; hole spans are pushed in
 /// order. Holes take the shortest text that lets the rest match.
-fn verify(segs: &[Seg], text: &str, pos: usize, end: usize, holes: &mut Vec<(usize, usize)>, budget: &mut u32) -> bool {
+fn verify(
+    segs: &[Seg],
+    text: &str,
+    pos: usize,
+    end: usize,
+    holes: &mut Vec<(usize, usize)>,
+    budget: &mut u32,
+) -> bool {
     if *budget == 0 {
         return false;
     }
@@ -399,7 +439,8 @@ fn verify(segs: &[Seg], text: &str, pos: usize, end: usize, holes: &mut Vec<(usi
     match segs.first() {
         None => pos == end,
         Some(Seg::Lit(l)) => {
-            b[pos..end].starts_with(l.as_bytes()) && verify(&segs[1..], text, pos + l.len(), end, holes, budget)
+            b[pos..end].starts_with(l.as_bytes())
+                && verify(&segs[1..], text, pos + l.len(), end, holes, budget)
         }
         Some(Seg::Hole { kind, .. }) => match segs.get(1) {
             None => {

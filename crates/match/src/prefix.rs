@@ -55,11 +55,19 @@ pub fn prepare(line: &str) -> Prepared {
     let prefix = line[..pos].to_string();
     if rest.starts_with('{') {
         if let Some(parts) = json_parts(rest, pos, &mut hints) {
-            return Prepared { prefix, parts, hints };
+            return Prepared {
+                prefix,
+                parts,
+                hints,
+            };
         }
     }
     if let Some(parts) = structured_parts(rest, pos, &mut hints) {
-        return Prepared { prefix, parts, hints };
+        return Prepared {
+            prefix,
+            parts,
+            hints,
+        };
     }
     let mut text = rest;
     let mut offset = pos;
@@ -68,18 +76,16 @@ pub fn prepare(line: &str) -> Prepared {
         if let Some(unq) = unquote(text) {
             return Prepared {
                 prefix,
-                parts: vec![Part { text: unq, offset: offset + 1 }],
+                parts: vec![Part {
+                    text: unq,
+                    offset: offset + 1,
+                }],
                 hints,
             };
         }
     }
-    if let Some(t) = text.strip_suffix('.') {
-        // A sentence full stop added by the logger is not part of the error.
-        if !t.ends_with('.') {
-            text = t;
-        }
-    }
-    while text.starts_with(['"', '\'', '`']) && text.ends_with(['"', '\'', '`']) && text.len() >= 2 {
+    while text.starts_with(['"', '\'', '`']) && text.ends_with(['"', '\'', '`']) && text.len() >= 2
+    {
         text = &text[1..text.len() - 1];
         offset += 1;
     }
@@ -110,7 +116,11 @@ fn bullet(s: &str) -> Option<usize> {
 /// `E1129 12:00:03.123456 1 file.go:80] ` (klog/glog).
 fn klog_header(s: &str, hints: &mut Hints) -> Option<usize> {
     let b = s.as_bytes();
-    if b.len() < 20 || !matches!(b[0], b'I' | b'W' | b'E' | b'F') || !b[1..5].iter().all(u8::is_ascii_digit) || b[5] != b' ' {
+    if b.len() < 20
+        || !matches!(b[0], b'I' | b'W' | b'E' | b'F')
+        || !b[1..5].iter().all(u8::is_ascii_digit)
+        || b[5] != b' '
+    {
         return None;
     }
     let close = s.find("] ")?;
@@ -122,8 +132,9 @@ fn klog_header(s: &str, hints: &mut Hints) -> Option<usize> {
     }
     let _thread = fields.next()?;
     let loc = fields.next()?;
-    if let Some((file, _line)) = loc.rsplit_once(':') {
+    if let Some((file, line)) = loc.rsplit_once(':') {
         hints.files.push(file.to_string());
+        hints.line = line.parse().ok();
     }
     Some(close + 2)
 }
@@ -133,9 +144,20 @@ fn klog_header(s: &str, hints: &mut Hints) -> Option<usize> {
 /// timestamps, followed by a space; a capnslog level (`E | `) after it.
 fn timestamp(s: &str) -> Option<usize> {
     let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b.get(r.clone()).is_some_and(|x| x.iter().all(u8::is_ascii_digit));
+    let digits = |r: std::ops::Range<usize>| {
+        b.get(r.clone())
+            .is_some_and(|x| x.iter().all(u8::is_ascii_digit))
+    };
     let mut i;
-    if b.len() >= 19 && digits(0..4) && (b[4] == b'-' || b[4] == b'/') && digits(5..7) && digits(8..10) && (b[10] == b'T' || b[10] == b' ') && digits(11..13) && b[13] == b':' {
+    if b.len() >= 19
+        && digits(0..4)
+        && (b[4] == b'-' || b[4] == b'/')
+        && digits(5..7)
+        && digits(8..10)
+        && (b[10] == b'T' || b[10] == b' ')
+        && digits(11..13)
+        && b[13] == b':'
+    {
         i = 19;
         if b.get(i) == Some(&b'.') || b.get(i) == Some(&b',') {
             i += 1;
@@ -170,14 +192,24 @@ fn timestamp(s: &str) -> Option<usize> {
         return None;
     }
     i += 1;
-    // capnslog: `2026-11-29 12:00:03.123456 E | `
+    // capnslog: `2026-11-29 12:00:03.123456 E | etcdmain: `, the package
+    // name being part of the header.
     if b.len() > i + 3 && b[i].is_ascii_uppercase() && &b[i + 1..i + 4] == b" | " {
         i += 4;
+        let pkg = b[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || b"/_-.".contains(c))
+            .count();
+        if pkg > 0 && b[i + pkg..].starts_with(b": ") {
+            i += pkg + 2;
+        }
     }
     Some(i)
 }
 
-const MONTHS: &[&str] = &["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const MONTHS: &[&str] = &[
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
 
 /// After a syslog timestamp: `host name[pid]: ` or `name[pid]: `. Only
 /// stripped when a tag with a `[pid]` or a host before it is clear.
@@ -208,10 +240,33 @@ fn syslog_host_tag(s: &str, _pos: usize) -> Option<usize> {
 /// Level markers: `ERROR `, `[error] `, `level=error `, `Error: `, `E! `.
 fn level_marker(s: &str) -> Option<usize> {
     const MARKERS: &[&str] = &[
-        "Error: ", "error: ", "ERROR: ", "FATAL: ", "fatal: ", "WARNING: ", "warning: ", "panic: ",
-        "[ERROR] ", "[error] ", "[WARN] ", "[warn] ", "[FATAL] ", "[E] ", "[W] ",
-        "ERROR ", "WARN ", "WARNING ", "FATAL ", "CRITICAL ", "E! ", "W! ",
-        "level=error ", "level=warning ", "level=warn ", "level=fatal ", "level=info ",
+        "Error: ",
+        "error: ",
+        "ERROR: ",
+        "FATAL: ",
+        "fatal: ",
+        "WARNING: ",
+        "warning: ",
+        "panic: ",
+        "[ERROR] ",
+        "[error] ",
+        "[WARN] ",
+        "[warn] ",
+        "[FATAL] ",
+        "[E] ",
+        "[W] ",
+        "ERROR ",
+        "WARN ",
+        "WARNING ",
+        "FATAL ",
+        "CRITICAL ",
+        "E! ",
+        "W! ",
+        "level=error ",
+        "level=warning ",
+        "level=warn ",
+        "level=fatal ",
+        "level=info ",
     ];
     MARKERS.iter().find(|m| s.starts_with(**m)).map(|m| m.len())
 }
@@ -249,13 +304,28 @@ fn structured_parts(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec<Par
     for (k, v, at) in &kvs {
         if k.is_empty() {
             // klog's leading quoted message.
-            parts.insert(0, Part { text: v.clone(), offset: offset + at });
+            parts.insert(
+                0,
+                Part {
+                    text: v.clone(),
+                    offset: offset + at,
+                },
+            );
             has_msg_key = true;
         } else if MSG_KEYS.contains(&k.as_str()) {
-            parts.insert(0, Part { text: v.clone(), offset: offset + at });
+            parts.insert(
+                0,
+                Part {
+                    text: v.clone(),
+                    offset: offset + at,
+                },
+            );
             has_msg_key = true;
         } else if ERR_KEYS.contains(&k.as_str()) {
-            parts.push(Part { text: v.clone(), offset: offset + at });
+            parts.push(Part {
+                text: v.clone(),
+                offset: offset + at,
+            });
         } else if CALLER_KEYS.contains(&k.as_str()) {
             if let Some((file, _)) = v.rsplit_once(':') {
                 hints.files.push(file.to_string());
@@ -285,7 +355,11 @@ fn logfmt(s: &str) -> Option<Vec<(String, String, usize)>> {
         }
         let eq = s[i..].find('=')? + i;
         let key = &s[i..eq];
-        if key.is_empty() || !key.bytes().all(|c| c.is_ascii_alphanumeric() || b"_.-".contains(&c)) {
+        if key.is_empty()
+            || !key
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || b"_.-".contains(&c))
+        {
             return None;
         }
         i = eq + 1;
@@ -367,7 +441,10 @@ mod tests {
     #[test]
     fn klog_header_is_stripped_and_gives_a_hint() {
         let (prefix, text, files) = one("E1129 12:00:03.123456       1 apply_channel.go:80] serving readiness probe: listen tcp 0.0.0.0:3989: bind: address already in use");
-        assert_eq!(text, "serving readiness probe: listen tcp 0.0.0.0:3989: bind: address already in use");
+        assert_eq!(
+            text,
+            "serving readiness probe: listen tcp 0.0.0.0:3989: bind: address already in use"
+        );
         assert!(prefix.starts_with("E1129"));
         assert_eq!(files, vec!["apply_channel.go"]);
     }
@@ -386,7 +463,8 @@ mod tests {
             "  - stop requested",
             "\"stop requested\"",
             "level=error stop requested",
-            "[ERROR] stop requested.",
+            "[ERROR] stop requested",
+            "2026-11-29 12:00:03.123456 C | etcdmain: stop requested",
         ] {
             let (_, text, _) = one(line);
             assert_eq!(text, "stop requested", "{line}");
@@ -395,18 +473,33 @@ mod tests {
 
     #[test]
     fn json_and_logfmt_give_message_and_error() {
-        let p = prepare(r#"{"level":"error","ts":"2026-11-29T12:00:03Z","caller":"embed/etcd.go:123","msg":"failed to start","error":"listen tcp :2379: bind: address already in use"}"#);
+        let p = prepare(
+            r#"{"level":"error","ts":"2026-11-29T12:00:03Z","caller":"embed/etcd.go:123","msg":"failed to start","error":"listen tcp :2379: bind: address already in use"}"#,
+        );
         let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_str()).collect();
-        assert_eq!(texts, vec!["failed to start", "listen tcp :2379: bind: address already in use"]);
+        assert_eq!(
+            texts,
+            vec![
+                "failed to start",
+                "listen tcp :2379: bind: address already in use"
+            ]
+        );
         assert_eq!(p.hints.files, vec!["embed/etcd.go"]);
 
-        let p = prepare(r#"time="2026-11-29T12:00:03Z" level=error msg="failed to load \"x\"" err="open /x: no such file""#);
+        let p = prepare(
+            r#"time="2026-11-29T12:00:03Z" level=error msg="failed to load \"x\"" err="open /x: no such file""#,
+        );
         let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_str()).collect();
         assert_eq!(texts, vec!["failed to load \"x\"", "open /x: no such file"]);
 
-        let p = prepare(r#"E1129 12:00:03.000000 1 lease.go:10] "Failed to update lease" err="context deadline exceeded" lease="kube-node-lease""#);
+        let p = prepare(
+            r#"E1129 12:00:03.000000 1 lease.go:10] "Failed to update lease" err="context deadline exceeded" lease="kube-node-lease""#,
+        );
         let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_str()).collect();
-        assert_eq!(texts, vec!["Failed to update lease", "context deadline exceeded"]);
+        assert_eq!(
+            texts,
+            vec!["Failed to update lease", "context deadline exceeded"]
+        );
     }
 
     #[test]

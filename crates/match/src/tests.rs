@@ -24,7 +24,7 @@ fn tpl(segs: Vec<Segment>) -> Template {
 fn set(templates: Vec<(Template, u32)>) -> TemplateSet {
     let mut b = TemplateSetBuilder::new();
     for (t, p) in templates {
-        b.add(t, p, &format!("pkg/f{p}.go"));
+        b.add(t, p, &format!("pkg/f{p}.go"), 1);
     }
     b.build()
 }
@@ -36,10 +36,41 @@ fn payloads(f: &Frame) -> Vec<u32> {
 #[test]
 fn verbs_constrain_what_matches() {
     let s = set(vec![
-        (tpl(vec![lit("retry "), hole(HoleKind::Int, "%d", false), lit(" of "), hole(HoleKind::Int, "%d", false), lit(" failed")]), 1),
-        (tpl(vec![lit("retry "), hole(HoleKind::Any, "%s", false), lit(" of "), hole(HoleKind::Any, "%s", false), lit(" failed")]), 2),
-        (tpl(vec![lit("flag enabled="), hole(HoleKind::Bool, "%t", false)]), 3),
-        (tpl(vec![lit("bad name "), hole(HoleKind::Quoted, "%q", false), lit(" given")]), 4),
+        (
+            tpl(vec![
+                lit("retry "),
+                hole(HoleKind::Int, "%d", false),
+                lit(" of "),
+                hole(HoleKind::Int, "%d", false),
+                lit(" failed"),
+            ]),
+            1,
+        ),
+        (
+            tpl(vec![
+                lit("retry "),
+                hole(HoleKind::Any, "%s", false),
+                lit(" of "),
+                hole(HoleKind::Any, "%s", false),
+                lit(" failed"),
+            ]),
+            2,
+        ),
+        (
+            tpl(vec![
+                lit("flag enabled="),
+                hole(HoleKind::Bool, "%t", false),
+            ]),
+            3,
+        ),
+        (
+            tpl(vec![
+                lit("bad name "),
+                hole(HoleKind::Quoted, "%q", false),
+                lit(" given"),
+            ]),
+            4,
+        ),
     ]);
     let t = s.trace("retry 3 of 5 failed", &Hints::default());
     // Both match; the typed one is not preferred over the other by literal
@@ -47,18 +78,34 @@ fn verbs_constrain_what_matches() {
     assert_eq!(payloads(&t.frames[0]).len(), 2);
     let t = s.trace("retry three of five failed", &Hints::default());
     assert_eq!(payloads(&t.frames[0]), vec![2]);
-    assert_eq!(s.trace("flag enabled=true", &Hints::default()).frames.len(), 1);
-    assert!(s.trace("flag enabled=maybe", &Hints::default()).frames.is_empty());
+    assert_eq!(
+        s.trace("flag enabled=true", &Hints::default()).frames.len(),
+        1
+    );
+    assert!(s
+        .trace("flag enabled=maybe", &Hints::default())
+        .frames
+        .is_empty());
     let t = s.trace(r#"bad name "a \"b\" c" given"#, &Hints::default());
     assert_eq!(payloads(&t.frames[0]), vec![4]);
-    assert!(s.trace("bad name unquoted given", &Hints::default()).frames.is_empty());
+    assert!(s
+        .trace("bad name unquoted given", &Hints::default())
+        .frames
+        .is_empty());
 }
 
 #[test]
 fn most_literal_text_wins() {
     let s = set(vec![
         (tpl(vec![lit("open "), hole(HoleKind::Any, "%s", false)]), 1),
-        (tpl(vec![lit("open "), hole(HoleKind::Any, "%s", false), lit(": permission denied")]), 2),
+        (
+            tpl(vec![
+                lit("open "),
+                hole(HoleKind::Any, "%s", false),
+                lit(": permission denied"),
+            ]),
+            2,
+        ),
     ]);
     let t = s.trace("open /etc/x: permission denied", &Hints::default());
     assert_eq!(payloads(&t.frames[0]), vec![2]);
@@ -68,7 +115,14 @@ fn most_literal_text_wins() {
 #[test]
 fn glue_templates_never_match_alone() {
     let s = set(vec![
-        (tpl(vec![hole(HoleKind::Any, "%s", false), lit(": "), hole(HoleKind::Any, "%v", true)]), 1),
+        (
+            tpl(vec![
+                hole(HoleKind::Any, "%s", false),
+                lit(": "),
+                hole(HoleKind::Any, "%v", true),
+            ]),
+            1,
+        ),
         (tpl(vec![hole(HoleKind::Any, "%v", false)]), 2),
     ]);
     let t = s.trace("anything: at all", &Hints::default());
@@ -79,8 +133,22 @@ fn glue_templates_never_match_alone() {
 #[test]
 fn chains_unwrap_outermost_first_with_an_unmatched_tail() {
     let s = set(vec![
-        (tpl(vec![lit("serving readiness probe: "), hole(HoleKind::Any, "%w", true)]), 1),
-        (tpl(vec![lit("starting listener on "), hole(HoleKind::Any, "%s", false), lit(": "), hole(HoleKind::Any, "%w", true)]), 2),
+        (
+            tpl(vec![
+                lit("serving readiness probe: "),
+                hole(HoleKind::Any, "%w", true),
+            ]),
+            1,
+        ),
+        (
+            tpl(vec![
+                lit("starting listener on "),
+                hole(HoleKind::Any, "%s", false),
+                lit(": "),
+                hole(HoleKind::Any, "%w", true),
+            ]),
+            2,
+        ),
         (tpl(vec![lit("address check failed")]), 3),
     ]);
     let text = "serving readiness probe: starting listener on :3989: listen tcp 0.0.0.0:3989: bind: address already in use";
@@ -89,7 +157,10 @@ fn chains_unwrap_outermost_first_with_an_unmatched_tail() {
     assert_eq!(got, vec![vec![1], vec![2]]);
     assert_eq!(&text[t.frames[1].start..t.frames[1].end], &text[25..]);
     assert_eq!(t.unmatched.len(), 1);
-    assert_eq!(&text[t.unmatched[0].0..t.unmatched[0].1], "listen tcp 0.0.0.0:3989: bind: address already in use");
+    assert_eq!(
+        &text[t.unmatched[0].0..t.unmatched[0].1],
+        "listen tcp 0.0.0.0:3989: bind: address already in use"
+    );
 }
 
 #[test]
@@ -98,7 +169,10 @@ fn glue_splits_hand_made_concatenations() {
         (tpl(vec![lit("etcdserver: request timed out")]), 1),
         (tpl(vec![lit("failed to commit proposal")]), 2),
     ]);
-    let t = s.trace("failed to commit proposal: etcdserver: request timed out", &Hints::default());
+    let t = s.trace(
+        "failed to commit proposal: etcdserver: request timed out",
+        &Hints::default(),
+    );
     let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
     assert_eq!(got, vec![vec![2], vec![1]]);
     assert!(t.unmatched.is_empty());
@@ -107,7 +181,10 @@ fn glue_splits_hand_made_concatenations() {
 #[test]
 fn a_removed_message_is_unknown_not_a_lookalike() {
     let s = set(vec![(tpl(vec![lit("stop requested")]), 1)]);
-    assert!(s.trace("stop requested by operator", &Hints::default()).frames.is_empty());
+    assert!(s
+        .trace("stop requested by operator", &Hints::default())
+        .frames
+        .is_empty());
     assert!(s.trace("stop request", &Hints::default()).frames.is_empty());
 }
 
@@ -115,24 +192,42 @@ fn a_removed_message_is_unknown_not_a_lookalike() {
 fn equal_sites_are_one_ambiguous_frame_and_hints_rank() {
     let t = tpl(vec![lit("stop requested")]);
     let mut b = TemplateSetBuilder::new();
-    b.add(t.clone(), 1, "dns-controller/pkg/dns/dnscontroller.go");
-    b.add(t, 2, "protokube/pkg/watch.go");
+    b.add(t.clone(), 1, "dns-controller/pkg/dns/dnscontroller.go", 265);
+    b.add(t.clone(), 3, "dns-controller/pkg/dns/dnscontroller.go", 306);
+    b.add(t, 2, "protokube/pkg/watch.go", 10);
     let s = b.build();
     let tr = s.trace("stop requested", &Hints::default());
     assert_eq!(tr.frames.len(), 1);
-    assert_eq!(payloads(&tr.frames[0]).len(), 2);
+    assert_eq!(payloads(&tr.frames[0]).len(), 3);
     let hints = Hints {
         files: vec!["watch.go".into()],
+        line: Some(99),
     };
     let tr = s.trace("stop requested", &hints);
     assert_eq!(tr.frames[0].candidates[0].payload, 2);
     assert!(tr.frames[0].candidates[0].hinted);
     assert!(!tr.frames[0].candidates[1].hinted);
+    // Same file twice: the exact line ranks first.
+    let hints = Hints {
+        files: vec!["dns/dnscontroller.go".into()],
+        line: Some(306),
+    };
+    let tr = s.trace("stop requested", &hints);
+    assert_eq!(tr.frames[0].candidates[0].payload, 3);
+    assert!(tr.frames[0].candidates[0].exact);
+    assert!(tr.frames[0].candidates[1].hinted && !tr.frames[0].candidates[1].exact);
 }
 
 #[test]
 fn unknown_prefix_is_reported_as_head() {
-    let s = set(vec![(tpl(vec![lit("error verifying flags, "), hole(HoleKind::Any, "%v", true), lit(". See 'etcd --help'.")]), 1)]);
+    let s = set(vec![(
+        tpl(vec![
+            lit("error verifying flags, "),
+            hole(HoleKind::Any, "%v", true),
+            lit(". See 'etcd --help'."),
+        ]),
+        1,
+    )]);
     let text = "etcdmain: error verifying flags, '--bogus' is not a valid flag. See 'etcd --help'.";
     let t = s.trace(text, &Hints::default());
     assert_eq!(payloads(&t.frames[0]), vec![1]);
@@ -152,7 +247,11 @@ impl Rng {
         self.next() % n
     }
     fn word(&mut self) -> String {
-        const W: &[&str] = &["failed", "open", "lease", "snapshot", "peer", "member", "cannot", "invalid", "raft", "wal", "key", "revision", "cluster", "token", "backend", "compact", "watch", "grpc", "proxy", "auth"];
+        const W: &[&str] = &[
+            "failed", "open", "lease", "snapshot", "peer", "member", "cannot", "invalid", "raft",
+            "wal", "key", "revision", "cluster", "token", "backend", "compact", "watch", "grpc",
+            "proxy", "auth",
+        ];
         let mut w = W[self.below(W.len() as u64) as usize].to_string();
         w.push_str(&self.below(1000).to_string());
         w
@@ -161,7 +260,14 @@ impl Rng {
 
 /// What Go's fmt prints for a random value of a verb.
 fn go_format(kind: HoleKind, verb: &str, r: &mut Rng) -> String {
-    let width: usize = verb.trim_start_matches('%').trim_start_matches('-').chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap_or(0);
+    let width: usize = verb
+        .trim_start_matches('%')
+        .trim_start_matches('-')
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect::<String>()
+        .parse()
+        .unwrap_or(0);
     let left = verb.starts_with("%-");
     let v = match kind {
         HoleKind::Any => match r.below(4) {
@@ -184,7 +290,11 @@ fn go_format(kind: HoleKind, verb: &str, r: &mut Rng) -> String {
     };
     if v.chars().count() < width {
         let pad = " ".repeat(width - v.chars().count());
-        if left { v + &pad } else { pad + &v }
+        if left {
+            v + &pad
+        } else {
+            pad + &v
+        }
     } else {
         v
     }
@@ -217,7 +327,12 @@ fn random_template(r: &mut Rng) -> Template {
     t.push_lit(&format!("{} {} ", r.word(), r.word()));
     for i in 0..n {
         let (k, v) = KINDS[r.below(KINDS.len() as u64) as usize];
-        t.push_hole(Hole { kind: k, verb: v.into(), arg: None, chain: false });
+        t.push_hole(Hole {
+            kind: k,
+            verb: v.into(),
+            arg: None,
+            chain: false,
+        });
         if i + 1 < n || r.below(2) == 0 {
             t.push_lit(&format!(" {} ", r.word()));
         }
@@ -244,8 +359,16 @@ fn property_formatted_random_templates_trace_back() {
         let i = r.below(templates.len() as u64) as usize;
         let line = render(&templates[i], &mut r);
         let t = s.trace(&line, &Hints::default());
-        assert!(!t.frames.is_empty(), "case {case}: {line:?} from {:?}", templates[i]);
-        assert!(payloads(&t.frames[0]).contains(&(i as u32)), "case {case}: {line:?} matched {:?}, want {i}", payloads(&t.frames[0]));
+        assert!(
+            !t.frames.is_empty(),
+            "case {case}: {line:?} from {:?}",
+            templates[i]
+        );
+        assert!(
+            payloads(&t.frames[0]).contains(&(i as u32)),
+            "case {case}: {line:?} matched {:?}, want {i}",
+            payloads(&t.frames[0])
+        );
     }
 }
 
@@ -256,7 +379,12 @@ fn property_chains_of_depth_two_to_six() {
     for _ in 0..200 {
         let mut t = Template::default();
         t.push_lit(&format!("{} {}: ", r.word(), r.word()));
-        t.push_hole(Hole { kind: HoleKind::Any, verb: "%w".into(), arg: Some("err".into()), chain: true });
+        t.push_hole(Hole {
+            kind: HoleKind::Any,
+            verb: "%w".into(),
+            arg: Some("err".into()),
+            chain: true,
+        });
         templates.push(t);
     }
     let leaves: Vec<Template> = (0..200).map(|_| random_template(&mut r)).collect();
@@ -271,7 +399,9 @@ fn property_chains_of_depth_two_to_six() {
             let i = r.below(templates.len() as u64) as usize;
             want.push(i as u32);
             // The chain hole is filled by the next layer.
-            let Segment::Lit(prefix) = &templates[i].segments[0] else { unreachable!() };
+            let Segment::Lit(prefix) = &templates[i].segments[0] else {
+                unreachable!()
+            };
             line.push_str(prefix);
         }
         let tail_known = r.below(4) != 0;

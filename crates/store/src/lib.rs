@@ -12,7 +12,7 @@
 
 mod sqlite;
 
-use errdex_model::{DynamicSite, IndexStats, Record, RepoDataset};
+use errdex_model::{DynamicSite, IndexStats, Lang, Record, RepoDataset, Site};
 use serde::Serialize;
 
 pub use sqlite::SqliteStore;
@@ -67,6 +67,26 @@ pub struct RepoSummary {
     pub stats: IndexStats,
 }
 
+/// What tracing needs of a record: its pattern, language and sites,
+/// without the snippet and prose.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TraceRow {
+    /// Record id.
+    pub id: String,
+    /// `owner/name`.
+    pub repo: String,
+    /// Slug.
+    pub slug: String,
+    /// The pattern.
+    pub message_pattern: String,
+    /// Source language.
+    pub language: Lang,
+    /// One-line meaning, when analysed.
+    pub documentation: Option<String>,
+    /// Every site, primary first.
+    pub sites: Vec<Site>,
+}
+
 /// Which records to list.
 #[derive(Debug, Clone, Default)]
 pub struct ListQuery {
@@ -104,6 +124,8 @@ pub trait Store: Send + Sync {
     fn search(&self, text: &str, repo: Option<&str>, limit: usize) -> Result<Vec<Record>>;
     /// Dynamic sites, with their repository.
     fn dynamic_sites(&self, repo: Option<&str>) -> Result<Vec<(String, DynamicSite)>>;
+    /// What tracing needs of every record (optionally of one repo).
+    fn trace_rows(&self, repo: Option<&str>) -> Result<Vec<TraceRow>>;
     /// The newest dataset version, if anything was ever indexed.
     fn dataset_version(&self) -> Result<Option<String>>;
 }

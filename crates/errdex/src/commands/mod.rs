@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+mod explain;
 mod export;
 mod index;
 mod list;
@@ -17,6 +18,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::List(a) => list::run(&open_existing(&cli.db)?, a),
         Command::Show(a) => show::run(&open_existing(&cli.db)?, a),
         Command::Export(a) => export::run(&open_existing(&cli.db)?, a),
+        Command::Explain(a) => explain::run(&open_existing(&cli.db)?, a),
     }
 }
 

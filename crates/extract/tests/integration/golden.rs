@@ -210,6 +210,35 @@ fn every_construct_is_understood() {
         Some("KeyError")
     );
     absent(&out, "not a site");
+    // Loggers known by method name: capnslog, zap, logrus; not tests, not
+    // calls without a literal message, not info by default.
+    assert_eq!(
+        sev("capnslog fatal: %v"),
+        (ErrorType::Log, Severity::Critical)
+    );
+    assert_eq!(
+        sev("capnslog warning %d"),
+        (ErrorType::Log, Severity::Warning)
+    );
+    assert_eq!(sev("zap warning"), (ErrorType::Log, Severity::Warning));
+    assert_eq!(
+        pattern(&out, "logrus error").sites[0].callee,
+        "WithError(…).Error"
+    );
+    for p in [
+        "test helper %d",
+        "capnslog info %d",
+        "zap info",
+        "zap debug",
+        "not klog %d",
+    ] {
+        absent(&out, p);
+    }
+    // Format arguments are kept for chain detection.
+    assert_eq!(
+        pattern(&out, "capnslog fatal: %v").sites[0].args,
+        vec!["err"]
+    );
     // Syntax errors: the file is still used.
     pattern(&out, "after the syntax error");
     // Dynamic sites are listed, not recorded.
@@ -253,6 +282,23 @@ fn every_construct_is_understood() {
     let n = slugs.len();
     slugs.dedup();
     assert_eq!(slugs.len(), n);
+}
+
+#[test]
+fn every_level_on_request() {
+    let dir = copy_fixture("constructs");
+    let mut o = opts(dir.path());
+    o.all_levels = true;
+    let out = run(&o);
+    let sev = |p: &str| pattern(&out, p).severity;
+    assert_eq!(sev("capnslog info %d"), Severity::Info);
+    assert_eq!(sev("zap info"), Severity::Info);
+    assert_eq!(sev("zap debug"), Severity::Debug);
+    assert_eq!(sev("Lease updated"), Severity::Info);
+    assert_eq!(sev("verbose %d"), Severity::Debug);
+    assert_eq!(sev("not an error %d"), Severity::Info);
+    // Errors stay what they were.
+    assert_eq!(sev("capnslog fatal: %v"), Severity::Critical);
 }
 
 #[test]

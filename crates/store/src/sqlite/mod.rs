@@ -1,6 +1,6 @@
 //! The SQLite backend.
 
-use crate::{Error, ListQuery, RepoSummary, Result, Store};
+use crate::{Error, ListQuery, RepoSummary, Result, Store, TraceRow};
 use chrono::{DateTime, Duration, SecondsFormat, Utc};
 use errdex_model::{DynamicSite, Record, RepoDataset};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
@@ -370,6 +370,40 @@ impl Store for SqliteStore {
             ))
         })?;
         Ok(rows.collect::<std::result::Result<_, _>>()?)
+    }
+
+    fn trace_rows(&self, repo: Option<&str>) -> Result<Vec<TraceRow>> {
+        let conn = self.conn();
+        let mut st = conn.prepare(
+            "SELECT id, repo, slug, message_pattern, json_extract(record, '$.language'),
+                    json_extract(record, '$.documentation'), json_extract(record, '$.sites')
+             FROM records WHERE (?1 IS NULL OR repo = ?1) ORDER BY repo, message_pattern",
+        )?;
+        let rows = st.query_map(params![repo], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                r.get::<_, Option<String>>(5)?,
+                r.get::<_, String>(6)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, repo, slug, message_pattern, language, documentation, sites) = row?;
+            out.push(TraceRow {
+                id,
+                repo,
+                slug,
+                message_pattern,
+                language: serde_json::from_value(serde_json::Value::String(language))?,
+                documentation,
+                sites: serde_json::from_str(&sites)?,
+            });
+        }
+        Ok(out)
     }
 
     fn dataset_version(&self) -> Result<Option<String>> {

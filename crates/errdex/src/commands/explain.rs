@@ -1,0 +1,253 @@
+//! `errdex explain`.
+
+use crate::cli::ExplainArgs;
+use crate::{not_found, Failure};
+use errdex_explain::{Explainer, Explanation, Verdict};
+use errdex_store::Store;
+use std::collections::HashMap;
+use std::io::{BufRead, BufWriter, Write};
+
+/// Longest line read from a stream; the rest of a longer line is skipped,
+/// so one runaway line cannot exhaust memory.
+const MAX_LINE: usize = 64 * 1024;
+/// Distinct unknown lines remembered by `--summary`; further ones are
+/// counted together.
+const MAX_UNKNOWN_GROUPS: usize = 1000;
+
+pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
+    let rows = store.trace_rows(a.repo.as_deref())?;
+    if rows.is_empty() {
+        return Err(anyhow::anyhow!(
+            "the atlas has no records{}; run `errdex index PATH` first",
+            a.repo
+                .as_deref()
+                .map(|r| format!(" for {r}"))
+                .unwrap_or_default()
+        )
+        .into());
+    }
+    let ex = Explainer::new(rows);
+    let out = std::io::stdout();
+    let mut out = BufWriter::new(out.lock());
+    let mut summary = Summary::default();
+    let mut traced_any = false;
+    let mut each = |line: &str, out: &mut dyn Write| -> Result<(), Failure> {
+        if line.trim().is_empty() {
+            return Ok(());
+        }
+        let e = ex.explain(line);
+        traced_any |= !e.frames.is_empty();
+        if a.summary {
+            summary.add(&e);
+        } else if a.json {
+            serde_json::to_writer(&mut *out, &e)?;
+            out.write_all(b"\n")?;
+        } else {
+            print_human(out, &e)?;
+        }
+        Ok(())
+    };
+    if a.text == "-" {
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            let n = read_line_bounded(&mut input, &mut buf)?;
+            if n == 0 {
+                break;
+            }
+            let line = String::from_utf8_lossy(&buf);
+            each(&line, &mut out)?;
+        }
+    } else {
+        for line in a.text.lines() {
+            each(line, &mut out)?;
+        }
+    }
+    if a.summary {
+        summary.print(&mut out)?;
+    }
+    out.flush()?;
+    if traced_any {
+        Ok(())
+    } else {
+        Err(not_found("nothing in the atlas produces this text"))
+    }
+}
+
+/// Reads one line into `buf` (without the newline), keeping at most
+/// [`MAX_LINE`] bytes. Returns the bytes consumed (0 at the end).
+fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut consumed = 0;
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(consumed);
+        }
+        let (take, done) = match memchr_newline(chunk) {
+            Some(p) => (p + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = MAX_LINE.saturating_sub(buf.len());
+        let keep = if done { take - 1 } else { take };
+        buf.extend_from_slice(&chunk[..keep.min(room)]);
+        r.consume(take);
+        consumed += take;
+        if done {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(consumed);
+        }
+    }
+}
+
+fn memchr_newline(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == b'\n')
+}
+
+fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
+    writeln!(out, "{}", e.input)?;
+    if !e.prefix.trim().is_empty() {
+        writeln!(out, "  prefix: {}", e.prefix.trim_end())?;
+    }
+    let mut items: Vec<(usize, String)> = Vec::new();
+    for (i, f) in e.frames.iter().enumerate() {
+        let mut s = format!("  {}. {}\n", i + 1, f.text);
+        for (ci, c) in f.candidates.iter().enumerate() {
+            if ci == 4 {
+                s.push_str(&format!(
+                    "       … and {} more sites\n",
+                    f.candidates.len() - 4
+                ));
+                break;
+            }
+            s.push_str(&format!(
+                "     {} {}:{}{}  [{}] {}\n",
+                if c.hinted { "*" } else { "→" },
+                c.file_path,
+                c.line_number,
+                c.function
+                    .as_deref()
+                    .map(|f| format!(" in {f}"))
+                    .unwrap_or_default(),
+                c.repo,
+                c.message_pattern
+            ));
+            if let Some(u) = &c.github_url {
+                s.push_str(&format!("       {u}\n"));
+            }
+            if let Some(d) = &c.documentation {
+                let first = d.split(". ").next().unwrap_or(d);
+                s.push_str(&format!("       {first}\n"));
+            }
+        }
+        items.push((f.start, s));
+    }
+    for u in &e.unmatched {
+        items.push((
+            u.start,
+            format!(
+                "  ?  {}\n     not in the atlas (a standard-library, remote or removed message)\n",
+                u.text
+            ),
+        ));
+    }
+    items.sort_by_key(|(s, _)| *s);
+    for (_, s) in items {
+        out.write_all(s.as_bytes())?;
+    }
+    let v = match e.verdict {
+        Verdict::Traced => "traced",
+        Verdict::Partial => "partial: some layers are not in the atlas",
+        Verdict::Ambiguous => "ambiguous: several sites print this",
+        Verdict::Unknown => "unknown: nothing in the atlas prints this",
+    };
+    writeln!(out, "  verdict: {v}\n")
+}
+
+/// `--summary`: lines grouped by their outermost error.
+#[derive(Default)]
+struct Summary {
+    groups: HashMap<String, Group>,
+    lines: u64,
+    other_unknown: u64,
+}
+
+struct Group {
+    count: u64,
+    verdict: Verdict,
+    label: String,
+    site: String,
+}
+
+impl Summary {
+    fn add(&mut self, e: &Explanation) {
+        self.lines += 1;
+        let (key, label, site) = match e.frames.first().and_then(|f| f.candidates.first()) {
+            Some(c) => (
+                c.id.clone(),
+                c.message_pattern.clone(),
+                format!("{}:{} [{}]", c.file_path, c.line_number, c.repo),
+            ),
+            None => {
+                let text = e
+                    .unmatched
+                    .first()
+                    .map_or(e.input.as_str(), |u| u.text.as_str());
+                if !self.groups.contains_key(text) && self.groups.len() >= MAX_UNKNOWN_GROUPS {
+                    self.other_unknown += 1;
+                    return;
+                }
+                (text.to_string(), text.to_string(), "-".to_string())
+            }
+        };
+        self.groups
+            .entry(key)
+            .or_insert(Group {
+                count: 0,
+                verdict: e.verdict,
+                label,
+                site,
+            })
+            .count += 1;
+    }
+
+    fn print(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let mut g: Vec<&Group> = self.groups.values().collect();
+        g.sort_by(|a, b| b.count.cmp(&a.count).then(a.label.cmp(&b.label)));
+        writeln!(
+            out,
+            "{:>8}  {:<9}  {:<50}  SITE",
+            "COUNT", "VERDICT", "ERROR"
+        )?;
+        for x in g {
+            let v = serde_json::to_value(x.verdict)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "{:>8}  {:<9}  {:<50}  {}",
+                x.count,
+                v,
+                super::list::one_line(&x.label, 50),
+                x.site
+            )?;
+        }
+        if self.other_unknown > 0 {
+            writeln!(
+                out,
+                "{:>8}  unknown    (other distinct unknown lines)",
+                self.other_unknown
+            )?;
+        }
+        writeln!(
+            out,
+            "{} lines, {} distinct errors",
+            self.lines,
+            self.groups.len()
+        )
+    }
+}

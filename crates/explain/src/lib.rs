@@ -1,0 +1,228 @@
+//! Explaining raw error text against the atlas. An [`Explainer`] is built
+//! once from the store's records (every site's pattern parsed into a
+//! template by its language) and then explains lines: prefixes stripped,
+//! every part traced, frames answered with their candidate sites and a
+//! verdict. The CLI's `explain --json` and the HTTP API answer the same
+//! [`Explanation`].
+//!
+//! ```
+//! use errdex_explain::{Explainer, Verdict};
+//! let ex = Explainer::new(vec![]);
+//! assert_eq!(ex.explain("anything").verdict, Verdict::Unknown);
+//! ```
+#![deny(missing_docs)]
+
+use errdex_lang::language;
+use errdex_match::{prefix, TemplateSet, TemplateSetBuilder};
+use errdex_store::TraceRow;
+use serde::Serialize;
+
+/// How well a line is explained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Every layer traced to one site each.
+    Traced,
+    /// Some layers traced, some text unexplained.
+    Partial,
+    /// A layer matches several sites equally well.
+    Ambiguous,
+    /// Nothing in the atlas produces this text.
+    Unknown,
+}
+
+/// A candidate site of a frame.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CandidateOut {
+    /// Record id.
+    pub id: String,
+    /// `owner/name`.
+    pub repo: String,
+    /// Record slug.
+    pub slug: String,
+    /// The record's pattern.
+    pub message_pattern: String,
+    /// The site's file.
+    pub file_path: String,
+    /// The site's line.
+    pub line_number: u32,
+    /// Pinned link to the site.
+    pub github_url: Option<String>,
+    /// Share of the frame's text the pattern's literals explain, `[0, 1]`.
+    pub score: f32,
+    /// Enclosing function of the site.
+    pub function: Option<String>,
+    /// Whether the site's file matches a location hint of the line.
+    pub hinted: bool,
+    /// Whether its line is the hinted line too.
+    pub exact: bool,
+    /// The record's one-line meaning, when analysed.
+    pub documentation: Option<String>,
+}
+
+/// One layer of the error.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FrameOut {
+    /// The layer's text.
+    pub text: String,
+    /// Byte offset in the input where it starts.
+    pub start: usize,
+    /// Byte offset where it ends.
+    pub end: usize,
+    /// Candidate sites, best first.
+    pub candidates: Vec<CandidateOut>,
+}
+
+/// Text no template explains.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Unmatched {
+    /// The text.
+    pub text: String,
+    /// Byte offset in the input.
+    pub start: usize,
+    /// End offset.
+    pub end: usize,
+}
+
+/// What errdex knows about one input line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Explanation {
+    /// The line as given.
+    pub input: String,
+    /// The log prefix that was stripped (timestamps, headers, levels).
+    pub prefix: String,
+    /// How well it is explained.
+    pub verdict: Verdict,
+    /// Layers, outermost first.
+    pub frames: Vec<FrameOut>,
+    /// Unexplained text.
+    pub unmatched: Vec<Unmatched>,
+}
+
+struct SiteRef {
+    row: u32,
+    site: u32,
+}
+
+/// Templates of an atlas, ready to explain lines. Immutable; share it.
+pub struct Explainer {
+    rows: Vec<TraceRow>,
+    sites: Vec<SiteRef>,
+    set: TemplateSet,
+}
+
+impl Explainer {
+    /// Builds the template set from the store's rows.
+    pub fn new(rows: Vec<TraceRow>) -> Explainer {
+        let mut b = TemplateSetBuilder::new();
+        let mut sites = Vec::new();
+        for (ri, row) in rows.iter().enumerate() {
+            let lang = language(row.language);
+            for (si, site) in row.sites.iter().enumerate() {
+                let t = lang.template(&row.message_pattern, &site.args, &site.callee);
+                b.add(t, sites.len() as u32, &site.file_path, site.line_number);
+                sites.push(SiteRef {
+                    row: ri as u32,
+                    site: si as u32,
+                });
+            }
+        }
+        Explainer {
+            rows,
+            sites,
+            set: b.build(),
+        }
+    }
+
+    /// Number of records.
+    pub fn records(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Number of distinct templates.
+    pub fn templates(&self) -> usize {
+        self.set.len()
+    }
+
+    /// Explains one line.
+    pub fn explain(&self, line: &str) -> Explanation {
+        let p = prefix::prepare(line);
+        let mut frames = Vec::new();
+        let mut unmatched = Vec::new();
+        let mut prefix = p.prefix.clone();
+        for part in &p.parts {
+            let mut tr = self.set.trace(&part.text, &p.hints);
+            if tr.frames.is_empty() && part.text.ends_with('.') {
+                // Loggers and CLIs often end a message with a full stop the
+                // code did not write.
+                let shorter = self.set.trace(&part.text[..part.text.len() - 1], &p.hints);
+                if !shorter.frames.is_empty() {
+                    tr = shorter;
+                    tr.unmatched.push((part.text.len() - 1, part.text.len()));
+                }
+            }
+            let at = |s: usize| part.offset + s;
+            if let Some((s, e)) = tr.head {
+                prefix.push_str(&part.text[s..e]);
+            }
+            for f in &tr.frames {
+                frames.push(FrameOut {
+                    text: part.text[f.start..f.end].to_string(),
+                    start: at(f.start),
+                    end: at(f.end),
+                    candidates: f.candidates.iter().map(|c| self.candidate(c)).collect(),
+                });
+            }
+            for &(s, e) in &tr.unmatched {
+                unmatched.push(Unmatched {
+                    text: part.text[s..e].to_string(),
+                    start: at(s),
+                    end: at(e),
+                });
+            }
+        }
+        // A location hint that singles out one site resolves a tie.
+        let ambiguous = frames.iter().any(|f| {
+            let hinted = f.candidates.iter().filter(|c| c.hinted).count();
+            let exact = f.candidates.iter().filter(|c| c.exact).count();
+            f.candidates.len() > 1 && hinted != 1 && exact != 1
+        });
+        let verdict = if frames.is_empty() {
+            Verdict::Unknown
+        } else if ambiguous {
+            Verdict::Ambiguous
+        } else if !unmatched.is_empty() {
+            Verdict::Partial
+        } else {
+            Verdict::Traced
+        };
+        Explanation {
+            input: line.to_string(),
+            prefix,
+            verdict,
+            frames,
+            unmatched,
+        }
+    }
+
+    fn candidate(&self, c: &errdex_match::Candidate) -> CandidateOut {
+        let r = &self.sites[c.payload as usize];
+        let row = &self.rows[r.row as usize];
+        let site = &row.sites[r.site as usize];
+        CandidateOut {
+            id: row.id.clone(),
+            repo: row.repo.clone(),
+            slug: row.slug.clone(),
+            message_pattern: row.message_pattern.clone(),
+            file_path: site.file_path.clone(),
+            line_number: site.line_number,
+            github_url: site.github_url.clone(),
+            score: (c.score * 1000.0).round() / 1000.0,
+            function: site.function.clone(),
+            hinted: c.hinted,
+            exact: c.exact,
+            documentation: row.documentation.clone(),
+        }
+    }
+}
