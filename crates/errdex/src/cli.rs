@@ -77,6 +77,10 @@ pub struct ExplainArgs {
     /// Group the lines by error and count them, instead of explaining each.
     #[arg(long)]
     pub summary: bool,
+    /// Worker threads for streams (default 1; 0: one per core). Output
+    /// keeps the input order.
+    #[arg(long, short = 'j', default_value_t = 1)]
+    pub threads: usize,
 }
 
 #[derive(Debug, Args)]

@@ -63,6 +63,7 @@ pub struct CandidateOut {
 
 /// One layer of the error.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FrameOut {
     /// The layer's text.
     pub text: String,
@@ -70,8 +71,11 @@ pub struct FrameOut {
     pub start: usize,
     /// Byte offset where it ends.
     pub end: usize,
-    /// Candidate sites, best first.
+    /// Candidate sites, best first (at most
+    /// [`errdex_match::MAX_CANDIDATES`]).
     pub candidates: Vec<CandidateOut>,
+    /// How many sites print this layer in all.
+    pub candidate_count: usize,
 }
 
 /// Text no template explains.
@@ -172,6 +176,7 @@ impl Explainer {
                     start: at(f.start),
                     end: at(f.end),
                     candidates: f.candidates.iter().map(|c| self.candidate(c)).collect(),
+                    candidate_count: f.total,
                 });
             }
             for &(s, e) in &tr.unmatched {
@@ -186,7 +191,7 @@ impl Explainer {
         let ambiguous = frames.iter().any(|f| {
             let hinted = f.candidates.iter().filter(|c| c.hinted).count();
             let exact = f.candidates.iter().filter(|c| c.exact).count();
-            f.candidates.len() > 1 && hinted != 1 && exact != 1
+            f.candidate_count > 1 && hinted != 1 && exact != 1
         });
         let verdict = if frames.is_empty() {
             Verdict::Unknown

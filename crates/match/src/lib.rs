@@ -27,6 +27,7 @@
 
 mod holes;
 pub mod prefix;
+pub mod sample;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use errdex_model::{HoleKind, Segment, Template};
@@ -38,6 +39,9 @@ pub use holes::accepts;
 const MIN_ANCHOR: usize = 3;
 /// Templates with fewer literal letters and digits never match alone.
 const MIN_ALNUM: usize = 4;
+/// Candidates kept per frame: a message printed from hundreds of places
+/// (generated code) keeps the best of them and counts the rest.
+pub const MAX_CANDIDATES: usize = 16;
 /// Deepest chain followed.
 const MAX_DEPTH: usize = 12;
 /// Verification steps per template attempt, so pathological text cannot
@@ -75,8 +79,11 @@ pub struct Frame {
     pub start: usize,
     /// Byte offset where it ends.
     pub end: usize,
-    /// Sites, best first (hinted ones first among equals).
+    /// Sites, best first (hinted ones first among equals), at most
+    /// [`MAX_CANDIDATES`].
     pub candidates: Vec<Candidate>,
+    /// How many sites print this layer in all.
+    pub total: usize,
 }
 
 /// The result of tracing one text.
@@ -185,6 +192,8 @@ impl TemplateSetBuilder {
                 payloads: payloads.clone(),
             });
         }
+        // Memory grows with the anchors (templates), never with the text.
+        // (A DFA was no faster here and took ten times the memory.)
         let ac = AhoCorasickBuilder::new()
             .match_kind(MatchKind::Standard)
             .build(&anchors)
@@ -253,7 +262,7 @@ impl TemplateSet {
             out.unmatched.push((s, e));
             return;
         }
-        let (anchored, floating) = self.candidates(text, s, e);
+        let anchored = self.candidates(text, s, e);
         let mut best = self.best(text, &anchored, e);
         if best.is_empty() && self.glue(text, s, e, hints, depth, out) {
             return;
@@ -261,7 +270,7 @@ impl TemplateSet {
         if best.is_empty() && outermost {
             // The message may follow a prefix nobody stripped: let templates
             // that start with their anchor start where it occurs.
-            best = self.best(text, &floating, e);
+            best = self.best(text, &self.floating(&anchored, text, s, e), e);
         }
         if best.is_empty() {
             out.unmatched.push((s, e));
@@ -289,7 +298,7 @@ impl TemplateSet {
         let mut from = s;
         while let Some(p) = memchr::memmem::find(&text.as_bytes()[from..e], b": ") {
             let split = from + p;
-            let (left_anchored, _) = self.candidates(text, s, split);
+            let left_anchored = self.candidates(text, s, split);
             let left = self.best(text, &left_anchored, split);
             if !left.is_empty() {
                 self.push_frame(text, &left, s, split, hints, depth, out);
@@ -316,12 +325,14 @@ impl TemplateSet {
     ) {
         let span = (e - s).max(1) as f32;
         let mut candidates: Vec<Candidate> = Vec::new();
+        let mut total = 0usize;
         for h in best {
             let t = &self.templates[h.template as usize];
             let score = (t.lit_len as f32 / span).min(1.0);
+            total += t.payloads.len();
             for &p in &t.payloads {
                 let (hinted, exact) = match self.files.get(&p) {
-                    Some((f, line)) => {
+                    Some((f, line)) if !hints.files.is_empty() => {
                         let hinted = hints.files.iter().any(|h| {
                             f.ends_with(h.as_str())
                                 && (f.len() == h.len()
@@ -329,8 +340,13 @@ impl TemplateSet {
                         });
                         (hinted, hinted && hints.line == Some(*line))
                     }
-                    None => (false, false),
+                    _ => (false, false),
                 };
+                // Without hints, the first sites are as good as any: stop
+                // collecting once the list is full.
+                if candidates.len() >= MAX_CANDIDATES && !hinted {
+                    continue;
+                }
                 candidates.push(Candidate {
                     payload: p,
                     score,
@@ -344,10 +360,12 @@ impl TemplateSet {
                 .cmp(&(a.exact, a.hinted))
                 .then(b.score.total_cmp(&a.score))
         });
+        candidates.truncate(MAX_CANDIDATES);
         out.frames.push(Frame {
             start: s,
             end: e,
             candidates,
+            total,
         });
         let first = &best[0];
         let t = &self.templates[first.template as usize];
@@ -363,24 +381,28 @@ impl TemplateSet {
         }
     }
 
-    /// Templates whose anchor occurs in `text[s..e]`: those that may match
-    /// from `s`, and (for a message after an unknown prefix) those whose
-    /// first segment is the anchor, with where it occurs.
-    fn candidates(&self, text: &str, s: usize, e: usize) -> (Vec<Start>, Vec<Start>) {
+    /// Templates whose anchor occurs in `text[s..e]`, to try from `s`.
+    fn candidates(&self, text: &str, s: usize, e: usize) -> Vec<Start> {
         let mut anchored: Vec<Start> = Vec::new();
-        let mut floating: Vec<Start> = Vec::new();
         for m in self.ac.find_overlapping_iter(&text[s..e]) {
             for &ti in &self.by_anchor[m.pattern().as_usize()] {
                 anchored.push((ti, s));
             }
         }
-        anchored.sort_unstable();
-        anchored.dedup();
-        // A template that starts with literal text may start wherever that
-        // text occurs (at most a few places, before its anchor).
-        for &(ti, _) in &anchored {
+        if anchored.len() > 1 {
+            anchored.sort_unstable();
+            anchored.dedup();
+        }
+        anchored
+    }
+
+    /// For a message after an unknown prefix: a template that starts with
+    /// literal text may start wherever that text occurs (a few places).
+    fn floating(&self, anchored: &[Start], text: &str, s: usize, e: usize) -> Vec<Start> {
+        let mut floating = Vec::new();
+        let hay = &text.as_bytes()[s..e];
+        for &(ti, _) in anchored {
             if let Some(Seg::Lit(first)) = self.templates[ti as usize].segs.first() {
-                let hay = &text.as_bytes()[s..e];
                 for p in memchr::memmem::find_iter(hay, first.as_bytes()).take(4) {
                     if p > 0 {
                         floating.push((ti, s + p));
@@ -388,7 +410,7 @@ impl TemplateSet {
                 }
             }
         }
-        (anchored, floating)
+        floating
     }
 
     /// The verified hits that explain the most literal text.

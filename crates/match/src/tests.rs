@@ -234,71 +234,7 @@ fn unknown_prefix_is_reported_as_head() {
     assert_eq!(t.head, Some((0, 10)));
 }
 
-/// Deterministic pseudo-random numbers (xorshift), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn word(&mut self) -> String {
-        const W: &[&str] = &[
-            "failed", "open", "lease", "snapshot", "peer", "member", "cannot", "invalid", "raft",
-            "wal", "key", "revision", "cluster", "token", "backend", "compact", "watch", "grpc",
-            "proxy", "auth",
-        ];
-        let mut w = W[self.below(W.len() as u64) as usize].to_string();
-        w.push_str(&self.below(1000).to_string());
-        w
-    }
-}
-
-/// What Go's fmt prints for a random value of a verb.
-fn go_format(kind: HoleKind, verb: &str, r: &mut Rng) -> String {
-    let width: usize = verb
-        .trim_start_matches('%')
-        .trim_start_matches('-')
-        .chars()
-        .take_while(|c| c.is_ascii_digit())
-        .collect::<String>()
-        .parse()
-        .unwrap_or(0);
-    let left = verb.starts_with("%-");
-    let v = match kind {
-        HoleKind::Any => match r.below(4) {
-            0 => String::new(),
-            1 => r.word(),
-            2 => format!("{} {}", r.word(), r.word()),
-            _ => format!("{}: {}", r.word(), r.word()),
-        },
-        HoleKind::Int => (r.below(2_000_001) as i64 - 1_000_000).to_string(),
-        HoleKind::Hex => format!("{:x}", r.next() >> 20),
-        HoleKind::Octal => format!("{:o}", r.below(100_000)),
-        HoleKind::Binary => format!("{:b}", r.below(100_000)),
-        HoleKind::Float => format!("{:.6}", (r.below(1_000_000) as f64) / 997.0),
-        HoleKind::Bool => (r.below(2) == 0).to_string(),
-        HoleKind::Quoted => format!("{:?}", format!("{} \"{}\"", r.word(), r.word())),
-        HoleKind::Char => "é".to_string(),
-        HoleKind::Unicode => format!("U+{:04X}", r.below(0xFFFF) + 0x100),
-        HoleKind::Pointer => format!("0xc{:09x}", r.below(1 << 36)),
-        HoleKind::Type => "*errors.errorString".to_string(),
-    };
-    if v.chars().count() < width {
-        let pad = " ".repeat(width - v.chars().count());
-        if left {
-            v + &pad
-        } else {
-            pad + &v
-        }
-    } else {
-        v
-    }
-}
+use crate::sample::{render, Rng};
 
 const KINDS: &[(HoleKind, &str)] = &[
     (HoleKind::Any, "%v"),
@@ -338,16 +274,6 @@ fn random_template(r: &mut Rng) -> Template {
         }
     }
     t
-}
-
-fn render(t: &Template, r: &mut Rng) -> String {
-    t.segments
-        .iter()
-        .map(|s| match s {
-            Segment::Lit(l) => l.clone(),
-            Segment::Hole(h) => go_format(h.kind, &h.verb, r),
-        })
-        .collect()
 }
 
 #[test]

@@ -4,6 +4,7 @@ use crate::cli::ExplainArgs;
 use crate::{not_found, Failure};
 use errdex_explain::{Explainer, Explanation, Verdict};
 use errdex_store::Store;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::{BufRead, BufWriter, Write};
 
@@ -13,6 +14,8 @@ const MAX_LINE: usize = 64 * 1024;
 /// Distinct unknown lines remembered by `--summary`; further ones are
 /// counted together.
 const MAX_UNKNOWN_GROUPS: usize = 1000;
+/// Lines explained together (and, with --threads, in parallel).
+const BATCH: usize = 4096;
 
 pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
     let rows = store.trace_rows(a.repo.as_deref())?;
@@ -31,22 +34,32 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
     let mut out = BufWriter::new(out.lock());
     let mut summary = Summary::default();
     let mut traced_any = false;
-    let mut each = |line: &str, out: &mut dyn Write| -> Result<(), Failure> {
-        if line.trim().is_empty() {
-            return Ok(());
-        }
-        let e = ex.explain(line);
-        traced_any |= !e.frames.is_empty();
-        if a.summary {
-            summary.add(&e);
-        } else if a.json {
-            serde_json::to_writer(&mut *out, &e)?;
-            out.write_all(b"\n")?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads)
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start {} threads: {e}", a.threads))?;
+    // Lines are explained in batches (in parallel with --threads) and
+    // written in input order; memory stays one batch.
+    let mut emit = |batch: &[String], out: &mut dyn Write| -> Result<(), Failure> {
+        let explained: Vec<Explanation> = if a.threads == 1 {
+            batch.iter().map(|l| ex.explain(l)).collect()
         } else {
-            print_human(out, &e)?;
+            pool.install(|| batch.par_iter().map(|l| ex.explain(l)).collect())
+        };
+        for e in &explained {
+            traced_any |= !e.frames.is_empty();
+            if a.summary {
+                summary.add(e);
+            } else if a.json {
+                serde_json::to_writer(&mut *out, e)?;
+                out.write_all(b"\n")?;
+            } else {
+                print_human(out, e)?;
+            }
         }
         Ok(())
     };
+    let mut batch: Vec<String> = Vec::with_capacity(BATCH);
     if a.text == "-" {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
@@ -58,13 +71,24 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
                 break;
             }
             let line = String::from_utf8_lossy(&buf);
-            each(&line, &mut out)?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            batch.push(line.into_owned());
+            if batch.len() == BATCH {
+                emit(&batch, &mut out)?;
+                batch.clear();
+            }
         }
     } else {
-        for line in a.text.lines() {
-            each(line, &mut out)?;
-        }
+        batch.extend(
+            a.text
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(String::from),
+        );
     }
+    emit(&batch, &mut out)?;
     if a.summary {
         summary.print(&mut out)?;
     }

@@ -363,3 +363,88 @@ fn help_teaches() {
         assert!(text.contains(want), "{want} in {text}");
     }
 }
+
+#[test]
+fn explain_traces_text_json_and_summary() {
+    let env = Env::new("seed");
+    env.index();
+    let line = "E1129 12:00:03.123456 1 apply_channel.go:80] serving readiness probe: listen tcp 0.0.0.0:3989: bind: address already in use";
+    let o = errdex(&env.db(), &["explain", line]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("channels/pkg/cmd/apply_channel.go:130 in runApplyChannelLoop"),
+        "{text}"
+    );
+    assert!(text.contains("not in the atlas"), "{text}");
+
+    let o = errdex(&env.db(), &["explain", "--json", line]);
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["verdict"], "partial");
+    assert_eq!(v["prefix"], "E1129 12:00:03.123456 1 apply_channel.go:80] ");
+    assert_eq!(v["frames"][0]["candidates"][0]["lineNumber"], 130);
+    assert_eq!(
+        v["frames"][0]["candidates"][0]["slug"],
+        "serving-readiness-probe-w"
+    );
+    assert_eq!(
+        v["unmatched"][0]["text"],
+        "listen tcp 0.0.0.0:3989: bind: address already in use"
+    );
+    let start = v["unmatched"][0]["start"].as_u64().unwrap() as usize;
+    assert_eq!(
+        &line[start..],
+        "listen tcp 0.0.0.0:3989: bind: address already in use"
+    );
+
+    // A hint with the line picks one of two identical sites.
+    let o = errdex(
+        &env.db(),
+        &[
+            "explain",
+            "--json",
+            "E1129 12:00:03.1 1 dnscontroller.go:306] stop requested",
+        ],
+    );
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["verdict"], "traced");
+    assert_eq!(v["frames"][0]["candidates"][0]["lineNumber"], 306);
+    let o = errdex(&env.db(), &["explain", "--json", "stop requested"]);
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["verdict"], "ambiguous");
+
+    // Nothing known: exit 1.
+    let o = errdex(&env.db(), &["explain", "the message that was removed"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("verdict: unknown"));
+
+    // Streaming stdin with --summary, in parallel.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
+        .arg("--db")
+        .arg(env.db())
+        .args(["explain", "-", "--summary", "-j", "2"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        for i in 0..5000 {
+            writeln!(
+                stdin,
+                "2026-11-29T12:00:03Z error in apply iteration (will retry in {i}s): boom"
+            )
+            .unwrap();
+            writeln!(stdin, "{}", "x".repeat(if i == 0 { 200_000 } else { 3 })).unwrap();
+        }
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(
+        text.contains("    5000  partial    error in apply iteration (will retry in %s): %v"),
+        "{text}"
+    );
+    assert!(text.contains("10000 lines"), "{text}");
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Trace benchmark (issue: errdex explain). Indexes all of
+# /usr/share/gocode/src into one atlas, generates 1,000,000 log lines from
+# its templates (10% chains of depth 2-4, 10% matching nothing), and in the
+# same run measures:
+#   - errdex explain - throughput, 1 and 2 threads, and its peak memory
+#     (100k vs 1M lines: memory follows templates, not log size);
+#   - accuracy (top-1 site on unique templates, whole chains, noise);
+#   - the regex-per-template baseline on a 10,000-line sample;
+#   - Drain3 on 100,000 of the same lines.
+#
+#   bash bench/trace.sh            (needs ../shared/bench/corpora.sh go)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=bench/out; mkdir -p "$OUT"
+cargo build --release -q
+cargo build --release -q -p errdex-explain --example tracebench
+E=$PWD/target/release/errdex
+TB=$PWD/target/release/examples/tracebench
+DB=$OUT/gocode.db
+rm -f "$DB"
+"$E" --db "$DB" index /usr/share/gocode/src 2>&1 | grep '^indexed'
+"$TB" gen "$DB" 1000000 "$OUT/lines.txt" "$OUT/truth.txt"
+head -100000 "$OUT/lines.txt" > "$OUT/lines100k.txt"
+head -10000 "$OUT/lines.txt" > "$OUT/sample10k.txt"
+for j in 1 2; do
+  /usr/bin/time -f "explain - --summary -j$j: %e s wall, peak %M KB (1M lines)" "$E" --db "$DB" explain - --summary -j$j < "$OUT/lines.txt" 2>&1 >/dev/null | tail -1
+done
+/usr/bin/time -f "explain - --summary -j1: %e s wall, peak %M KB (100k lines)" "$E" --db "$DB" explain - --summary < "$OUT/lines100k.txt" 2>&1 >/dev/null | tail -1
+/usr/bin/time -f "startup (load atlas, build matcher): %e s, peak %M KB" "$E" --db "$DB" explain "x" 2>&1 >/dev/null | tail -1 || true
+"$TB" eval "$DB" "$OUT/lines.txt" "$OUT/truth.txt" 2>/dev/null
+"$TB" regex "$DB" "$OUT/sample10k.txt" 10000 2>/dev/null
+pip install -q drain3 >/dev/null 2>&1 || true
+python3 bench/drain3_rate.py "$OUT/lines.txt" 100000
