@@ -13,7 +13,7 @@
 #![deny(missing_docs)]
 
 use errdex_lang::language;
-use errdex_match::{prefix, TemplateSet, TemplateSetBuilder};
+use errdex_match::{prefix, TemplateSet, TemplateSetBuilder, Trace};
 use errdex_store::TraceRow;
 use serde::Serialize;
 
@@ -104,6 +104,38 @@ pub struct Explanation {
     pub unmatched: Vec<Unmatched>,
 }
 
+/// A line's verdict and best outermost site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outline {
+    /// How well the line is explained.
+    pub verdict: Verdict,
+    /// Row and site index of the outermost frame's best candidate.
+    pub top: Option<(usize, usize)>,
+    /// Bytes of log prefix before the message.
+    pub prefix_len: usize,
+}
+
+/// Unknown without frames; ambiguous when a frame has several equally good
+/// sites that no location hint singles out; partial with unexplained text.
+fn verdict(traces: &[Trace]) -> Verdict {
+    let frames = || traces.iter().flat_map(|t| t.frames.iter());
+    if frames().next().is_none() {
+        return Verdict::Unknown;
+    }
+    let ambiguous = frames().any(|f| {
+        let hinted = f.candidates.iter().filter(|c| c.hinted).count();
+        let exact = f.candidates.iter().filter(|c| c.exact).count();
+        f.total > 1 && hinted != 1 && exact != 1
+    });
+    if ambiguous {
+        Verdict::Ambiguous
+    } else if traces.iter().any(|t| !t.unmatched.is_empty()) {
+        Verdict::Partial
+    } else {
+        Verdict::Traced
+    }
+}
+
 struct SiteRef {
     row: u32,
     site: u32,
@@ -151,21 +183,11 @@ impl Explainer {
 
     /// Explains one line.
     pub fn explain(&self, line: &str) -> Explanation {
-        let p = prefix::prepare(line);
+        let (p, traces) = self.trace_parts(line);
         let mut frames = Vec::new();
         let mut unmatched = Vec::new();
         let mut prefix = p.prefix.clone();
-        for part in &p.parts {
-            let mut tr = self.set.trace(&part.text, &p.hints);
-            if tr.frames.is_empty() && part.text.ends_with('.') {
-                // Loggers and CLIs often end a message with a full stop the
-                // code did not write.
-                let shorter = self.set.trace(&part.text[..part.text.len() - 1], &p.hints);
-                if !shorter.frames.is_empty() {
-                    tr = shorter;
-                    tr.unmatched.push((part.text.len() - 1, part.text.len()));
-                }
-            }
+        for (part, tr) in p.parts.iter().zip(&traces) {
             let at = |s: usize| part.offset + s;
             if let Some((s, e)) = tr.head {
                 prefix.push_str(&part.text[s..e]);
@@ -187,28 +209,62 @@ impl Explainer {
                 });
             }
         }
-        // A location hint that singles out one site resolves a tie.
-        let ambiguous = frames.iter().any(|f| {
-            let hinted = f.candidates.iter().filter(|c| c.hinted).count();
-            let exact = f.candidates.iter().filter(|c| c.exact).count();
-            f.candidate_count > 1 && hinted != 1 && exact != 1
-        });
-        let verdict = if frames.is_empty() {
-            Verdict::Unknown
-        } else if ambiguous {
-            Verdict::Ambiguous
-        } else if !unmatched.is_empty() {
-            Verdict::Partial
-        } else {
-            Verdict::Traced
-        };
         Explanation {
             input: line.to_string(),
             prefix,
-            verdict,
+            verdict: verdict(&traces),
             frames,
             unmatched,
         }
+    }
+
+    /// The verdict and the outermost frame's best record, without building
+    /// an [`Explanation`]: what grouping a whole log needs, at less cost.
+    pub fn outline(&self, line: &str) -> Outline {
+        let (p, traces) = self.trace_parts(line);
+        let top = traces
+            .iter()
+            .find_map(|t| t.frames.first())
+            .and_then(|f| f.candidates.first())
+            .map(|c| {
+                let r = &self.sites[c.payload as usize];
+                (r.row as usize, r.site as usize)
+            });
+        Outline {
+            verdict: verdict(&traces),
+            top,
+            prefix_len: p.prefix.len(),
+        }
+    }
+
+    /// The record and site of an [`Outline`]'s `top`.
+    pub fn site(&self, top: (usize, usize)) -> (&TraceRow, &errdex_model::Site) {
+        let row = &self.rows[top.0];
+        (row, &row.sites[top.1])
+    }
+
+    fn trace_parts(&self, line: &str) -> (prefix::Prepared, Vec<Trace>) {
+        let p = prefix::prepare(line);
+        let traces = p
+            .parts
+            .iter()
+            .map(|part| {
+                let tr = self.set.trace(&part.text, &p.hints);
+                if tr.frames.is_empty() && part.text.ends_with('.') {
+                    // Loggers and CLIs often end a message with a full stop
+                    // the code did not write.
+                    let mut shorter = self.set.trace(&part.text[..part.text.len() - 1], &p.hints);
+                    if !shorter.frames.is_empty() {
+                        shorter
+                            .unmatched
+                            .push((part.text.len() - 1, part.text.len()));
+                        return shorter;
+                    }
+                }
+                tr
+            })
+            .collect();
+        (p, traces)
     }
 
     fn candidate(&self, c: &errdex_match::Candidate) -> CandidateOut {

@@ -13,7 +13,7 @@ mod group;
 pub mod snapshot;
 mod walk;
 
-use errdex_lang::{resolve_package, ExtractOptions, FileFacts};
+use errdex_lang::{apply_wrappers, resolve_package, ExtractOptions, FileFacts};
 use errdex_model::{IndexStats, RepoDataset};
 use rayon::prelude::*;
 use snapshot::{Remote, Snapshot};
@@ -235,6 +235,15 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
                 stats.files_skipped += 1;
                 warnings.extend(w);
             }
+        }
+    }
+    // Printf wrappers defined anywhere in the repository make their calls
+    // sites everywhere.
+    {
+        let mut all: Vec<FileFacts> = by_scope.drain().flat_map(|(_, v)| v).collect();
+        apply_wrappers(&mut all, opts.all_levels);
+        for f in all {
+            by_scope.entry(f.scope.clone()).or_default().push(f);
         }
     }
     let resolved: Vec<_> = pool.install(|| {

@@ -4,7 +4,7 @@
 
 use crate::message::{Message, MsgPart};
 use crate::prefilter::{self, Decl};
-use crate::{ExtractOptions, FileFacts, LanguageSupport, PendingSite};
+use crate::{ExtractOptions, FileFacts, LanguageSupport, PendingSite, WrapperCall, WrapperDef};
 use aho_corasick::AhoCorasick;
 use errdex_model::{DynamicSite, ErrorType, Hole, HoleKind, Lang, RawSite, Severity, Template};
 use std::cell::RefCell;
@@ -439,7 +439,10 @@ impl<'a> FileCx<'a> {
             self.call(n);
         }
         for n in methods {
-            self.error_method(n);
+            self.wrapper_def(n);
+            if n.kind() == "method_declaration" {
+                self.error_method(n);
+            }
         }
     }
 
@@ -630,6 +633,7 @@ impl<'a> FileCx<'a> {
             return;
         }
         let Some((spec, callee)) = self.spec_of(call) else {
+            self.maybe_wrapper_call(call);
             return;
         };
         let args = call
@@ -664,6 +668,93 @@ impl<'a> FileCx<'a> {
             .map(|a| self.text(*a).to_string())
             .unwrap_or_default();
         self.push(site, message, expression);
+    }
+
+    /// A call of an unknown function whose name implies a level, with a
+    /// literal argument: a site if the repository defines that function as
+    /// a printf wrapper (decided once every file is parsed).
+    fn maybe_wrapper_call(&mut self, call: Node<'_>) {
+        let name = match self.callee(call) {
+            Callee::Method { func, .. } => func,
+            Callee::Other => match call.child_by_field_name("function") {
+                Some(f) if f.kind() == "identifier" => self.text(f),
+                _ => return,
+            },
+            _ => return,
+        };
+        let Some((_, sev)) = crate::level_from_name(name) else {
+            return;
+        };
+        if !self.all_levels && matches!(sev, Severity::Info | Severity::Debug) {
+            return;
+        }
+        let args = call
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default();
+        let Some(i) = args.iter().position(|a| {
+            matches!(
+                a.kind(),
+                "interpreted_string_literal" | "raw_string_literal"
+            )
+        }) else {
+            return;
+        };
+        let mut site = self.site(call, name.to_string(), ErrorType::Log, sev);
+        site.args = args
+            .iter()
+            .skip(i + 1)
+            .map(|a| self.text(*a).to_string())
+            .collect();
+        let message = self.message_of(args[i], true);
+        self.facts.wrapper_calls.push(WrapperCall {
+            name: name.to_string(),
+            format_index: i,
+            site: PendingSite {
+                site,
+                message,
+                expression: self.text(args[i]).to_string(),
+            },
+        });
+    }
+
+    /// `func logf(format string, args ...interface{})`: remember it as a
+    /// wrapper.
+    fn wrapper_def(&mut self, decl: Node<'_>) {
+        let (Some(name), Some(params)) = (
+            decl.child_by_field_name("name"),
+            decl.child_by_field_name("parameters"),
+        ) else {
+            return;
+        };
+        let decls = named_children(params);
+        let Some(last) = decls.last() else {
+            return;
+        };
+        let variadic_any = last.kind() == "variadic_parameter_declaration"
+            && last.child_by_field_name("type").is_some_and(|t| {
+                matches!(
+                    self.text(t).replace(' ', "").as_str(),
+                    "interface{}" | "any"
+                )
+            });
+        if !variadic_any || decls.len() < 2 {
+            return;
+        }
+        let prev = decls[decls.len() - 2];
+        if prev.child_by_field_name("type").map(|t| self.text(t)) != Some("string") {
+            return;
+        }
+        // Parameters before the variadic one, counting `a, b string` as two.
+        let count = |d: &Node<'_>| {
+            let mut cur = d.walk();
+            d.children_by_field_name("name", &mut cur).count().max(1)
+        };
+        let before: usize = decls[..decls.len() - 1].iter().map(count).sum();
+        self.facts.wrappers.push(WrapperDef {
+            name: self.text(name).to_string(),
+            format_index: before - 1,
+        });
     }
 
     fn panic_call(&mut self, call: Node<'_>) {
@@ -1026,6 +1117,7 @@ struct Kinds {
     const_spec: u16,
     call: u16,
     method: u16,
+    function: u16,
 }
 
 fn kinds() -> &'static Kinds {
@@ -1037,6 +1129,7 @@ fn kinds() -> &'static Kinds {
             const_spec: l.id_for_node_kind("const_spec", true),
             call: l.id_for_node_kind("call_expression", true),
             method: l.id_for_node_kind("method_declaration", true),
+            function: l.id_for_node_kind("function_declaration", true),
         }
     })
 }
@@ -1067,7 +1160,7 @@ fn collect_walk(root: Node<'_>) -> (Vec<Node<'_>>, Vec<Node<'_>>, Vec<Node<'_>>,
             {
                 consts.push(node);
             }
-        } else if id == k.method {
+        } else if id == k.method || id == k.function {
             methods.push(node);
         }
         if cursor.goto_first_child() {

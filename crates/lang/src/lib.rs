@@ -23,7 +23,7 @@ mod go;
 pub mod message;
 mod prefilter;
 
-use errdex_model::{DynamicSite, Lang, RawSite, Template};
+use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
 use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
@@ -98,6 +98,86 @@ pub struct FileFacts {
     pub dynamic: Vec<DynamicSite>,
     /// Number of syntax-error nodes tree-sitter reported.
     pub syntax_errors: usize,
+    /// Functions of this file that look like printf-style message wrappers.
+    pub wrappers: Vec<WrapperDef>,
+    /// Calls that become sites if a wrapper of their name exists anywhere
+    /// in the repository.
+    pub wrapper_calls: Vec<WrapperCall>,
+}
+
+/// A function whose last parameters are a format string and variadic
+/// arguments (`func logf(format string, args ...any)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrapperDef {
+    /// Its name (methods by method name).
+    pub name: String,
+    /// Index of the format parameter.
+    pub format_index: usize,
+}
+
+/// A call with a literal string argument to a function whose name implies
+/// a log level.
+#[derive(Debug, Clone)]
+pub struct WrapperCall {
+    /// The called name.
+    pub name: String,
+    /// Index of the literal argument, taken as the format.
+    pub format_index: usize,
+    /// The site it becomes.
+    pub site: PendingSite,
+}
+
+/// The level a message function's name implies: `fatalf`, `dief` →
+/// critical; `errorf`, `failf` → error; `warnf` → warning; `logf`,
+/// `infof`, `printf` → info; `debugf`, `tracef` → debug.
+pub fn level_from_name(name: &str) -> Option<(ErrorType, Severity)> {
+    let n = name.to_ascii_lowercase();
+    let has = |w: &str| n.contains(w);
+    Some(if has("panic") {
+        (ErrorType::Panic, Severity::Critical)
+    } else if has("fatal") || has("die") || has("crit") {
+        (ErrorType::Log, Severity::Critical)
+    } else if has("err") || has("fail") {
+        (ErrorType::Log, Severity::Error)
+    } else if has("warn") {
+        (ErrorType::Log, Severity::Warning)
+    } else if has("info") || has("print") || has("log") || has("notice") {
+        (ErrorType::Log, Severity::Info)
+    } else if has("debug") || has("trace") {
+        (ErrorType::Log, Severity::Debug)
+    } else {
+        return None;
+    })
+}
+
+/// Turns calls of repository-defined printf wrappers into sites: a wrapper
+/// defined in any file makes every call with a literal at its format
+/// position a site, at the level its name implies. Info and debug levels
+/// only with `all_levels`.
+pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
+    let mut defs: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for f in files.iter() {
+        for w in &f.wrappers {
+            defs.insert(w.name.clone(), w.format_index);
+        }
+    }
+    for f in files.iter_mut() {
+        for call in std::mem::take(&mut f.wrapper_calls) {
+            if defs.get(&call.name) != Some(&call.format_index) {
+                continue;
+            }
+            let Some((ty, sev)) = level_from_name(&call.name) else {
+                continue;
+            };
+            if !all_levels && matches!(sev, Severity::Info | Severity::Debug) {
+                continue;
+            }
+            let mut p = call.site;
+            p.site.error_type = ty;
+            p.site.severity = sev;
+            f.sites.push(p);
+        }
+    }
 }
 
 /// Resolves the constants of one scope's files and renders every message.

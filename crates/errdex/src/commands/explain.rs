@@ -2,7 +2,7 @@
 
 use crate::cli::ExplainArgs;
 use crate::{not_found, Failure};
-use errdex_explain::{Explainer, Explanation, Verdict};
+use errdex_explain::{Explainer, Explanation, Outline, Verdict};
 use errdex_store::Store;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -41,6 +41,19 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
     // Lines are explained in batches (in parallel with --threads) and
     // written in input order; memory stays one batch.
     let mut emit = |batch: &[String], out: &mut dyn Write| -> Result<(), Failure> {
+        if a.summary {
+            // Grouping needs only each line's verdict and outermost site.
+            let outlines: Vec<Outline> = if a.threads == 1 {
+                batch.iter().map(|l| ex.outline(l)).collect()
+            } else {
+                pool.install(|| batch.par_iter().map(|l| ex.outline(l)).collect())
+            };
+            for (line, o) in batch.iter().zip(outlines) {
+                traced_any |= o.top.is_some();
+                summary.add(&ex, line, o);
+            }
+            return Ok(());
+        }
         let explained: Vec<Explanation> = if a.threads == 1 {
             batch.iter().map(|l| ex.explain(l)).collect()
         } else {
@@ -48,9 +61,7 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
         };
         for e in &explained {
             traced_any |= !e.frames.is_empty();
-            if a.summary {
-                summary.add(e);
-            } else if a.json {
+            if a.json {
                 serde_json::to_writer(&mut *out, e)?;
                 out.write_all(b"\n")?;
             } else {
@@ -207,35 +218,42 @@ struct Group {
 }
 
 impl Summary {
-    fn add(&mut self, e: &Explanation) {
+    fn add(&mut self, ex: &Explainer, line: &str, o: Outline) {
         self.lines += 1;
-        let (key, label, site) = match e.frames.first().and_then(|f| f.candidates.first()) {
-            Some(c) => (
-                c.id.clone(),
-                c.message_pattern.clone(),
-                format!("{}:{} [{}]", c.file_path, c.line_number, c.repo),
-            ),
+        let key = match o.top {
+            Some(top) => ex.site(top).0.id.as_str(),
+            // Unknown lines group by their message, without the prefix.
+            None => line.get(o.prefix_len..).unwrap_or(line).trim(),
+        };
+        if let Some(g) = self.groups.get_mut(key) {
+            g.count += 1;
+            return;
+        }
+        let (label, site) = match o.top {
+            Some(top) => {
+                let (row, site) = ex.site(top);
+                (
+                    row.message_pattern.clone(),
+                    format!("{}:{} [{}]", site.file_path, site.line_number, row.repo),
+                )
+            }
             None => {
-                let text = e
-                    .unmatched
-                    .first()
-                    .map_or(e.input.as_str(), |u| u.text.as_str());
-                if !self.groups.contains_key(text) && self.groups.len() >= MAX_UNKNOWN_GROUPS {
+                if self.groups.len() >= MAX_UNKNOWN_GROUPS {
                     self.other_unknown += 1;
                     return;
                 }
-                (text.to_string(), text.to_string(), "-".to_string())
+                (key.to_string(), "-".to_string())
             }
         };
-        self.groups
-            .entry(key)
-            .or_insert(Group {
-                count: 0,
-                verdict: e.verdict,
+        self.groups.insert(
+            key.to_string(),
+            Group {
+                count: 1,
+                verdict: o.verdict,
                 label,
                 site,
-            })
-            .count += 1;
+            },
+        );
     }
 
     fn print(&self, out: &mut dyn Write) -> std::io::Result<()> {

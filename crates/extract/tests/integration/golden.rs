@@ -234,6 +234,26 @@ fn every_construct_is_understood() {
     ] {
         absent(&out, p);
     }
+    // Printf wrappers defined in the repository, by signature.
+    assert_eq!(
+        sev("error via wrapper %s"),
+        (ErrorType::Log, Severity::Error)
+    );
+    assert_eq!(
+        pattern(&out, "error via wrapper %s").sites[0].callee,
+        "errorf"
+    );
+    assert_eq!(
+        sev("fatal via wrapper: %v"),
+        (ErrorType::Log, Severity::Critical)
+    );
+    assert_eq!(
+        pattern(&out, "fatal via wrapper: %v").sites[0].args,
+        vec!["err"]
+    );
+    for p in ["info via wrapper %d", "no such wrapper %d", "plain call"] {
+        absent(&out, p);
+    }
     // Format arguments are kept for chain detection.
     assert_eq!(
         pattern(&out, "capnslog fatal: %v").sites[0].args,
@@ -297,6 +317,7 @@ fn every_level_on_request() {
     assert_eq!(sev("Lease updated"), Severity::Info);
     assert_eq!(sev("verbose %d"), Severity::Debug);
     assert_eq!(sev("not an error %d"), Severity::Info);
+    assert_eq!(sev("info via wrapper %d"), Severity::Info);
     // Errors stay what they were.
     assert_eq!(sev("capnslog fatal: %v"), Severity::Critical);
 }
