@@ -229,7 +229,10 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
                 }
                 warnings.extend(warning);
                 line_counts.insert(rel, lines);
-                by_scope.entry(facts.scope.clone()).or_default().push(facts);
+                by_scope
+                    .entry(facts.scope.clone())
+                    .or_default()
+                    .push(*facts);
             }
             Parsed::Skipped(w) => {
                 stats.files_skipped += 1;
@@ -293,7 +296,7 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
 
 enum Parsed {
     Ok {
-        facts: FileFacts,
+        facts: Box<FileFacts>,
         rel: String,
         lines: u32,
         bytes: u64,
@@ -338,7 +341,7 @@ fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options) -> Parsed {
         ));
     }
     Parsed::Ok {
-        facts,
+        facts: Box::new(facts),
         lines: line_count(&text),
         bytes: text.len() as u64,
         rel,
