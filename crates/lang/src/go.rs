@@ -342,7 +342,14 @@ fn method_spec(recv: &str, func: &str, all_levels: bool) -> Option<Spec> {
         "Debug" | "Trace" if all_levels => (ErrorType::Log, Severity::Debug),
         _ => return None,
     };
-    if style == Format && level == "Error" && recv.to_ascii_lowercase().contains("err") {
+    // `errs.Errorf(...)` on an errors-like package or variable builds an
+    // error; a call chain (`log.WithError(err).Errorf`) is a logger.
+    let plain_recv = !recv.contains(['(', '.']);
+    if style == Format
+        && level == "Error"
+        && plain_recv
+        && recv.to_ascii_lowercase().contains("err")
+    {
         return Some(Spec::exc(0, Format));
     }
     Some(Spec::new(0, style, ty, sev))
@@ -751,9 +758,19 @@ impl<'a> FileCx<'a> {
             d.children_by_field_name("name", &mut cur).count().max(1)
         };
         let before: usize = decls[..decls.len() - 1].iter().map(count).sum();
+        // A wrapper that returns an error builds one (`mkerr`); one that
+        // returns nothing logs.
+        let returns_error = decl.child_by_field_name("result").is_some_and(|r| {
+            let t = self.text(r);
+            t == "error"
+                || t.ends_with("Error")
+                || t.ends_with("Err")
+                || t.starts_with("*") && t.ends_with("Error")
+        });
         self.facts.wrappers.push(WrapperDef {
             name: self.text(name).to_string(),
             format_index: before - 1,
+            returns_error,
         });
     }
 

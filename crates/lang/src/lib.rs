@@ -113,6 +113,9 @@ pub struct WrapperDef {
     pub name: String,
     /// Index of the format parameter.
     pub format_index: usize,
+    /// Whether it returns an error value (an error constructor, not a
+    /// logger).
+    pub returns_error: bool,
 }
 
 /// A call with a literal string argument to a function whose name implies
@@ -155,20 +158,27 @@ pub fn level_from_name(name: &str) -> Option<(ErrorType, Severity)> {
 /// position a site, at the level its name implies. Info and debug levels
 /// only with `all_levels`.
 pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
-    let mut defs: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut defs: std::collections::HashMap<String, (usize, bool)> =
+        std::collections::HashMap::new();
     for f in files.iter() {
         for w in &f.wrappers {
-            defs.insert(w.name.clone(), w.format_index);
+            defs.insert(w.name.clone(), (w.format_index, w.returns_error));
         }
     }
     for f in files.iter_mut() {
         for call in std::mem::take(&mut f.wrapper_calls) {
-            if defs.get(&call.name) != Some(&call.format_index) {
-                continue;
-            }
-            let Some((ty, sev)) = level_from_name(&call.name) else {
+            let Some(&(index, returns_error)) = defs.get(&call.name) else {
                 continue;
             };
+            if index != call.format_index {
+                continue;
+            }
+            let Some((mut ty, mut sev)) = level_from_name(&call.name) else {
+                continue;
+            };
+            if returns_error {
+                (ty, sev) = (ErrorType::Exception, Severity::Error);
+            }
             if !all_levels && matches!(sev, Severity::Info | Severity::Debug) {
                 continue;
             }
