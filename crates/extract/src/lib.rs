@@ -13,7 +13,7 @@ mod group;
 pub mod snapshot;
 mod walk;
 
-use errdex_lang::{apply_wrappers, resolve_package, ExtractOptions, FileFacts};
+use errdex_lang::{apply_wrappers, resolve_package, wrapper_matters, ExtractOptions, FileFacts};
 use errdex_model::{IndexStats, RepoDataset};
 use rayon::prelude::*;
 use snapshot::{Remote, Snapshot};
@@ -206,6 +206,49 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
     });
 
     t("parse");
+    // Second pass: calls of the repository's own printf wrappers can sit
+    // in declarations the prefilter skipped; files that mention a wrapper
+    // by name are parsed again, whole.
+    let wrapper_names: Vec<String> = parsed
+        .iter()
+        .filter_map(|p| match p {
+            Parsed::Ok { facts, .. } => Some(
+                facts
+                    .wrappers
+                    .iter()
+                    .filter(|w| wrapper_matters(w, opts.all_levels))
+                    .map(|w| format!("{}(", w.name)),
+            ),
+            Parsed::Skipped(_) => None,
+        })
+        .flatten()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mut parsed = parsed;
+    if !wrapper_names.is_empty() {
+        let ac = aho_corasick::AhoCorasick::new(&wrapper_names).expect("wrapper names build");
+        let whole = ExtractOptions {
+            all_levels: opts.all_levels,
+            whole_file: true,
+        };
+        pool.install(|| {
+            parsed
+                .par_iter_mut()
+                .zip(order.par_iter())
+                .for_each(|(p, c)| {
+                    if let Parsed::Ok { facts, .. } = p {
+                        let Ok(text) = std::fs::read_to_string(&c.abs) else {
+                            return;
+                        };
+                        if ac.is_match(&text) {
+                            **facts = c.lang.extract(&snap.repo_path(&c.rel), &text, &whole);
+                        }
+                    }
+                })
+        });
+    }
+    t("wrappers");
     let mut stats = IndexStats {
         files_seen: walked.files.len() as u64 + walked.skipped,
         files_skipped: walked.skipped,
@@ -332,6 +375,7 @@ fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options) -> Parsed {
         &text,
         &ExtractOptions {
             all_levels: opts.all_levels,
+            whole_file: false,
         },
     );
     if facts.syntax_errors > 0 && warning.is_none() {

@@ -36,7 +36,7 @@ impl LanguageSupport for Go {
         thread_local! {
             static PARSER: RefCell<Parser> = RefCell::new(new_parser());
         }
-        let tree = PARSER.with(|p| parse(&mut p.borrow_mut(), source, opts.all_levels));
+        let tree = PARSER.with(|p| parse(&mut p.borrow_mut(), source, opts));
         let Some(tree) = tree else {
             return FileFacts {
                 syntax_errors: 1,
@@ -60,7 +60,8 @@ impl LanguageSupport for Go {
 fn triggers(all_levels: bool) -> &'static AhoCorasick {
     const DEFAULT: &[&str] = &[
         "Error",
-        "New",
+        "New(",
+        "Newf(",
         "Wrap",
         "WithMessage",
         "Fatal",
@@ -70,6 +71,10 @@ fn triggers(all_levels: bool) -> &'static AhoCorasick {
         "panic",
         "InfoS",
         "Critical",
+        // Printf wrapper definitions; their calls are found in a second
+        // pass over the files that mention them (errdex-extract).
+        "...interface{}",
+        "...any",
     ];
     static T: OnceLock<AhoCorasick> = OnceLock::new();
     static ALL: OnceLock<AhoCorasick> = OnceLock::new();
@@ -87,9 +92,12 @@ fn triggers(all_levels: bool) -> &'static AhoCorasick {
 /// Parses only the declarations that can hold a site (see
 /// [`crate::prefilter`]); falls back to the whole file when the partial
 /// parse is not clean.
-fn parse(p: &mut Parser, source: &str, all_levels: bool) -> Option<Tree> {
+fn parse(p: &mut Parser, source: &str, opts: &ExtractOptions) -> Option<Tree> {
     let src = source.as_bytes();
-    if let Some(ranges) = prefilter::ranges(src, &go_decls(src), triggers(all_levels)) {
+    if opts.whole_file {
+        return p.parse(source, None);
+    }
+    if let Some(ranges) = prefilter::ranges(src, &go_decls(src), triggers(opts.all_levels)) {
         if p.set_included_ranges(&ranges).is_ok() {
             let tree = p.parse(source, None);
             p.set_included_ranges(&[])
@@ -315,13 +323,22 @@ fn info_spec(func: &str) -> Option<Spec> {
     Some(Spec::new(depth, style, ErrorType::Log, Severity::Info))
 }
 
+/// `t`, `b`, `tb`, `f` (also as `s.t`): a test's `testing.T` and friends,
+/// whose `Errorf`/`Fatalf` fail a test rather than log.
+fn is_test_receiver(recv: &str) -> bool {
+    matches!(
+        recv.rsplit('.').next().unwrap_or(recv),
+        "t" | "b" | "tb" | "f"
+    )
+}
+
 /// Loggers known only by their method names (capnslog's `plog.Fatalf`,
 /// zap's `lg.Warn("msg", fields...)`, logrus's `log.WithError(err).Error`):
 /// the name sets the level. Calls on `t`/`b` (tests) are not logs, and an
 /// `Errorf` of an errors-like package makes an error value.
 fn method_spec(recv: &str, func: &str, all_levels: bool) -> Option<Spec> {
     use Style::*;
-    if matches!(recv, "t" | "b" | "tb" | "f") {
+    if is_test_receiver(recv) {
         return None;
     }
     let (level, style) = if let Some(l) = func.strip_suffix("ln") {
@@ -682,7 +699,14 @@ impl<'a> FileCx<'a> {
     /// a printf wrapper (decided once every file is parsed).
     fn maybe_wrapper_call(&mut self, call: Node<'_>) {
         let name = match self.callee(call) {
-            Callee::Method { func, .. } => func,
+            // Logger methods were decided by `method_spec` (a non-literal
+            // message or a test receiver is not a site).
+            Callee::Method { recv, func }
+                if method_spec("x", func, true).is_none() && !is_test_receiver(recv) =>
+            {
+                func
+            }
+            Callee::Method { .. } => return,
             Callee::Other => match call.child_by_field_name("function") {
                 Some(f) if f.kind() == "identifier" => self.text(f),
                 _ => return,
@@ -771,6 +795,7 @@ impl<'a> FileCx<'a> {
             name: self.text(name).to_string(),
             format_index: before - 1,
             returns_error,
+            known_logger: method_spec("x", self.text(name), true).is_some(),
         });
     }
 

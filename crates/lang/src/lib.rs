@@ -71,6 +71,9 @@ pub struct ExtractOptions {
     /// Also log statements at info and debug level (`--log-levels all`),
     /// so that every line of a log can be traced.
     pub all_levels: bool,
+    /// Parse the whole file, not only the declarations with trigger words
+    /// (for files that call a repository's own printf wrappers).
+    pub whole_file: bool,
 }
 
 /// A site whose message may still name package constants.
@@ -116,6 +119,9 @@ pub struct WrapperDef {
     /// Whether it returns an error value (an error constructor, not a
     /// logger).
     pub returns_error: bool,
+    /// Its name is a logger method the extractor already knows
+    /// (`Errorf`, `Warn`…): calls are sites by name, not as a wrapper.
+    pub known_logger: bool,
 }
 
 /// A call with a literal string argument to a function whose name implies
@@ -151,6 +157,15 @@ pub fn level_from_name(name: &str) -> Option<(ErrorType, Severity)> {
     } else {
         return None;
     })
+}
+
+/// Whether a wrapper's calls can become sites at these levels (so files
+/// that call it need a whole-file parse).
+pub fn wrapper_matters(w: &WrapperDef, all_levels: bool) -> bool {
+    !w.known_logger
+        && level_from_name(&w.name).is_some_and(|(_, sev)| {
+            w.returns_error || all_levels || !matches!(sev, Severity::Info | Severity::Debug)
+        })
 }
 
 /// Turns calls of repository-defined printf wrappers into sites: a wrapper

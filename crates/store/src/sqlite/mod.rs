@@ -103,13 +103,57 @@ pub(crate) fn timestamp(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// A hash of what a record says, ignoring when it was said.
-fn content_hash(r: &Record) -> Result<String> {
-    let mut r = r.clone();
-    r.analyzed_at.clear();
-    r.content_changed_at.clear();
-    let digest = Sha256::digest(serde_json::to_vec(&r)?);
-    Ok(digest[..12].iter().map(|b| format!("{b:02x}")).collect())
+/// A record's JSON and a hash of what it says, ignoring when it was said.
+/// A record whose content did not change keeps its earlier
+/// `contentChangedAt`.
+fn encode(r: &Record, previous: &HashMap<String, (String, String)>) -> Result<(String, String)> {
+    let json = serde_json::to_string(r)?;
+    // The run's timestamp appears only in analyzedAt and contentChangedAt
+    // (it names this very millisecond), so removing it leaves the content.
+    let digest = Sha256::digest(
+        json.replace(&r.analyzed_at, "")
+            .replace(&r.content_changed_at, ""),
+    );
+    let hash: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+    let json = match previous.get(&r.id) {
+        Some((old_hash, changed_at))
+            if *old_hash == hash && *changed_at != r.content_changed_at =>
+        {
+            json.replacen(
+                &format!("\"contentChangedAt\":\"{}\"", r.content_changed_at),
+                &format!("\"contentChangedAt\":\"{changed_at}\""),
+                1,
+            )
+        }
+        _ => json,
+    };
+    Ok((hash, json))
+}
+
+/// [`encode`] for every record, in parallel, in order.
+fn encode_all(
+    records: &[Record],
+    previous: &HashMap<String, (String, String)>,
+) -> Result<Vec<(String, String)>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = records.len().div_ceil(threads).max(256);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = records
+            .chunks(chunk)
+            .map(|c| {
+                scope.spawn(move || {
+                    c.iter()
+                        .map(|r| encode(r, previous))
+                        .collect::<Result<Vec<_>>>()
+                })
+            })
+            .collect();
+        let mut out = Vec::with_capacity(records.len());
+        for h in handles {
+            out.extend(h.join().expect("encoding does not panic")?);
+        }
+        Ok(out)
+    })
 }
 
 fn rows_to_records(rows: Vec<String>) -> Result<Vec<Record>> {
@@ -208,30 +252,26 @@ impl Store for SqliteStore {
             let mut fts = tx.prepare(
                 "INSERT INTO records_fts (rowid, error_message, message_pattern) VALUES (?, ?, ?)",
             )?;
-            for r in &ds.records {
-                let hash = content_hash(r)?;
-                let mut rec = r.clone();
-                if let Some((old_hash, changed_at)) = previous.get(&r.id) {
-                    if *old_hash == hash {
-                        rec.content_changed_at = changed_at.clone();
-                    }
-                }
+            // Serialising and hashing is most of the work: do it on every
+            // core, then insert in order.
+            let encoded = encode_all(&ds.records, &previous)?;
+            for (r, (hash, json)) in ds.records.iter().zip(encoded) {
                 ins.execute(params![
-                    rec.id,
-                    rec.repo,
-                    rec.slug,
-                    rec.message_pattern,
-                    rec.error_message,
-                    rec.error_type.as_str(),
-                    rec.severity.as_str(),
-                    rec.file_path,
-                    rec.line_number,
-                    rec.error_code,
+                    r.id,
+                    r.repo,
+                    r.slug,
+                    r.message_pattern,
+                    r.error_message,
+                    r.error_type.as_str(),
+                    r.severity.as_str(),
+                    r.file_path,
+                    r.line_number,
+                    r.error_code,
                     hash,
-                    serde_json::to_string(&rec)?,
+                    json,
                 ])?;
                 let seq = tx.last_insert_rowid();
-                fts.execute(params![seq, rec.error_message, rec.message_pattern])?;
+                fts.execute(params![seq, r.error_message, r.message_pattern])?;
             }
             let mut dy = tx.prepare(
                 "INSERT INTO dynamic_sites (repo, file_path, line_number, function, callee, expression)
