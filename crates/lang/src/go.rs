@@ -624,10 +624,7 @@ impl<'a> FileCx<'a> {
                 let s = method_spec(recv, func, self.all_levels)?;
                 // Only with a literal message: `x.Error()` and `c.Error(err)`
                 // are not log calls.
-                let args = call
-                    .child_by_field_name("arguments")
-                    .map(named_children)
-                    .unwrap_or_default();
+                let args = call_args(call);
                 let first = args.get(s.msg)?;
                 let literal = matches!(
                     first.kind(),
@@ -660,10 +657,7 @@ impl<'a> FileCx<'a> {
             self.maybe_wrapper_call(call);
             return;
         };
-        let args = call
-            .child_by_field_name("arguments")
-            .map(named_children)
-            .unwrap_or_default();
+        let args = call_args(call);
         let (mut ty, mut sev) = (spec.ty, spec.sev);
         if spec.needs_error_arg && !self.carries_error(&args[spec.msg.min(args.len())..]) {
             if !self.all_levels {
@@ -719,10 +713,7 @@ impl<'a> FileCx<'a> {
         if !self.all_levels && matches!(sev, Severity::Info | Severity::Debug) {
             return;
         }
-        let args = call
-            .child_by_field_name("arguments")
-            .map(named_children)
-            .unwrap_or_default();
+        let args = call_args(call);
         let Some(i) = args.iter().position(|a| {
             matches!(
                 a.kind(),
@@ -800,10 +791,7 @@ impl<'a> FileCx<'a> {
     }
 
     fn panic_call(&mut self, call: Node<'_>) {
-        let args = call
-            .child_by_field_name("arguments")
-            .map(named_children)
-            .unwrap_or_default();
+        let args = call_args(call);
         let Some(arg) = args.first().copied() else {
             return;
         };
@@ -1034,15 +1022,9 @@ impl<'a> FileCx<'a> {
             }],
             "call_expression" => match self.callee(e) {
                 Callee::Pkg { path: "fmt", func } => {
-                    let args = e
-                        .child_by_field_name("arguments")
-                        .map(named_children)
-                        .unwrap_or_default();
-                    let style = match func {
-                        "Sprintf" => Style::Format,
-                        "Sprint" => Style::Print,
-                        "Sprintln" => Style::Println,
-                        _ => return vec![MsgPart::Hole],
+                    let args = call_args(e);
+                    let Some(style) = sprint_style(func) else {
+                        return vec![MsgPart::Hole];
                     };
                     // Sprintf's verbs are spent by the time its result is
                     // used, but for matching the output its format is the
@@ -1099,15 +1081,8 @@ impl<'a> FileCx<'a> {
                 Callee::Pkg { path: "fmt", func }
                     if matches!(func, "Sprintf" | "Sprint" | "Sprintln") =>
                 {
-                    let args = e
-                        .child_by_field_name("arguments")
-                        .map(named_children)
-                        .unwrap_or_default();
-                    let style = match func {
-                        "Sprintf" => Style::Format,
-                        "Sprint" => Style::Print,
-                        _ => Style::Println,
-                    };
+                    let args = call_args(e);
+                    let style = sprint_style(func).unwrap_or(Style::Println);
                     self.args_holes(&args, 0, style)
                 }
                 _ => vec![self.text(e).to_string()],
@@ -1345,6 +1320,23 @@ fn is_error_value(arg: &str) -> bool {
     }
     let lower = last.to_ascii_lowercase();
     lower == "e" || lower.ends_with("err") || lower.ends_with("error") || last.starts_with("Err")
+}
+
+/// A call's arguments (comments left out).
+fn call_args(call: Node<'_>) -> Vec<Node<'_>> {
+    call.child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default()
+}
+
+/// How `fmt.Sprintf`, `fmt.Sprint` and `fmt.Sprintln` join their arguments.
+fn sprint_style(func: &str) -> Option<Style> {
+    match func {
+        "Sprintf" => Some(Style::Format),
+        "Sprint" => Some(Style::Print),
+        "Sprintln" => Some(Style::Println),
+        _ => None,
+    }
 }
 
 fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
