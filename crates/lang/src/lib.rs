@@ -173,21 +173,20 @@ pub fn wrapper_matters(w: &WrapperDef, all_levels: bool) -> bool {
 /// position a site, at the level its name implies. Info and debug levels
 /// only with `all_levels`.
 pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
-    let mut defs: std::collections::HashMap<String, (usize, bool)> =
+    // Several functions may share a name (in different packages): a call
+    // matches any of them whose format parameter sits where its literal is.
+    let mut defs: std::collections::HashMap<(String, usize), bool> =
         std::collections::HashMap::new();
     for f in files.iter() {
         for w in &f.wrappers {
-            defs.insert(w.name.clone(), (w.format_index, w.returns_error));
+            *defs.entry((w.name.clone(), w.format_index)).or_default() |= w.returns_error;
         }
     }
     for f in files.iter_mut() {
         for call in std::mem::take(&mut f.wrapper_calls) {
-            let Some(&(index, returns_error)) = defs.get(&call.name) else {
+            let Some(&returns_error) = defs.get(&(call.name.clone(), call.format_index)) else {
                 continue;
             };
-            if index != call.format_index {
-                continue;
-            }
             let Some((mut ty, mut sev)) = level_from_name(&call.name) else {
                 continue;
             };

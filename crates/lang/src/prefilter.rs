@@ -11,9 +11,9 @@ use tree_sitter::{Point, Range};
 
 /// Below this many bytes a file is parsed whole: splitting it saves
 /// nothing measurable.
-const MIN_SPLIT_BYTES: usize = 8 * 1024;
+const MIN_SPLIT_BYTES: usize = 1024;
 /// When more than this share of a file is kept, parse it whole.
-const MAX_KEPT_SHARE: f64 = 0.85;
+const MAX_KEPT_SHARE: f64 = 0.95;
 
 /// A top-level declaration found by a language's splitter.
 pub(crate) struct Decl {
