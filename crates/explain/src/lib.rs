@@ -287,3 +287,63 @@ impl Explainer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use errdex_model::{ErrorType, Lang, Site};
+
+    fn row(id: &str, repo: &str, pattern: &str, args: &[&str]) -> TraceRow {
+        TraceRow {
+            id: id.into(),
+            repo: repo.into(),
+            slug: id.into(),
+            message_pattern: pattern.into(),
+            language: Lang::Go,
+            documentation: None,
+            sites: vec![Site {
+                file_path: format!("{id}.go"),
+                line_number: 1,
+                function: None,
+                callee: "fmt.Errorf".into(),
+                error_type: ErrorType::Exception,
+                error_class: None,
+                args: args.iter().map(|a| a.to_string()).collect(),
+                source_code_start: 1,
+                source_code_end: 1,
+                github_url: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn frames_come_from_different_repositories() {
+        // A kops message wrapping a vendored AWS SDK message.
+        let ex = Explainer::new(vec![
+            row(
+                "outer",
+                "kubernetes/kops",
+                "error listing instances: %v",
+                &["err"],
+            ),
+            row(
+                "inner",
+                "aws/aws-sdk-go",
+                "RequestError: send request failed caused by: %v",
+                &["origErr"],
+            ),
+        ]);
+        let e = ex.explain("error listing instances: RequestError: send request failed caused by: dial tcp: i/o timeout");
+        let layers: Vec<(&str, &str)> = e
+            .frames
+            .iter()
+            .map(|f| (f.candidates[0].repo.as_str(), f.candidates[0].id.as_str()))
+            .collect();
+        assert_eq!(
+            layers,
+            vec![("kubernetes/kops", "outer"), ("aws/aws-sdk-go", "inner")]
+        );
+        assert_eq!(e.unmatched[0].text, "dial tcp: i/o timeout");
+        assert_eq!(e.verdict, Verdict::Partial);
+    }
+}
