@@ -207,8 +207,8 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
 
     t("parse");
     // Second pass: calls of the repository's own printf wrappers can sit
-    // in declarations the prefilter skipped; files that mention a wrapper
-    // by name are parsed again, whole.
+    // in declarations the prefilter skipped; files parsed only in part that
+    // mention a wrapper by name are parsed again, whole.
     let wrapper_names: Vec<String> = parsed
         .iter()
         .filter_map(|p| match p {
@@ -238,6 +238,9 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
                 .zip(order.par_iter())
                 .for_each(|(p, c)| {
                     if let Parsed::Ok { facts, .. } = p {
+                        if !facts.partial {
+                            return;
+                        }
                         let Ok(text) = std::fs::read_to_string(&c.abs) else {
                             return;
                         };
@@ -254,7 +257,7 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
         files_skipped: walked.skipped,
         ..IndexStats::default()
     };
-    let mut by_scope: HashMap<String, Vec<FileFacts>> = HashMap::new();
+    let mut all_facts: Vec<FileFacts> = Vec::with_capacity(parsed.len());
     let mut line_counts = HashMap::new();
     for p in parsed {
         match p {
@@ -272,10 +275,7 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
                 }
                 warnings.extend(warning);
                 line_counts.insert(rel, lines);
-                by_scope
-                    .entry(facts.scope.clone())
-                    .or_default()
-                    .push(*facts);
+                all_facts.push(*facts);
             }
             Parsed::Skipped(w) => {
                 stats.files_skipped += 1;
@@ -284,13 +284,11 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
         }
     }
     // Printf wrappers defined anywhere in the repository make their calls
-    // sites everywhere.
-    {
-        let mut all: Vec<FileFacts> = by_scope.drain().flat_map(|(_, v)| v).collect();
-        apply_wrappers(&mut all, opts.all_levels);
-        for f in all {
-            by_scope.entry(f.scope.clone()).or_default().push(f);
-        }
+    // sites everywhere; then constants resolve package by package.
+    apply_wrappers(&mut all_facts, opts.all_levels);
+    let mut by_scope: HashMap<String, Vec<FileFacts>> = HashMap::new();
+    for f in all_facts {
+        by_scope.entry(f.scope.clone()).or_default().push(f);
     }
     let resolved: Vec<_> = pool.install(|| {
         by_scope

@@ -36,7 +36,11 @@ impl LanguageSupport for Go {
         thread_local! {
             static PARSER: RefCell<Parser> = RefCell::new(new_parser());
         }
-        let tree = PARSER.with(|p| parse(&mut p.borrow_mut(), source, opts));
+        let parsed = PARSER.with(|p| parse(&mut p.borrow_mut(), source, opts));
+        let (tree, partial) = match parsed {
+            Some((t, partial)) => (Some(t), partial),
+            None => (None, false),
+        };
         let Some(tree) = tree else {
             return FileFacts {
                 syntax_errors: 1,
@@ -51,6 +55,7 @@ impl LanguageSupport for Go {
             facts: FileFacts::default(),
         };
         cx.run(tree.root_node());
+        cx.facts.partial = partial;
         cx.facts
     }
 }
@@ -91,23 +96,22 @@ fn triggers(all_levels: bool) -> &'static AhoCorasick {
 
 /// Parses only the declarations that can hold a site (see
 /// [`crate::prefilter`]); falls back to the whole file when the partial
-/// parse is not clean.
-fn parse(p: &mut Parser, source: &str, opts: &ExtractOptions) -> Option<Tree> {
+/// parse is not clean. Says whether the tree covers only part of the file.
+fn parse(p: &mut Parser, source: &str, opts: &ExtractOptions) -> Option<(Tree, bool)> {
     let src = source.as_bytes();
-    if opts.whole_file {
-        return p.parse(source, None);
-    }
-    if let Some(ranges) = prefilter::ranges(src, &go_decls(src), triggers(opts.all_levels)) {
-        if p.set_included_ranges(&ranges).is_ok() {
-            let tree = p.parse(source, None);
-            p.set_included_ranges(&[])
-                .expect("an empty range list is valid");
-            if let Some(t) = tree.filter(|t| !t.root_node().has_error()) {
-                return Some(t);
+    if !opts.whole_file {
+        if let Some(ranges) = prefilter::ranges(src, &go_decls(src), triggers(opts.all_levels)) {
+            if p.set_included_ranges(&ranges).is_ok() {
+                let tree = p.parse(source, None);
+                p.set_included_ranges(&[])
+                    .expect("an empty range list is valid");
+                if let Some(t) = tree.filter(|t| !t.root_node().has_error()) {
+                    return Some((t, true));
+                }
             }
         }
     }
-    p.parse(source, None)
+    p.parse(source, None).map(|t| (t, false))
 }
 
 /// Top-level declarations of a Go file: lines that start, at column 0 and

@@ -101,6 +101,9 @@ pub struct FileFacts {
     pub dynamic: Vec<DynamicSite>,
     /// Number of syntax-error nodes tree-sitter reported.
     pub syntax_errors: usize,
+    /// Whether only some declarations were parsed (the prefilter left out
+    /// those without trigger words).
+    pub partial: bool,
     /// Functions of this file that look like printf-style message wrappers.
     pub wrappers: Vec<WrapperDef>,
     /// Calls that become sites if a wrapper of their name exists anywhere
