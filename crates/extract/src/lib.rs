@@ -129,8 +129,27 @@ pub struct Indexed {
     pub warnings: Vec<Warning>,
 }
 
-/// Indexes one repository.
+/// Indexes one repository: [`prepare`], then [`Job::run`].
 pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> {
+    prepare(opts)?.run(progress)
+}
+
+/// A run whose input was checked and whose repository is known, before
+/// any file is read. Callers that write the result somewhere can use
+/// [`Job::repo`] to get ready while the run goes on.
+#[derive(Debug)]
+pub struct Job<'a> {
+    opts: &'a Options,
+    started: Instant,
+    snap: Snapshot,
+    repo: String,
+    commit: Option<String>,
+    remote: Option<Remote>,
+}
+
+/// Checks the options and reads the snapshot (commit, remote): everything
+/// that can fail before the long part of a run.
+pub fn prepare(opts: &Options) -> Result<Job<'_>, Error> {
     let started = Instant::now();
     let root = &opts.root;
     let meta = std::fs::metadata(root).map_err(|e| match e.kind() {
@@ -174,7 +193,45 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
             path: r.clone(),
         })
     });
+    Ok(Job {
+        opts,
+        started,
+        snap,
+        repo,
+        commit,
+        remote,
+    })
+}
 
+impl Job<'_> {
+    /// The `owner/name` the records will belong to.
+    pub fn repo(&self) -> &str {
+        &self.repo
+    }
+
+    /// Walks, parses, resolves and groups.
+    pub fn run(self, progress: &dyn Progress) -> Result<Indexed, Error> {
+        let Job {
+            opts,
+            started,
+            snap,
+            repo,
+            commit,
+            remote,
+        } = self;
+        Ok(run(opts, started, snap, repo, commit, remote, progress))
+    }
+}
+
+fn run(
+    opts: &Options,
+    started: Instant,
+    snap: Snapshot,
+    repo: String,
+    commit: Option<String>,
+    remote: Option<Remote>,
+    progress: &dyn Progress,
+) -> Indexed {
     let t = |phase: &str| progress.phase(phase, started.elapsed().as_secs_f64());
     t("snapshot");
     let walked = walk::walk(&snap.root, opts);
@@ -322,7 +379,7 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
     t("group");
     stats.records = records.len() as u64;
     stats.seconds = started.elapsed().as_secs_f64();
-    Ok(Indexed {
+    Indexed {
         dataset: RepoDataset {
             repo,
             commit,
@@ -332,7 +389,7 @@ pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> 
             stats,
         },
         warnings,
-    })
+    }
 }
 
 enum Parsed {

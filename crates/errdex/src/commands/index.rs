@@ -4,7 +4,7 @@ use crate::cli::IndexArgs;
 use crate::progress::IndexProgress;
 use crate::Failure;
 use anyhow::{anyhow, Context};
-use errdex_extract::{index, Options};
+use errdex_extract::{prepare, Options};
 use errdex_store::{SqliteStore, Store};
 use std::io::Write;
 use std::path::Path;
@@ -17,13 +17,32 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
     let opts = options(&a)?;
     // Open the database first: a bad --db should fail before a long run.
     let store = SqliteStore::open(db)?;
+    let job = prepare(&opts)?;
+    let repo = job.repo().to_string();
     let progress = IndexProgress::new(a.timings);
-    let result = index(&opts, &progress);
-    progress.finish();
-    let out = result?;
-    let version = store
-        .replace_repo(&out.dataset)
-        .with_context(|| format!("writing {}", db.display()))?;
+    // The database gets ready (old records read and deleted, inside the
+    // run's transaction) on its own thread while the files are parsed;
+    // only the inserts wait for the run.
+    let (send, receive) = std::sync::mpsc::sync_channel(1);
+    let store = &store;
+    let (result, written) = std::thread::scope(|s| {
+        let writer = s.spawn(move || store.replace_repo_when_ready(&repo, || receive.recv().ok()));
+        let result = job.run(&progress);
+        progress.finish();
+        let out = result.map(|out| {
+            let dataset = std::sync::Arc::new(out.dataset);
+            // The receiver only goes away if the writer failed; its error
+            // is reported below.
+            let _ = send.send(dataset.clone());
+            (dataset, out.warnings)
+        });
+        drop(send);
+        (out, writer.join().expect("the writer does not panic"))
+    });
+    let (dataset, warnings) = result?;
+    let version = written
+        .with_context(|| format!("writing {}", db.display()))?
+        .expect("the dataset was sent");
     if a.timings {
         eprintln!(
             "timing: store done at {:.3} s",
@@ -33,21 +52,21 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
 
     let mut err = std::io::stderr().lock();
     let shown = if a.verbose {
-        out.warnings.len()
+        warnings.len()
     } else {
         WARNINGS_SHOWN
     };
-    for w in out.warnings.iter().take(shown) {
+    for w in warnings.iter().take(shown) {
         writeln!(err, "warning: {}: {}", w.path, w.message)?;
     }
-    if out.warnings.len() > shown {
+    if warnings.len() > shown {
         writeln!(
             err,
             "warning: … and {} more (--verbose shows all)",
-            out.warnings.len() - shown
+            warnings.len() - shown
         )?;
     }
-    let ds = &out.dataset;
+    let ds = &dataset;
     let s = &ds.stats;
     let at = ds
         .commit

@@ -10,7 +10,10 @@ use std::path::Path;
 use std::sync::Mutex;
 
 /// Migrations in order; `PRAGMA user_version` records how many have run.
-const MIGRATIONS: &[&str] = &[include_str!("001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("001_initial.sql"),
+    include_str!("002_content_changed_at.sql"),
+];
 
 /// An atlas in one SQLite file.
 pub struct SqliteStore {
@@ -106,7 +109,13 @@ pub(crate) fn timestamp(t: DateTime<Utc>) -> String {
 /// A record's JSON and a hash of what it says, ignoring when it was said.
 /// A record whose content did not change keeps its earlier
 /// `contentChangedAt`.
-fn encode(r: &Record, previous: &HashMap<String, (String, String)>) -> Result<(String, String)> {
+struct Encoded {
+    hash: String,
+    json: String,
+    content_changed_at: String,
+}
+
+fn encode(r: &Record, previous: &HashMap<String, (String, String)>) -> Result<Encoded> {
     let json = serde_json::to_string(r)?;
     // The run's timestamp appears only in analyzedAt and contentChangedAt
     // (it names this very millisecond), so removing it leaves the content.
@@ -115,26 +124,33 @@ fn encode(r: &Record, previous: &HashMap<String, (String, String)>) -> Result<(S
             .replace(&r.content_changed_at, ""),
     );
     let hash: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
-    let json = match previous.get(&r.id) {
+    Ok(match previous.get(&r.id) {
         Some((old_hash, changed_at))
             if *old_hash == hash && *changed_at != r.content_changed_at =>
         {
-            json.replacen(
-                &format!("\"contentChangedAt\":\"{}\"", r.content_changed_at),
-                &format!("\"contentChangedAt\":\"{changed_at}\""),
-                1,
-            )
+            Encoded {
+                json: json.replacen(
+                    &format!("\"contentChangedAt\":\"{}\"", r.content_changed_at),
+                    &format!("\"contentChangedAt\":\"{changed_at}\""),
+                    1,
+                ),
+                hash,
+                content_changed_at: changed_at.clone(),
+            }
         }
-        _ => json,
-    };
-    Ok((hash, json))
+        _ => Encoded {
+            json,
+            hash,
+            content_changed_at: r.content_changed_at.clone(),
+        },
+    })
 }
 
 /// [`encode`] for every record, in parallel, in order.
 fn encode_all(
     records: &[Record],
     previous: &HashMap<String, (String, String)>,
-) -> Result<Vec<(String, String)>> {
+) -> Result<Vec<Encoded>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = records.len().div_ceil(threads).max(256);
     std::thread::scope(|scope| {
@@ -160,6 +176,136 @@ fn rows_to_records(rows: Vec<String>) -> Result<Vec<Record>> {
     rows.iter()
         .map(|j| serde_json::from_str(j).map_err(Error::from))
         .collect()
+}
+
+impl SqliteStore {
+    /// [`Store::replace_repo`] in two steps, so the slow part of an index
+    /// run overlaps the database work: opens the write transaction, reads
+    /// what is needed of the old records and deletes them, then calls
+    /// `dataset` (which may block until the run is done) and writes what it
+    /// returns. `None` rolls back, leaving the old records in place, and
+    /// returns `None`. The write lock is held while waiting; readers are
+    /// not blocked (WAL).
+    pub fn replace_repo_when_ready<D: std::borrow::Borrow<RepoDataset>>(
+        &self,
+        repo: &str,
+        dataset: impl FnOnce() -> Option<D>,
+    ) -> Result<Option<String>> {
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let mut previous: HashMap<String, (String, String)> = HashMap::new();
+        {
+            let mut st = tx.prepare(
+                "SELECT id, content_hash, content_changed_at FROM records WHERE repo = ?",
+            )?;
+            let rows = st.query_map([repo], |r| {
+                Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?)))
+            })?;
+            for row in rows {
+                let (id, v) = row?;
+                previous.insert(id, v);
+            }
+        }
+        tx.execute(
+            "DELETE FROM records_fts WHERE rowid IN (SELECT seq FROM records WHERE repo = ?)",
+            [repo],
+        )?;
+        tx.execute("DELETE FROM records WHERE repo = ?", [repo])?;
+        tx.execute("DELETE FROM dynamic_sites WHERE repo = ?", [repo])?;
+
+        let Some(ds) = dataset() else {
+            return Ok(None); // dropping `tx` rolls back
+        };
+        let ds = ds.borrow();
+        assert_eq!(
+            ds.repo, repo,
+            "the dataset belongs to the repo being replaced"
+        );
+        // Dataset versions only ever increase, even if the clock steps back.
+        let last: Option<String> = tx
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'dataset_version'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let mut version = timestamp(Utc::now());
+        if let Some(prev) = last.as_deref() {
+            // Same-format RFC 3339 strings order like the instants they name.
+            if version.as_str() <= prev {
+                if let Ok(p) = DateTime::parse_from_rfc3339(prev) {
+                    version = timestamp(p.with_timezone(&Utc) + Duration::milliseconds(1));
+                }
+            }
+        }
+        tx.execute(
+            "INSERT INTO repos (repo, commit_sha, remote_url, dataset_version, indexed_at, stats)
+             VALUES (?1, ?2, ?3, ?4, ?4, ?5)
+             ON CONFLICT(repo) DO UPDATE SET commit_sha = ?2, remote_url = ?3,
+               dataset_version = ?4, indexed_at = ?4, stats = ?5",
+            params![
+                ds.repo,
+                ds.commit,
+                ds.remote_url,
+                version,
+                serde_json::to_string(&ds.stats)?
+            ],
+        )?;
+        {
+            let mut ins = tx.prepare(
+                "INSERT INTO records (id, repo, slug, message_pattern, error_message, error_type,
+                   severity, file_path, line_number, error_code, content_hash, record,
+                   content_changed_at)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )?;
+            let mut fts = tx.prepare(
+                "INSERT INTO records_fts (rowid, error_message, message_pattern) VALUES (?, ?, ?)",
+            )?;
+            // Serialising and hashing is most of the work: do it on every
+            // core, then insert in order.
+            let encoded = encode_all(&ds.records, &previous)?;
+            for (r, e) in ds.records.iter().zip(encoded) {
+                ins.execute(params![
+                    r.id,
+                    r.repo,
+                    r.slug,
+                    r.message_pattern,
+                    r.error_message,
+                    r.error_type.as_str(),
+                    r.severity.as_str(),
+                    r.file_path,
+                    r.line_number,
+                    r.error_code,
+                    e.hash,
+                    e.json,
+                    e.content_changed_at,
+                ])?;
+                let seq = tx.last_insert_rowid();
+                fts.execute(params![seq, r.error_message, r.message_pattern])?;
+            }
+            let mut dy = tx.prepare(
+                "INSERT INTO dynamic_sites (repo, file_path, line_number, function, callee, expression)
+                 VALUES (?, ?, ?, ?, ?, ?)",
+            )?;
+            for d in &ds.dynamic_sites {
+                dy.execute(params![
+                    ds.repo,
+                    d.file_path,
+                    d.line_number,
+                    d.function,
+                    d.callee,
+                    d.expression
+                ])?;
+            }
+        }
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('dataset_version', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = ?1",
+            [&version],
+        )?;
+        tx.commit()?;
+        Ok(Some(version))
+    }
 }
 
 impl ListQuery {
@@ -191,110 +337,8 @@ impl ListQuery {
 
 impl Store for SqliteStore {
     fn replace_repo(&self, ds: &RepoDataset) -> Result<String> {
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        // Dataset versions only ever increase, even if the clock steps back.
-        let last: Option<String> = tx
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'dataset_version'",
-                [],
-                |r| r.get(0),
-            )
-            .optional()?;
-        let mut version = timestamp(Utc::now());
-        if let Some(prev) = last.as_deref() {
-            // Same-format RFC 3339 strings order like the instants they name.
-            if version.as_str() <= prev {
-                if let Ok(p) = DateTime::parse_from_rfc3339(prev) {
-                    version = timestamp(p.with_timezone(&Utc) + Duration::milliseconds(1));
-                }
-            }
-        }
-
-        let mut previous: HashMap<String, (String, String)> = HashMap::new();
-        {
-            let mut st = tx.prepare(
-                "SELECT id, content_hash, json_extract(record, '$.contentChangedAt') FROM records WHERE repo = ?",
-            )?;
-            let rows = st.query_map([&ds.repo], |r| {
-                Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?)))
-            })?;
-            for row in rows {
-                let (id, v) = row?;
-                previous.insert(id, v);
-            }
-        }
-        tx.execute(
-            "DELETE FROM records_fts WHERE rowid IN (SELECT seq FROM records WHERE repo = ?)",
-            [&ds.repo],
-        )?;
-        tx.execute("DELETE FROM records WHERE repo = ?", [&ds.repo])?;
-        tx.execute("DELETE FROM dynamic_sites WHERE repo = ?", [&ds.repo])?;
-        tx.execute(
-            "INSERT INTO repos (repo, commit_sha, remote_url, dataset_version, indexed_at, stats)
-             VALUES (?1, ?2, ?3, ?4, ?4, ?5)
-             ON CONFLICT(repo) DO UPDATE SET commit_sha = ?2, remote_url = ?3,
-               dataset_version = ?4, indexed_at = ?4, stats = ?5",
-            params![
-                ds.repo,
-                ds.commit,
-                ds.remote_url,
-                version,
-                serde_json::to_string(&ds.stats)?
-            ],
-        )?;
-        {
-            let mut ins = tx.prepare(
-                "INSERT INTO records (id, repo, slug, message_pattern, error_message, error_type,
-                   severity, file_path, line_number, error_code, content_hash, record)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            )?;
-            let mut fts = tx.prepare(
-                "INSERT INTO records_fts (rowid, error_message, message_pattern) VALUES (?, ?, ?)",
-            )?;
-            // Serialising and hashing is most of the work: do it on every
-            // core, then insert in order.
-            let encoded = encode_all(&ds.records, &previous)?;
-            for (r, (hash, json)) in ds.records.iter().zip(encoded) {
-                ins.execute(params![
-                    r.id,
-                    r.repo,
-                    r.slug,
-                    r.message_pattern,
-                    r.error_message,
-                    r.error_type.as_str(),
-                    r.severity.as_str(),
-                    r.file_path,
-                    r.line_number,
-                    r.error_code,
-                    hash,
-                    json,
-                ])?;
-                let seq = tx.last_insert_rowid();
-                fts.execute(params![seq, r.error_message, r.message_pattern])?;
-            }
-            let mut dy = tx.prepare(
-                "INSERT INTO dynamic_sites (repo, file_path, line_number, function, callee, expression)
-                 VALUES (?, ?, ?, ?, ?, ?)",
-            )?;
-            for d in &ds.dynamic_sites {
-                dy.execute(params![
-                    ds.repo,
-                    d.file_path,
-                    d.line_number,
-                    d.function,
-                    d.callee,
-                    d.expression
-                ])?;
-            }
-        }
-        tx.execute(
-            "INSERT INTO meta (key, value) VALUES ('dataset_version', ?1)
-             ON CONFLICT(key) DO UPDATE SET value = ?1",
-            [&version],
-        )?;
-        tx.commit()?;
-        Ok(version)
+        let version = self.replace_repo_when_ready(&ds.repo, || Some(ds))?;
+        Ok(version.expect("the dataset was given"))
     }
 
     fn repos(&self) -> Result<Vec<RepoSummary>> {

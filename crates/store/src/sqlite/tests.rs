@@ -99,6 +99,64 @@ fn unchanged_records_keep_content_changed_at() {
     assert_eq!(got_same.analyzed_at, "2026-02-02T00:00:00.000Z");
     let got_moved = s.get(&moved.id).unwrap().unwrap();
     assert_eq!(got_moved.content_changed_at, "2026-02-02T00:00:00.000Z");
+
+    // The kept date is what the next run compares with.
+    same.analyzed_at = "2026-03-03T00:00:00.000Z".into();
+    same.content_changed_at = same.analyzed_at.clone();
+    s.replace_repo(&dataset("a/a", vec![same.clone()])).unwrap();
+    let got_same = s.get(&same.id).unwrap().unwrap();
+    assert_eq!(got_same.content_changed_at, "2026-01-01T00:00:00.000Z");
+}
+
+#[test]
+fn a_run_that_fails_leaves_the_old_records() {
+    let s = SqliteStore::open_in_memory().unwrap();
+    s.replace_repo(&dataset("a/a", vec![record("a/a", "kept", 1)]))
+        .unwrap();
+    let written = s
+        .replace_repo_when_ready::<RepoDataset>("a/a", || None)
+        .unwrap();
+    assert_eq!(written, None);
+    let q = ListQuery {
+        repo: Some("a/a".into()),
+        ..Default::default()
+    };
+    assert_eq!(s.list(&q).unwrap().len(), 1);
+}
+
+#[test]
+fn a_version_1_database_is_migrated_keeping_change_dates() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(MIGRATIONS[0]).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        let r = record("a/a", "old", 1);
+        conn.execute(
+            "INSERT INTO repos (repo, dataset_version, indexed_at, stats) VALUES ('a/a', 'v', 'v', '{}')",
+            [],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO records (id, repo, slug, message_pattern, error_message, error_type,
+               severity, file_path, line_number, content_hash, record)
+             VALUES (?1, 'a/a', 'old', 'old', 'old', 'exception', 'error', 'a.go', 1, 'h', ?2)",
+            params![r.id, serde_json::to_string(&r).unwrap()],
+        )
+        .unwrap();
+    }
+    let s = SqliteStore::open(&path).unwrap();
+    let conn = s.conn();
+    let (version, changed): (i64, String) = conn
+        .query_row(
+            "SELECT (SELECT user_version FROM pragma_user_version), content_changed_at FROM records",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(version, MIGRATIONS.len() as i64);
+    assert_eq!(changed, "2026-01-01T00:00:00.000Z");
 }
 
 #[test]
