@@ -94,13 +94,55 @@ fn triggers(all_levels: bool) -> &'static AhoCorasick {
     }
 }
 
+/// Whether `text` holds a trigger word that can start a site. Test files
+/// are full of `t.Fatalf(` and `require.Error(t, err)`, and most code of
+/// `err.Error()`; none of those is a site, and skipping declarations that
+/// have nothing else saves most of the parsing of tests.
+fn mentions_trigger(text: &[u8], triggers: &AhoCorasick) -> bool {
+    triggers.find_iter(text).any(|m| {
+        let (before, after) = (&text[..m.start()], &text[m.end()..]);
+        let Some(before) = before.strip_suffix(b".") else {
+            return true;
+        };
+        if &text[m.start()..m.end()] == b"Error" && after.starts_with(b"()") {
+            return false; // err.Error()
+        }
+        let recv_start = before
+            .iter()
+            .rposition(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+            .map_or(0, |p| p + 1);
+        let recv = &before[recv_start..];
+        let receiver_is_a_value = recv_start == 0 || before[recv_start - 1] != b'.';
+        !(receiver_is_a_value && TEST_VALUE_NAMES.iter().any(|n| n.as_bytes() == recv))
+    })
+}
+
+/// Values whose `Errorf`, `Fatal`, `Error` fail a test: `testing.T` and
+/// friends, testify's `require` and `assert`.
+const TEST_VALUE_NAMES: &[&str] = &["t", "b", "tb", "f", "require", "assert"];
+
 /// Parses only the declarations that can hold a site (see
 /// [`crate::prefilter`]); falls back to the whole file when the partial
 /// parse is not clean. Says whether the tree covers only part of the file.
 fn parse(p: &mut Parser, source: &str, opts: &ExtractOptions) -> Option<(Tree, bool)> {
     let src = source.as_bytes();
     if !opts.whole_file {
-        if let Some(ranges) = prefilter::ranges(src, &go_decls(src), triggers(opts.all_levels)) {
+        let triggers = triggers(opts.all_levels);
+        // A package imported under one of those short names (`f "fmt"`)
+        // would make `f.Errorf` a site after all.
+        let shadowed = TEST_VALUE_NAMES.iter().any(|n| {
+            [format!("\t{n} \""), format!("import {n} \"")]
+                .iter()
+                .any(|p| memchr::memmem::find(src, p.as_bytes()).is_some())
+        });
+        let mentions = |text: &[u8]| {
+            if shadowed {
+                triggers.is_match(text)
+            } else {
+                mentions_trigger(text, triggers)
+            }
+        };
+        if let Some(ranges) = prefilter::ranges(src, &go_decls(src), mentions) {
             if p.set_included_ranges(&ranges).is_ok() {
                 let tree = p.parse(source, None);
                 p.set_included_ranges(&[])
@@ -1579,6 +1621,41 @@ mod tests {
     fn sites(src: &str) -> Vec<RawSite> {
         let facts = Go.extract("p/a.go", src, &ExtractOptions::default());
         crate::resolve_package(vec![facts]).0
+    }
+
+    #[test]
+    fn test_helpers_and_error_calls_do_not_trigger_a_parse() {
+        let t = triggers(false);
+        for quiet in [
+            "t.Fatalf(\"x\")",
+            "\tb.Error(err)",
+            "s.Errorf(x)",
+            "require.Error(t, err)",
+            "log.Print(err.Error())",
+        ] {
+            let s = quiet.replace("s.Errorf", "tb.Errorf");
+            assert!(!mentions_trigger(s.as_bytes(), t), "{s}");
+        }
+        for loud in [
+            "fmt.Errorf(\"x\")",
+            "s.t.Fatalf(\"x\")", // a field: kept; the extractor decides
+            "func (e *E) Error() string",
+            "at.Errorf(\"x\")",
+            "x.Error() + y.Errorf(\"z\")",
+        ] {
+            assert!(mentions_trigger(loud.as_bytes(), t), "{loud}");
+        }
+    }
+
+    #[test]
+    fn a_package_imported_as_f_keeps_its_calls() {
+        let src = format!(
+            "package p\n\nimport (\n\tf \"fmt\"\n)\n\n{}func g() error {{ return f.Errorf(\"boom %d\", 1) }}\n",
+            "func pad() {}\n".repeat(200)
+        );
+        let found = sites(&src);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].message_pattern, "boom %d");
     }
 
     #[test]

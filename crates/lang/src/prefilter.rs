@@ -6,7 +6,6 @@
 //! trigger words are left out. Callers re-parse the whole file whenever the
 //! partial parse reports a syntax error, so a wrong split never loses sites.
 
-use aho_corasick::AhoCorasick;
 use tree_sitter::{Point, Range};
 
 /// Below this many bytes a file is parsed whole: splitting it saves
@@ -26,7 +25,11 @@ pub(crate) struct Decl {
 }
 
 /// The ranges to parse, or `None` to parse the whole file.
-pub(crate) fn ranges(src: &[u8], decls: &[Decl], triggers: &AhoCorasick) -> Option<Vec<Range>> {
+pub(crate) fn ranges(
+    src: &[u8],
+    decls: &[Decl],
+    mentions_trigger: impl Fn(&[u8]) -> bool,
+) -> Option<Vec<Range>> {
     if src.len() < MIN_SPLIT_BYTES || decls.is_empty() {
         return None;
     }
@@ -39,7 +42,7 @@ pub(crate) fn ranges(src: &[u8], decls: &[Decl], triggers: &AhoCorasick) -> Opti
             Some(n) => (n.start, Point::new(n.row, 0)),
             None => (src.len(), Point::new(end_row, end_col)),
         };
-        if !(d.always || triggers.is_match(&src[d.start..end])) {
+        if !(d.always || mentions_trigger(&src[d.start..end])) {
             continue;
         }
         kept += end - d.start;
@@ -65,6 +68,7 @@ pub(crate) fn ranges(src: &[u8], decls: &[Decl], triggers: &AhoCorasick) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aho_corasick::AhoCorasick;
 
     #[test]
     fn small_files_and_mostly_kept_files_are_parsed_whole() {
@@ -74,9 +78,9 @@ mod tests {
             row: 0,
             always: false,
         }];
-        assert!(ranges(b"func a() {}", &d, &ac).is_none());
+        assert!(ranges(b"func a() {}", &d, |t| ac.is_match(t)).is_none());
         let big = "func a() { Error() }\n".repeat(1000);
-        assert!(ranges(big.as_bytes(), &d, &ac).is_none());
+        assert!(ranges(big.as_bytes(), &d, |t| ac.is_match(t)).is_none());
     }
 
     #[test]
@@ -101,7 +105,7 @@ mod tests {
                 always: i == 0,
             })
             .collect();
-        let r = ranges(src.as_bytes(), &decls, &ac).unwrap();
+        let r = ranges(src.as_bytes(), &decls, |t| ac.is_match(t)).unwrap();
         assert_eq!(r.len(), 2);
         assert_eq!((r[0].start_byte, r[0].end_byte), (0, starts[2]));
         assert_eq!(r[1].start_byte, starts[3]);
