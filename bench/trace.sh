@@ -3,7 +3,8 @@
 # /usr/share/gocode/src into one atlas, generates 1,000,000 log lines from
 # its templates (10% chains of depth 2-4, 10% matching nothing), and in the
 # same run measures:
-#   - errdex explain - throughput, 1 and 2 threads, and its peak memory
+#   - errdex explain - throughput, 1 and 2 threads, and its peak memory;
+#   - one core's steady-state rate, lines in memory, start-up excluded
 #     (100k vs 1M lines: memory follows templates, not log size);
 #   - accuracy (top-1 site on unique templates, whole chains, noise);
 #   - the regex-per-template baseline on a 10,000-line sample;
@@ -28,6 +29,7 @@ for j in 1 2; do
 done
 /usr/bin/time -f "explain - --summary -j1: %e s wall, peak %M KB (100k lines)" "$E" --db "$DB" explain - --summary < "$OUT/lines100k.txt" 2>&1 >/dev/null | tail -1
 /usr/bin/time -f "startup (load atlas, build matcher): %e s, peak %M KB" "$E" --db "$DB" explain "x" 2>&1 >/dev/null | tail -1 || true
+"$TB" speed "$DB" "$OUT/lines100k.txt"
 "$TB" eval "$DB" "$OUT/lines.txt" "$OUT/truth.txt" 2>/dev/null
 "$TB" regex "$DB" "$OUT/sample10k.txt" 10000 2>/dev/null
 pip install -q drain3 >/dev/null 2>&1 || true

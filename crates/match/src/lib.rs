@@ -1,9 +1,11 @@
 //! Tracing raw error text back to message templates.
 //!
 //! A [`TemplateSetBuilder`] compiles every template of the atlas into an
-//! immutable [`TemplateSet`], shared by all threads. Tracing a text runs an
-//! Aho-Corasick automaton over each template's most selective literal, then
-//! verifies only the templates whose anchor occurred: literals must appear
+//! immutable [`TemplateSet`], shared by all threads. Each template is
+//! anchored on its most selective word; tracing a text splits it into words
+//! once and looks each up in a hash table (templates with no whole word
+//! fall back to an Aho-Corasick automaton over a literal), then verifies
+//! only the templates whose anchor occurred: literals must appear
 //! in order and each hole must hold text its verb can print. The template
 //! that explains the most literal text wins; equally good ones stay together
 //! as one ambiguous frame. When the winner's hole is a chain point (`%w`,
@@ -25,18 +27,17 @@
 //! ```
 #![deny(missing_docs)]
 
+mod anchors;
 mod holes;
 pub mod prefix;
 pub mod sample;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use anchors::{Anchors, Occurrence};
 use errdex_model::{HoleKind, Segment, Template};
 use std::collections::HashMap;
 
 pub use holes::accepts;
 
-/// Shortest literal worth anchoring on; templates without one are glue.
-const MIN_ANCHOR: usize = 3;
 /// Templates with fewer literal letters and digits never match alone.
 const MIN_ALNUM: usize = 4;
 /// Candidates kept per frame: a message printed from hundreds of places
@@ -101,7 +102,10 @@ pub struct Trace {
 #[derive(Debug)]
 enum Seg {
     Lit(Box<str>),
-    Hole { kind: HoleKind, chain: bool },
+    Hole {
+        kind: HoleKind,
+        chain: bool,
+    },
 }
 
 #[derive(Debug)]
@@ -141,42 +145,15 @@ impl TemplateSetBuilder {
 
     /// Compiles the set.
     pub fn build(self) -> TemplateSet {
-        // Anchor each template on its rarest literal (fewest templates
-        // share it), longest among equally rare: a generic anchor like
-        // "failed to " would send every line to hundreds of verifications.
-        let mut freq: HashMap<&str, u32> = HashMap::new();
-        for (t, _) in &self.templates {
-            for s in &t.segments {
-                if let Segment::Lit(l) = s {
-                    if l.len() >= MIN_ANCHOR {
-                        *freq.entry(l.as_str()).or_default() += 1;
-                    }
-                }
-            }
-        }
-        let mut anchors: Vec<String> = Vec::new();
-        let mut anchor_ids: HashMap<String, usize> = HashMap::new();
-        let mut by_anchor: Vec<Vec<u32>> = Vec::new();
-        let mut compiled = Vec::with_capacity(self.templates.len());
-        for (ti, (t, payloads)) in self.templates.iter().enumerate() {
-            let selective = t.literal_alnum() >= MIN_ALNUM;
-            let anchor = t
-                .segments
+        let anchors = Anchors::build(
+            self.templates
                 .iter()
-                .filter_map(|s| match s {
-                    Segment::Lit(l) if l.len() >= MIN_ANCHOR => Some(l.as_str()),
-                    _ => None,
-                })
-                .min_by_key(|l| (freq[l], std::cmp::Reverse(l.len())));
-            if let (true, Some(a)) = (selective, anchor) {
-                let id = *anchor_ids.entry(a.to_string()).or_insert_with(|| {
-                    anchors.push(a.to_string());
-                    by_anchor.push(Vec::new());
-                    anchors.len() - 1
-                });
-                by_anchor[id].push(ti as u32);
-            }
-            compiled.push(Compiled {
+                .map(|(t, _)| (t, t.literal_alnum() >= MIN_ALNUM)),
+        );
+        let compiled = self
+            .templates
+            .iter()
+            .map(|(t, payloads)| Compiled {
                 segs: t
                     .segments
                     .iter()
@@ -190,19 +167,12 @@ impl TemplateSetBuilder {
                     .collect(),
                 lit_len: t.literal_len(),
                 payloads: payloads.clone(),
-            });
-        }
-        // Memory grows with the anchors (templates), never with the text.
-        // (A DFA was no faster here and took ten times the memory.)
-        let ac = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::Standard)
-            .build(&anchors)
-            .expect("anchor literals build an automaton");
+            })
+            .collect();
         TemplateSet {
             templates: compiled,
-            ac,
-            by_anchor,
-            files: self.files,
+            anchors,
+            files: self.files.into_iter().collect(),
         }
     }
 }
@@ -211,9 +181,8 @@ impl TemplateSetBuilder {
 #[derive(Debug)]
 pub struct TemplateSet {
     templates: Vec<Compiled>,
-    ac: AhoCorasick,
-    by_anchor: Vec<Vec<u32>>,
-    files: HashMap<u32, (Box<str>, u32)>,
+    anchors: Anchors,
+    files: foldhash::HashMap<u32, (Box<str>, u32)>,
 }
 
 /// A template and where in the text to try it.
@@ -240,17 +209,23 @@ impl TemplateSet {
     /// Traces a whole text.
     pub fn trace(&self, text: &str, hints: &Hints) -> Trace {
         let mut out = Trace::default();
-        self.trace_span(text, 0, text.len(), hints, 0, true, &mut out);
+        // Anchors are found once for the whole text; every layer and glue
+        // split then picks those inside its span.
+        let occ = self.anchors.find(text);
+        let cx = Cx {
+            text,
+            occ: &occ,
+            hints,
+        };
+        self.trace_span(&cx, 0, text.len(), 0, true, &mut out);
         out
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn trace_span(
         &self,
-        text: &str,
+        cx: &Cx<'_>,
         s: usize,
         e: usize,
-        hints: &Hints,
         depth: usize,
         outermost: bool,
         out: &mut Trace,
@@ -262,15 +237,15 @@ impl TemplateSet {
             out.unmatched.push((s, e));
             return;
         }
-        let anchored = self.candidates(text, s, e);
-        let mut best = self.best(text, &anchored, e);
-        if best.is_empty() && self.glue(text, s, e, hints, depth, out) {
+        let anchored = self.candidates(cx, s, e);
+        let mut best = self.best(cx.text, &anchored, e);
+        if best.is_empty() && self.glue(cx, s, e, depth, out) {
             return;
         }
         if best.is_empty() && outermost {
             // The message may follow a prefix nobody stripped: let templates
             // that start with their anchor start where it occurs.
-            best = self.best(text, &self.floating(&anchored, text, s, e), e);
+            best = self.best(cx.text, &self.floating(&anchored, cx.text, s, e), e);
         }
         if best.is_empty() {
             out.unmatched.push((s, e));
@@ -280,29 +255,21 @@ impl TemplateSet {
         if start > s {
             out.head = Some((s, start));
         }
-        self.push_frame(text, &best, start, e, hints, depth, out);
+        self.push_frame(cx, &best, start, e, depth, out);
     }
 
     /// Glue: `a: b` where `a` is a whole message of its own and `b` another
     /// layer (a `%s: %v` wrapper, or text concatenated by hand). Splits at
     /// the first `: ` whose left side a template explains completely.
-    fn glue(
-        &self,
-        text: &str,
-        s: usize,
-        e: usize,
-        hints: &Hints,
-        depth: usize,
-        out: &mut Trace,
-    ) -> bool {
+    fn glue(&self, cx: &Cx<'_>, s: usize, e: usize, depth: usize, out: &mut Trace) -> bool {
         let mut from = s;
-        while let Some(p) = memchr::memmem::find(&text.as_bytes()[from..e], b": ") {
+        while let Some(p) = memchr::memmem::find(&cx.text.as_bytes()[from..e], b": ") {
             let split = from + p;
-            let left_anchored = self.candidates(text, s, split);
-            let left = self.best(text, &left_anchored, split);
+            let left_anchored = self.candidates(cx, s, split);
+            let left = self.best(cx.text, &left_anchored, split);
             if !left.is_empty() {
-                self.push_frame(text, &left, s, split, hints, depth, out);
-                self.trace_span(text, split + 2, e, hints, depth + 1, false, out);
+                self.push_frame(cx, &left, s, split, depth, out);
+                self.trace_span(cx, split + 2, e, depth + 1, false, out);
                 return true;
             }
             from = split + 2;
@@ -310,16 +277,31 @@ impl TemplateSet {
         false
     }
 
+    /// Whether a site's file matches a location hint, and its line too.
+    fn hinted(&self, payload: u32, hints: &Hints) -> (bool, bool) {
+        if hints.files.is_empty() {
+            return (false, false);
+        }
+        match self.files.get(&payload) {
+            Some((f, line)) => {
+                let hinted = hints.files.iter().any(|h| {
+                    f.ends_with(h.as_str())
+                        && (f.len() == h.len() || f.as_bytes()[f.len() - h.len() - 1] == b'/')
+                });
+                (hinted, hinted && hints.line == Some(*line))
+            }
+            None => (false, false),
+        }
+    }
+
     /// Records a frame for the best hits and follows the first hit's chain
     /// holes.
-    #[allow(clippy::too_many_arguments)]
     fn push_frame(
         &self,
-        text: &str,
+        cx: &Cx<'_>,
         best: &[Hit],
         s: usize,
         e: usize,
-        hints: &Hints,
         depth: usize,
         out: &mut Trace,
     ) {
@@ -331,17 +313,7 @@ impl TemplateSet {
             let score = (t.lit_len as f32 / span).min(1.0);
             total += t.payloads.len();
             for &p in &t.payloads {
-                let (hinted, exact) = match self.files.get(&p) {
-                    Some((f, line)) if !hints.files.is_empty() => {
-                        let hinted = hints.files.iter().any(|h| {
-                            f.ends_with(h.as_str())
-                                && (f.len() == h.len()
-                                    || f.as_bytes()[f.len() - h.len() - 1] == b'/')
-                        });
-                        (hinted, hinted && hints.line == Some(*line))
-                    }
-                    _ => (false, false),
-                };
+                let (hinted, exact) = self.hinted(p, cx.hints);
                 // Without hints, the first sites are as good as any: stop
                 // collecting once the list is full.
                 if candidates.len() >= MAX_CANDIDATES && !hinted {
@@ -355,12 +327,14 @@ impl TemplateSet {
                 });
             }
         }
-        candidates.sort_by(|a, b| {
-            (b.exact, b.hinted)
-                .cmp(&(a.exact, a.hinted))
-                .then(b.score.total_cmp(&a.score))
-        });
-        candidates.truncate(MAX_CANDIDATES);
+        if candidates.len() > 1 {
+            candidates.sort_by(|a, b| {
+                (b.exact, b.hinted)
+                    .cmp(&(a.exact, a.hinted))
+                    .then(b.score.total_cmp(&a.score))
+            });
+            candidates.truncate(MAX_CANDIDATES);
+        }
         out.frames.push(Frame {
             start: s,
             end: e,
@@ -374,7 +348,7 @@ impl TemplateSet {
             if let Seg::Hole { chain, .. } = seg {
                 let (hs, he) = first.holes[hole];
                 if *chain {
-                    self.trace_span(text, hs, he, hints, depth + 1, false, out);
+                    self.trace_span(cx, hs, he, depth + 1, false, out);
                 }
                 hole += 1;
             }
@@ -382,12 +356,10 @@ impl TemplateSet {
     }
 
     /// Templates whose anchor occurs in `text[s..e]`, to try from `s`.
-    fn candidates(&self, text: &str, s: usize, e: usize) -> Vec<Start> {
+    fn candidates(&self, cx: &Cx<'_>, s: usize, e: usize) -> Vec<Start> {
         let mut anchored: Vec<Start> = Vec::new();
-        for m in self.ac.find_overlapping_iter(&text[s..e]) {
-            for &ti in &self.by_anchor[m.pattern().as_usize()] {
-                anchored.push((ti, s));
-            }
+        for o in cx.occ.iter().filter(|o| o.start >= s && o.end <= e) {
+            anchored.extend(self.anchors.templates(o.anchor).iter().map(|&ti| (ti, s)));
         }
         if anchored.len() > 1 {
             anchored.sort_unstable();
@@ -403,7 +375,7 @@ impl TemplateSet {
         let hay = &text.as_bytes()[s..e];
         for &(ti, _) in anchored {
             if let Some(Seg::Lit(first)) = self.templates[ti as usize].segs.first() {
-                for p in memchr::memmem::find_iter(hay, first.as_bytes()).take(4) {
+                for p in find_all(hay, first.as_bytes()).take(4) {
                     if p > 0 {
                         floating.push((ti, s + p));
                     }
@@ -417,6 +389,8 @@ impl TemplateSet {
     fn best(&self, text: &str, cands: &[Start], e: usize) -> Vec<Hit> {
         let mut best: Vec<Hit> = Vec::new();
         let mut best_len = 0usize;
+        // Most attempts fail: they share one scratch list of hole spans.
+        let mut holes = Vec::new();
         for &(ti, start) in cands {
             let t = &self.templates[ti as usize];
             if t.lit_len < best_len {
@@ -425,7 +399,7 @@ impl TemplateSet {
             if best.iter().any(|h| h.template == ti) {
                 continue;
             }
-            let mut holes = Vec::new();
+            holes.clear();
             let mut budget = STEP_BUDGET;
             if verify(&t.segs, text, start, e, &mut holes, &mut budget) {
                 if t.lit_len > best_len {
@@ -434,13 +408,27 @@ impl TemplateSet {
                 }
                 best.push(Hit {
                     template: ti,
-                    holes,
+                    holes: holes.clone(),
                     start,
                 });
             }
         }
         best
     }
+}
+
+/// What every layer of one trace shares.
+struct Cx<'a> {
+    text: &'a str,
+    occ: &'a [Occurrence],
+    hints: &'a Hints,
+}
+
+/// Where `needle` occurs in `hay`. Texts are short: finding the first byte
+/// and comparing beats building a substring searcher for every search.
+fn find_all<'a>(hay: &'a [u8], needle: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
+    let first = needle.first().copied().unwrap_or(0);
+    memchr::memchr_iter(first, hay).filter(move |&i| hay[i..].starts_with(needle))
 }
 
 /// Whether `segs` match `text[pos..end]` exactly; hole spans are pushed in
@@ -475,7 +463,7 @@ fn verify(
             }
             Some(Seg::Lit(next)) => {
                 let bounded = holes::is_bounded(*kind);
-                for occ in memchr::memmem::find_iter(&b[pos..end], next.as_bytes()) {
+                for occ in find_all(&b[pos..end], next.as_bytes()) {
                     let he = pos + occ;
                     if !text.is_char_boundary(he) {
                         continue;

@@ -1,0 +1,375 @@
+//! Which templates a text may match, found in one pass over the text.
+//!
+//! Each template is anchored on its most selective *key*: a whole word of
+//! its literal text, or two adjacent whole words with what separates them
+//! (`parse config`), whichever the fewest templates share (longest among
+//! equals). A word is whole when a non-word byte of the same literal, or an
+//! end of the template, bounds it on both sides: then the text that template
+//! prints has exactly that word, and splitting the text into words and
+//! looking each word (and each adjacent pair) up in a hash table finds
+//! every template whose key occurs. That is a few lookups per word instead
+//! of an automaton step per byte. The rare template with no whole word
+//! (`invalid%d`) is anchored on a literal through a small Aho-Corasick
+//! automaton, as before.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use errdex_model::{Segment, Template};
+use std::cmp::Reverse;
+
+/// Shortest key or literal worth anchoring on.
+pub(crate) const MIN_ANCHOR: usize = 3;
+
+/// Where an anchor occurs in a text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Occurrence {
+    pub anchor: u32,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Word bytes: ASCII letters, digits and `_`. Everything else, UTF-8
+/// included, separates words, the same way in templates and in texts.
+const WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    t
+};
+
+/// Hash of a key's bytes. Two keys with one hash share an anchor, and a
+/// word of a text that only hashes like a key (all 64 bits at build time,
+/// the upper 32 at lookup) adds a candidate that verification rejects:
+/// collisions cost time, never answers.
+fn key_hash(b: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = b.len() as u64;
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().expect("eight bytes"));
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut buf = [0u8; 8];
+        buf[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(buf)).wrapping_mul(K);
+    }
+    // Never 0, which marks an empty slot.
+    (h ^ (h >> 31)) | 1
+}
+
+/// Bits of the filter in front of the key table: 16 KB, small enough to
+/// stay in the first-level cache while the table (larger) does not.
+const FILTER_BITS: usize = 1 << 17;
+
+/// Key hash → anchor, open addressing. Most words of a text are no key;
+/// a bit filter answers those without touching the table, and a table
+/// lookup compares 32 bits of hash, never bytes.
+#[derive(Debug, Default)]
+struct KeyTable {
+    filter: Vec<u64>,
+    /// (upper hash bits, never 0; anchor).
+    slots: Vec<(u32, u32)>,
+    mask: usize,
+}
+
+impl KeyTable {
+    fn filter_bit(h: u64) -> usize {
+        (h >> 17) as usize & (FILTER_BITS - 1)
+    }
+
+    fn check(h: u64) -> u32 {
+        (h >> 32) as u32 | 1
+    }
+
+    fn new(entries: &[(u64, u32)]) -> KeyTable {
+        let size = (entries.len() * 2).next_power_of_two().max(16);
+        let mut t = KeyTable {
+            filter: vec![0; FILTER_BITS / 64],
+            slots: vec![(0, 0); size],
+            mask: size - 1,
+        };
+        for &(h, anchor) in entries {
+            let bit = Self::filter_bit(h);
+            t.filter[bit / 64] |= 1 << (bit % 64);
+            let mut i = h as usize & t.mask;
+            while t.slots[i].0 != 0 {
+                i = (i + 1) & t.mask;
+            }
+            t.slots[i] = (Self::check(h), anchor);
+        }
+        t
+    }
+
+    #[inline]
+    fn get(&self, h: u64) -> Option<u32> {
+        let bit = Self::filter_bit(h);
+        if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
+            return None;
+        }
+        let check = Self::check(h);
+        let mut i = h as usize & self.mask;
+        loop {
+            let (c, anchor) = self.slots[i];
+            if c == check {
+                return Some(anchor);
+            }
+            if c == 0 {
+                return None;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+}
+
+/// The anchor index of a template set.
+#[derive(Debug)]
+pub(crate) struct Anchors {
+    /// Key (a word, or two words and their separator) → anchor.
+    keys: KeyTable,
+    /// Longest key, so longer spans are not looked up.
+    longest_key: usize,
+    /// Literal anchors of templates without whole words.
+    literals: Option<AhoCorasick>,
+    /// Automaton pattern → anchor.
+    literal_anchor: Vec<u32>,
+    /// Anchor → templates anchored on it.
+    templates: Vec<Vec<u32>>,
+}
+
+/// A key of a template: byte span within one literal.
+fn keys(t: &Template) -> Vec<&str> {
+    let lits: Vec<(usize, &str)> = t
+        .segments
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match s {
+            Segment::Lit(l) => Some((i, l.as_str())),
+            Segment::Hole(_) => None,
+        })
+        .collect();
+    let last = t.segments.len().saturating_sub(1);
+    let mut out = Vec::new();
+    for (i, l) in lits {
+        let b = l.as_bytes();
+        let mut words: Vec<(usize, usize)> = Vec::new();
+        let mut p = 0;
+        while p < b.len() {
+            if !WORD[b[p] as usize] {
+                p += 1;
+                continue;
+            }
+            let s = p;
+            while p < b.len() && WORD[b[p] as usize] {
+                p += 1;
+            }
+            // A word touching a hole may run on into the hole's text.
+            let closed_left = s > 0 || i == 0;
+            let closed_right = p < b.len() || i == last;
+            if closed_left && closed_right {
+                words.push((s, p));
+            }
+        }
+        for (k, &(s, e)) in words.iter().enumerate() {
+            out.push(&l[s..e]);
+            // Adjacent whole words: nothing but separators between them.
+            if let Some(&(s2, e2)) = words.get(k + 1) {
+                if b[e..s2].iter().all(|&c| !WORD[c as usize]) {
+                    out.push(&l[s..e2]);
+                }
+            }
+        }
+    }
+    out.retain(|k| k.len() >= MIN_ANCHOR);
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+impl Anchors {
+    /// Chooses an anchor for every template that may match alone
+    /// (`selective`); the others get none and only ever serve as glue.
+    pub(crate) fn build<'a>(templates: impl Iterator<Item = (&'a Template, bool)>) -> Anchors {
+        let templates: Vec<(&Template, bool)> = templates.collect();
+        let template_keys: Vec<Vec<&str>> = templates.iter().map(|(t, _)| keys(t)).collect();
+        let mut key_freq: foldhash::HashMap<&str, u32> = Default::default();
+        for ks in &template_keys {
+            for k in ks {
+                *key_freq.entry(k).or_default() += 1;
+            }
+        }
+        let mut lit_freq: foldhash::HashMap<&str, u32> = Default::default();
+        for (t, _) in &templates {
+            for s in &t.segments {
+                if let Segment::Lit(l) = s {
+                    if l.len() >= MIN_ANCHOR {
+                        *lit_freq.entry(l.as_str()).or_default() += 1;
+                    }
+                }
+            }
+        }
+
+        let mut key_ids: foldhash::HashMap<u64, u32> = Default::default();
+        let mut a = Anchors {
+            keys: KeyTable::default(),
+            longest_key: 0,
+            literals: None,
+            literal_anchor: Vec::new(),
+            templates: Vec::new(),
+        };
+        let mut literal_ids: foldhash::HashMap<&str, u32> = Default::default();
+        let mut literal_texts: Vec<&str> = Vec::new();
+        for (ti, ((t, selective), ks)) in templates.iter().zip(&template_keys).enumerate() {
+            if !selective {
+                continue;
+            }
+            let key = ks.iter().min_by_key(|k| (key_freq[*k], Reverse(k.len())));
+            let anchor = if let Some(k) = key {
+                let next = a.templates.len() as u32;
+                let id = *key_ids.entry(key_hash(k.as_bytes())).or_insert(next);
+                a.longest_key = a.longest_key.max(k.len());
+                id
+            } else {
+                let literal = t
+                    .segments
+                    .iter()
+                    .filter_map(|s| match s {
+                        Segment::Lit(l) if l.len() >= MIN_ANCHOR => Some(l.as_str()),
+                        _ => None,
+                    })
+                    .min_by_key(|l| (lit_freq[l], Reverse(l.len())));
+                let Some(l) = literal else { continue };
+                let next = a.templates.len() as u32;
+                *literal_ids.entry(l).or_insert_with(|| {
+                    literal_texts.push(l);
+                    a.literal_anchor.push(next);
+                    next
+                })
+            };
+            if anchor as usize == a.templates.len() {
+                a.templates.push(Vec::new());
+            }
+            a.templates[anchor as usize].push(ti as u32);
+        }
+        a.keys = KeyTable::new(&key_ids.into_iter().collect::<Vec<_>>());
+        if !literal_texts.is_empty() {
+            a.literals = Some(
+                AhoCorasickBuilder::new()
+                    .match_kind(MatchKind::Standard)
+                    .build(&literal_texts)
+                    .expect("anchor literals build an automaton"),
+            );
+        }
+        a
+    }
+
+    /// Templates anchored on `anchor`.
+    pub(crate) fn templates(&self, anchor: u32) -> &[u32] {
+        &self.templates[anchor as usize]
+    }
+
+    /// Every anchor occurring in `text`.
+    pub(crate) fn find(&self, text: &str) -> Vec<Occurrence> {
+        let b = text.as_bytes();
+        let mut out = Vec::new();
+        let mut look = |s: usize, e: usize| {
+            if e - s >= MIN_ANCHOR && e - s <= self.longest_key {
+                if let Some(anchor) = self.keys.get(key_hash(&b[s..e])) {
+                    out.push(Occurrence {
+                        anchor,
+                        start: s,
+                        end: e,
+                    });
+                }
+            }
+        };
+        let mut prev: Option<usize> = None;
+        let mut p = 0;
+        while p < b.len() {
+            if !WORD[b[p] as usize] {
+                p += 1;
+                continue;
+            }
+            let s = p;
+            while p < b.len() && WORD[b[p] as usize] {
+                p += 1;
+            }
+            look(s, p);
+            if let Some(ps) = prev {
+                look(ps, p);
+            }
+            prev = Some(s);
+        }
+        if let Some(ac) = &self.literals {
+            for m in ac.find_overlapping_iter(text) {
+                out.push(Occurrence {
+                    anchor: self.literal_anchor[m.pattern().as_usize()],
+                    start: m.start(),
+                    end: m.end(),
+                });
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use errdex_model::{Hole, HoleKind};
+
+    fn template(parts: &[&str]) -> Template {
+        let mut t = Template::default();
+        for p in parts {
+            if let Some(verb) = p.strip_prefix('%') {
+                t.push_hole(Hole {
+                    kind: HoleKind::Any,
+                    verb: format!("%{verb}"),
+                    arg: None,
+                    chain: false,
+                });
+            } else {
+                t.push_lit(p);
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn keys_are_whole_words_and_adjacent_pairs() {
+        let t = template(&["open ", "%v", ": permission denied (code", "%d", ")"]);
+        assert_eq!(
+            keys(&t),
+            vec!["denied", "open", "permission", "permission denied"]
+        );
+        // "code" runs on into the number; ")" has no word.
+        let t = template(&["invalid", "%d"]);
+        assert!(keys(&t).is_empty());
+    }
+
+    #[test]
+    fn rarest_key_anchors_and_is_found_in_text() {
+        let a = template(&["failed to parse config: ", "%v"]);
+        let b = template(&["failed to dial: ", "%v"]);
+        let c = template(&["invalid", "%d"]);
+        let anchors = Anchors::build([(&a, true), (&b, true), (&c, true)].into_iter());
+        let found = |text: &str| -> Vec<u32> {
+            let mut ts: Vec<u32> = anchors
+                .find(text)
+                .iter()
+                .flat_map(|o| anchors.templates(o.anchor).to_vec())
+                .collect();
+            ts.sort_unstable();
+            ts.dedup();
+            ts
+        };
+        assert_eq!(found("failed to parse config: EOF"), vec![0]);
+        assert_eq!(found("E1 x.go:3] failed to dial: refused"), vec![1]);
+        assert_eq!(found("invalid42"), vec![2]);
+        assert!(found("nothing here").is_empty());
+    }
+}
