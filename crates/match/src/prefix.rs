@@ -84,10 +84,24 @@ pub fn prepare(line: &str) -> Prepared {
             };
         }
     }
-    while text.starts_with(['"', '\'', '`']) && text.ends_with(['"', '\'', '`']) && text.len() >= 2
+    // Quotes around the whole message: the same mark at both ends and
+    // nowhere inside (`"x" is not 'y'` is a message that starts with a quote).
+    while let Some(q) = text
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\'' | '`'))
     {
-        text = &text[1..text.len() - 1];
-        offset += 1;
+        let inner = text
+            .strip_prefix(q)
+            .and_then(|t| t.strip_suffix(q))
+            .filter(|inner| !inner.contains(q));
+        match inner {
+            Some(inner) => {
+                text = inner;
+                offset += 1;
+            }
+            None => break,
+        }
     }
     Prepared {
         prefix,
@@ -506,6 +520,18 @@ mod tests {
     fn plain_text_with_equals_signs_is_not_logfmt() {
         let (_, text, _) = one("proto: wrong wireType = 2 for field Key");
         assert_eq!(text, "proto: wrong wireType = 2 for field Key");
+    }
+
+    #[test]
+    fn only_quotes_around_the_whole_message_are_stripped() {
+        let text = |l: &str| prepare(l).parts[0].text.clone();
+        assert_eq!(text("'no such file'"), "no such file");
+        assert_eq!(text("`a` then \"b\""), "`a` then \"b\"");
+        assert_eq!(
+            text("\"x\" is not defined in 'rpcpb.Case_value'"),
+            "\"x\" is not defined in 'rpcpb.Case_value'"
+        );
+        assert_eq!(text("'a' or 'b'"), "'a' or 'b'");
     }
 
     #[test]
