@@ -457,34 +457,32 @@ impl Store for SqliteStore {
     }
 
     fn trace_rows(&self, repo: Option<&str>) -> Result<Vec<TraceRow>> {
+        /// What tracing reads of a stored record; serde skips the rest in
+        /// one pass (three `json_extract` calls parsed each record thrice).
+        #[derive(serde::Deserialize)]
+        struct TraceFields {
+            language: errdex_model::Lang,
+            documentation: Option<String>,
+            sites: Vec<errdex_model::Site>,
+        }
         let conn = self.conn();
         let mut st = conn.prepare(
-            "SELECT id, repo, slug, message_pattern, json_extract(record, '$.language'),
-                    json_extract(record, '$.documentation'), json_extract(record, '$.sites')
+            "SELECT id, repo, slug, message_pattern, record
              FROM records WHERE (?1 IS NULL OR repo = ?1) ORDER BY repo, message_pattern",
         )?;
-        let rows = st.query_map(params![repo], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, String>(4)?,
-                r.get::<_, Option<String>>(5)?,
-                r.get::<_, String>(6)?,
-            ))
-        })?;
+        let mut rows = st.query(params![repo])?;
         let mut out = Vec::new();
-        for row in rows {
-            let (id, repo, slug, message_pattern, language, documentation, sites) = row?;
+        while let Some(r) = rows.next()? {
+            let record = r.get_ref(4)?.as_str().map_err(rusqlite::Error::from)?;
+            let f: TraceFields = serde_json::from_str(record)?;
             out.push(TraceRow {
-                id,
-                repo,
-                slug,
-                message_pattern,
-                language: serde_json::from_value(serde_json::Value::String(language))?,
-                documentation,
-                sites: serde_json::from_str(&sites)?,
+                id: r.get(0)?,
+                repo: r.get(1)?,
+                slug: r.get(2)?,
+                message_pattern: r.get(3)?,
+                language: f.language,
+                documentation: f.documentation,
+                sites: f.sites,
             });
         }
         Ok(out)
