@@ -267,6 +267,11 @@ impl Anchors {
         a
     }
 
+    /// Number of anchors.
+    pub(crate) fn len(&self) -> usize {
+        self.templates.len()
+    }
+
     /// Templates anchored on `anchor`.
     pub(crate) fn templates(&self, anchor: u32) -> &[u32] {
         &self.templates[anchor as usize]

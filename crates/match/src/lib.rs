@@ -102,10 +102,7 @@ pub struct Trace {
 #[derive(Debug)]
 enum Seg {
     Lit(Box<str>),
-    Hole {
-        kind: HoleKind,
-        chain: bool,
-    },
+    Hole { kind: HoleKind, chain: bool },
 }
 
 #[derive(Debug)]
@@ -113,6 +110,43 @@ struct Compiled {
     segs: Vec<Seg>,
     lit_len: usize,
     payloads: Vec<u32>,
+}
+
+/// Up to eight bytes a template's text must start with (none when it
+/// starts with a hole). Checking them needs one small, dense table instead
+/// of following three pointers into the template, and rejects most
+/// anchored candidates before verification.
+#[derive(Debug, Clone, Copy, Default)]
+struct Head {
+    bytes: u64,
+    mask: u64,
+}
+
+impl Head {
+    fn of(segs: &[Seg]) -> Head {
+        match segs.first() {
+            Some(Seg::Lit(l)) => {
+                let n = l.len().min(8);
+                Head {
+                    bytes: word_at(l.as_bytes(), 0, n),
+                    mask: if n == 8 {
+                        u64::MAX
+                    } else {
+                        (1u64 << (8 * n)) - 1
+                    },
+                }
+            }
+            _ => Head::default(),
+        }
+    }
+}
+
+/// Bytes `b[at..end]`, at most eight, little-endian, zero-padded.
+fn word_at(b: &[u8], at: usize, end: usize) -> u64 {
+    let mut buf = [0u8; 8];
+    let n = end.saturating_sub(at).min(8);
+    buf[..n].copy_from_slice(&b[at..at + n]);
+    u64::from_le_bytes(buf)
 }
 
 /// Collects templates; [`TemplateSetBuilder::build`] compiles them.
@@ -150,7 +184,7 @@ impl TemplateSetBuilder {
                 .iter()
                 .map(|(t, _)| (t, t.literal_alnum() >= MIN_ALNUM)),
         );
-        let compiled = self
+        let compiled: Vec<Compiled> = self
             .templates
             .iter()
             .map(|(t, payloads)| Compiled {
@@ -169,8 +203,24 @@ impl TemplateSetBuilder {
                 payloads: payloads.clone(),
             })
             .collect();
+        // Each anchor's templates with their heads, in one flat array: the
+        // candidates of an occurrence are then one contiguous read.
+        let heads: Vec<Head> = compiled.iter().map(|c| Head::of(&c.segs)).collect();
+        let mut anchor_start = vec![0u32];
+        let mut anchored = Vec::new();
+        for a in 0..anchors.len() {
+            anchored.extend(
+                anchors
+                    .templates(a as u32)
+                    .iter()
+                    .map(|&ti| (ti, heads[ti as usize])),
+            );
+            anchor_start.push(anchored.len() as u32);
+        }
         TemplateSet {
             templates: compiled,
+            anchor_start,
+            anchored,
             anchors,
             files: self.files.into_iter().collect(),
         }
@@ -181,6 +231,10 @@ impl TemplateSetBuilder {
 #[derive(Debug)]
 pub struct TemplateSet {
     templates: Vec<Compiled>,
+    /// Anchor → its range of `anchored`.
+    anchor_start: Vec<u32>,
+    /// Templates by anchor, with their heads.
+    anchored: Vec<(u32, Head)>,
     anchors: Anchors,
     files: foldhash::HashMap<u32, (Box<str>, u32)>,
 }
@@ -237,7 +291,7 @@ impl TemplateSet {
             out.unmatched.push((s, e));
             return;
         }
-        let anchored = self.candidates(cx, s, e);
+        let anchored = self.candidates(cx, s, e, true);
         let mut best = self.best(cx.text, &anchored, e);
         if best.is_empty() && self.glue(cx, s, e, depth, out) {
             return;
@@ -245,7 +299,8 @@ impl TemplateSet {
         if best.is_empty() && outermost {
             // The message may follow a prefix nobody stripped: let templates
             // that start with their anchor start where it occurs.
-            best = self.best(cx.text, &self.floating(&anchored, cx.text, s, e), e);
+            let anywhere = self.candidates(cx, s, e, false);
+            best = self.best(cx.text, &self.floating(&anywhere, cx.text, s, e), e);
         }
         if best.is_empty() {
             out.unmatched.push((s, e));
@@ -265,7 +320,7 @@ impl TemplateSet {
         let mut from = s;
         while let Some(p) = memchr::memmem::find(&cx.text.as_bytes()[from..e], b": ") {
             let split = from + p;
-            let left_anchored = self.candidates(cx, s, split);
+            let left_anchored = self.candidates(cx, s, split, true);
             let left = self.best(cx.text, &left_anchored, split);
             if !left.is_empty() {
                 self.push_frame(cx, &left, s, split, depth, out);
@@ -355,11 +410,20 @@ impl TemplateSet {
         }
     }
 
-    /// Templates whose anchor occurs in `text[s..e]`, to try from `s`.
-    fn candidates(&self, cx: &Cx<'_>, s: usize, e: usize) -> Vec<Start> {
+    /// Templates whose anchor occurs in `text[s..e]`, to try from `s`;
+    /// with `at_start`, only those whose head text `text[s..]` begins with.
+    fn candidates(&self, cx: &Cx<'_>, s: usize, e: usize, at_start: bool) -> Vec<Start> {
         let mut anchored: Vec<Start> = Vec::new();
+        let start = word_at(cx.text.as_bytes(), s, e);
         for o in cx.occ.iter().filter(|o| o.start >= s && o.end <= e) {
-            anchored.extend(self.anchors.templates(o.anchor).iter().map(|&ti| (ti, s)));
+            let range = self.anchor_start[o.anchor as usize] as usize
+                ..self.anchor_start[o.anchor as usize + 1] as usize;
+            anchored.extend(
+                self.anchored[range]
+                    .iter()
+                    .filter(|(_, h)| !at_start || (start ^ h.bytes) & h.mask == 0)
+                    .map(|&(ti, _)| (ti, s)),
+            );
         }
         if anchored.len() > 1 {
             anchored.sort_unstable();
