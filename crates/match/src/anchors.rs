@@ -281,14 +281,16 @@ impl Anchors {
     pub(crate) fn find(&self, text: &str) -> Vec<Occurrence> {
         let b = text.as_bytes();
         let mut out = Vec::new();
-        let mut look = |s: usize, e: usize| {
-            if e - s >= MIN_ANCHOR && e - s <= self.longest_key {
-                if let Some(anchor) = self.keys.get(key_hash(&b[s..e])) {
-                    out.push(Occurrence {
-                        anchor,
-                        start: s,
-                        end: e,
-                    });
+        // Words and pairs are hashed first and looked up after, in
+        // batches: the lookups are independent memory reads, and issued
+        // together they wait for memory once instead of once each.
+        const BATCH: usize = 64;
+        let mut batch = [(0u64, 0usize, 0usize); BATCH];
+        let mut n = 0;
+        let flush = |batch: &[(u64, usize, usize)], out: &mut Vec<Occurrence>| {
+            for &(h, start, end) in batch {
+                if let Some(anchor) = self.keys.get(h) {
+                    out.push(Occurrence { anchor, start, end });
                 }
             }
         };
@@ -303,12 +305,20 @@ impl Anchors {
             while p < b.len() && WORD[b[p] as usize] {
                 p += 1;
             }
-            look(s, p);
-            if let Some(ps) = prev {
-                look(ps, p);
+            for start in [Some(s), prev].into_iter().flatten() {
+                let len = p - start;
+                if (MIN_ANCHOR..=self.longest_key).contains(&len) {
+                    batch[n] = (key_hash(&b[start..p]), start, p);
+                    n += 1;
+                }
             }
             prev = Some(s);
+            if n >= BATCH - 1 {
+                flush(&batch[..n], &mut out);
+                n = 0;
+            }
         }
+        flush(&batch[..n], &mut out);
         if let Some(ac) = &self.literals {
             for m in ac.find_overlapping_iter(text) {
                 out.push(Occurrence {

@@ -282,6 +282,19 @@ fn level_marker(s: &str) -> Option<usize> {
         "level=fatal ",
         "level=info ",
     ];
+    // First bytes of the markers: most messages start with another one.
+    const STARTS: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut i = 0;
+        while i < MARKERS.len() {
+            t[MARKERS[i].as_bytes()[0] as usize] = true;
+            i += 1;
+        }
+        t
+    };
+    if !s.as_bytes().first().is_some_and(|&b| STARTS[b as usize]) {
+        return None;
+    }
     MARKERS.iter().find(|m| s.starts_with(**m)).map(|m| m.len())
 }
 
