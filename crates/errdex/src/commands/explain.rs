@@ -5,7 +5,6 @@ use crate::{not_found, Failure};
 use errdex_explain::{Explainer, Explanation, Outline, Verdict};
 use errdex_store::Store;
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::io::{BufRead, BufWriter, Write};
 
 /// Longest line read from a stream; the rest of a longer line is skipped,
@@ -139,7 +138,7 @@ fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result
 }
 
 fn memchr_newline(b: &[u8]) -> Option<usize> {
-    b.iter().position(|&c| c == b'\n')
+    memchr::memchr(b'\n', b)
 }
 
 fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
@@ -205,7 +204,7 @@ fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
 /// `--summary`: lines grouped by their outermost error.
 #[derive(Default)]
 struct Summary {
-    groups: HashMap<String, Group>,
+    groups: foldhash::HashMap<String, Group>,
     lines: u64,
     other_unknown: u64,
 }
