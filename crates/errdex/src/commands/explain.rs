@@ -69,26 +69,13 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
         }
         Ok(())
     };
-    let mut batch: Vec<String> = Vec::with_capacity(BATCH);
+    let mut batch: Vec<String> = Vec::new();
     if a.text == "-" {
-        let stdin = std::io::stdin();
-        let mut input = stdin.lock();
-        let mut buf = Vec::new();
-        loop {
-            buf.clear();
-            let n = read_line_bounded(&mut input, &mut buf)?;
-            if n == 0 {
-                break;
-            }
-            let line = String::from_utf8_lossy(&buf);
-            if line.trim().is_empty() {
-                continue;
-            }
-            batch.push(line.into_owned());
-            if batch.len() == BATCH {
-                emit(&batch, &mut out)?;
-                batch.clear();
-            }
+        let mut input = std::io::stdin().lock();
+        while read_batch(&mut input, &mut batch)? {
+            emit(&batch, &mut out)?;
+            out.flush()?;
+            batch.clear();
         }
     } else {
         batch.extend(
@@ -112,6 +99,30 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
 
 /// Reads one line into `buf` (without the newline), keeping at most
 /// [`MAX_LINE`] bytes. Returns the bytes consumed (0 at the end).
+/// Reads the next non-blank lines of stdin into `batch`: [`BATCH`] lines
+/// from a pipe or file, one from a terminal so each answer comes at once.
+/// False at the end of input.
+fn read_batch(input: &mut impl BufRead, batch: &mut Vec<String>) -> std::io::Result<bool> {
+    use std::io::IsTerminal;
+    let size = if std::io::stdin().is_terminal() {
+        1
+    } else {
+        BATCH
+    };
+    let mut buf = Vec::new();
+    while batch.len() < size {
+        buf.clear();
+        if read_line_bounded(input, &mut buf)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&buf);
+        if !line.trim().is_empty() {
+            batch.push(line.into_owned());
+        }
+    }
+    Ok(!batch.is_empty())
+}
+
 fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<usize> {
     let mut consumed = 0;
     loop {
