@@ -312,6 +312,7 @@ mod tests {
                 source_code_start: 1,
                 source_code_end: 1,
                 github_url: None,
+                facts: Default::default(),
             }],
         }
     }

@@ -123,6 +123,7 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
                         source_code_start: a,
                         source_code_end: b,
                         github_url: cx.link(&s.file_path, a, b),
+                        facts: s.facts.clone(),
                     }
                 })
                 .collect();

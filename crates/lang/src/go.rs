@@ -52,6 +52,7 @@ impl LanguageSupport for Go {
             path,
             src: source.as_bytes(),
             imports: HashMap::new(),
+            package: String::new(),
             facts: FileFacts::default(),
         };
         cx.run(tree.root_node());
@@ -173,6 +174,9 @@ fn go_decls(src: &[u8]) -> Vec<Decl> {
     let mut row = 0usize;
     let mut i = 0usize;
     let mut line_start = true;
+    // The `//` lines right above a declaration are its doc comment and
+    // belong to its range: (offset, row) of the first of them.
+    let mut doc: Option<(usize, usize)> = None;
     while i < src.len() {
         let b = src[i];
         if line_start && st == St::Code {
@@ -185,11 +189,16 @@ fn go_decls(src: &[u8]) -> Vec<Decl> {
             };
             let always = kw(b"package") || kw(b"import") || kw(b"const");
             if always || kw(b"func") || kw(b"var") || kw(b"type") {
+                let (start, start_row) = doc.take().unwrap_or((i, row));
                 decls.push(Decl {
-                    start: i,
-                    row,
+                    start,
+                    row: start_row,
                     always,
                 });
+            } else if rest.starts_with(b"//") {
+                doc.get_or_insert((i, row));
+            } else {
+                doc = None;
             }
         }
         line_start = false;
@@ -481,6 +490,8 @@ struct FileCx<'a> {
     src: &'a [u8],
     /// Local package name → import path.
     imports: HashMap<String, String>,
+    /// The `package` clause's name.
+    package: String,
     facts: FileFacts,
 }
 
@@ -498,6 +509,7 @@ impl<'a> FileCx<'a> {
             .unwrap_or_default();
         let dir = self.path.rsplit_once('/').map_or("", |(d, _)| d);
         self.facts.scope = format!("{dir}\0{package}");
+        self.package = package;
 
         for n in imports {
             self.import(n);
@@ -962,6 +974,7 @@ impl<'a> FileCx<'a> {
             http_status: None,
             lang: Lang::Go,
             args: Vec::new(),
+            facts: crate::go_facts::site_facts(n, self.src, &self.package),
         }
     }
 
@@ -1354,7 +1367,7 @@ pub(crate) fn template(pattern: &str, args: &[String], callee: &str) -> Template
 
 /// Whether an argument expression names an error value: `err`, `e.err`,
 /// `lastErr`, `ErrClosed`, `err.Error()`, `ctx.Err()`.
-fn is_error_value(arg: &str) -> bool {
+pub(crate) fn is_error_value(arg: &str) -> bool {
     let a = arg.trim();
     let a = a.strip_suffix(".Error()").unwrap_or(a);
     if a.ends_with(".Err()") {
@@ -1392,7 +1405,7 @@ fn named_children(n: Node<'_>) -> Vec<Node<'_>> {
         .collect()
 }
 
-fn find_kind<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
+pub(crate) fn find_kind<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
     if n.kind() == kind {
         return Some(n);
     }
@@ -1656,6 +1669,17 @@ mod tests {
         let found = sites(&src);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].message_pattern, "boom %d");
+    }
+
+    #[test]
+    fn a_declaration_range_starts_at_its_doc_comment() {
+        let src = b"package p\n\n// a does\n// things.\nfunc a() {}\n\n// loose\n\nfunc b() {}\n";
+        let d = go_decls(src);
+        let text = |i: usize| std::str::from_utf8(&src[d[i].start..]).unwrap();
+        assert!(text(1).starts_with("// a does"));
+        assert_eq!(d[1].row, 2);
+        // A blank line parts a comment from the declaration below.
+        assert!(text(2).starts_with("func b"));
     }
 
     #[test]

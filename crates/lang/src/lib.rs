@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 mod go;
+mod go_facts;
 pub mod message;
 mod prefilter;
 

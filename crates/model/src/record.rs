@@ -130,6 +130,56 @@ pub struct RawSite {
     /// Source text of the values that fill the pattern's holes, in order
     /// (for a format call, the arguments after the format string).
     pub args: Vec<String>,
+    /// What the code around the call shows.
+    pub facts: SiteFacts,
+}
+
+/// What the code around a site shows: with the message, the only input the
+/// analysis may draw on. Every field is read from the syntax tree; none is
+/// guessed.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SiteFacts {
+    /// Package (Go: the `package` clause).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    /// Receiver type of the enclosing method, without `*`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub receiver: Option<String>,
+    /// Doc comment of the enclosing function, comment markers removed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    /// Comment lines just above the statement that holds the site.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// Conditions of the `if` statements around the site, innermost first,
+    /// as written (`err != nil`, `c.StopRequested()`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub guards: Vec<String>,
+    /// The call whose error the site wraps or reports: the call assigned
+    /// to an error argument of the site just before it
+    /// (`readiness, err := serveReadiness(ctx)` → `serveReadiness`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrapped_call: Option<String>,
+    /// Comment lines just above that call's statement.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrapped_call_comment: Option<String>,
+    /// The site is inside a loop of its function.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_loop: bool,
+    /// The site is in `func main` of a `main` package.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_main: bool,
+    /// The enclosing function takes an `http.ResponseWriter`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub http_handler: bool,
+}
+
+impl SiteFacts {
+    /// Whether nothing was found.
+    pub fn is_empty(&self) -> bool {
+        *self == SiteFacts::default()
+    }
 }
 
 /// A call that produces an error whose message has no literal part at all
@@ -176,6 +226,9 @@ pub struct Site {
     pub source_code_end: u32,
     /// Pinned link to the snippet, when the commit and remote are known.
     pub github_url: Option<String>,
+    /// What the code around the site shows (the analysis' input).
+    #[serde(default, skip_serializing_if = "SiteFacts::is_empty")]
+    pub facts: SiteFacts,
 }
 
 /// Another record the page lists as related.

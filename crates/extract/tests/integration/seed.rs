@@ -71,6 +71,23 @@ fn seed_records_field_by_field_with_overrides() {
         Some("https://github.com/kubernetes/kops/blob/4c8573c808a73d578c5eadc86d410646ea0b0d73/dns-controller/pkg/dns/dnscontroller.go#L288-L314")
     );
     assert!(stop.source_code.contains("if c.StopRequested() {"));
+    // The analysis' input: the guard that leads to both sites, inside the
+    // controller's loop.
+    for site in &stop.sites {
+        assert_eq!(site.facts.guards, vec!["c.StopRequested()"]);
+        assert_eq!(site.facts.receiver.as_deref(), Some("DNSController"));
+        assert!(site.facts.in_loop);
+    }
+    let probe = &by_pattern(&ds.records, "serving readiness probe: %w").sites[0].facts;
+    assert_eq!(probe.wrapped_call.as_deref(), Some("serveReadiness"));
+    assert!(probe.wrapped_call_comment.as_deref().is_some_and(
+        |c| c.starts_with("In daemon mode kops-channels runs as a system-node-critical static pod")
+    ));
+    assert!(probe
+        .doc
+        .as_deref()
+        .is_some_and(|d| d.starts_with("runApplyChannelLoop reconciles repeatedly")));
+    assert!(!probe.in_loop);
 
     // The warning logged in the apply loop is its own record.
     let warn = by_pattern(

@@ -1,0 +1,305 @@
+//! Facts about the code around a Go site, read from the syntax tree: the
+//! analysis explains an error from these and from nothing else.
+
+use errdex_model::SiteFacts;
+use tree_sitter::Node;
+
+/// Facts for the site whose call (or declaration) is `n`.
+pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> SiteFacts {
+    let text = |n: Node<'_>| n.utf8_text(src).unwrap_or_default().to_string();
+    let mut f = SiteFacts {
+        package: (!package.is_empty()).then(|| package.to_string()),
+        ..SiteFacts::default()
+    };
+    let func = enclosing_declaration(n);
+    if let Some(func) = func {
+        f.doc = comment_above(func, src);
+        f.receiver = func
+            .child_by_field_name("receiver")
+            .and_then(|r| crate::go::find_kind(r, "type_identifier"))
+            .map(text);
+        let name = func.child_by_field_name("name").map(text);
+        f.in_main = func.kind() == "function_declaration"
+            && name.as_deref() == Some("main")
+            && package == "main";
+        f.http_handler = func
+            .child_by_field_name("parameters")
+            .is_some_and(|p| text(p).contains("http.ResponseWriter"));
+    }
+    // Guards and loops up to the function (or closure) around the site.
+    let mut child = n;
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        match p.kind() {
+            "function_declaration" | "method_declaration" | "func_literal" => break,
+            "for_statement" => f.in_loop = true,
+            "if_statement" => {
+                if let Some(cond) = p.child_by_field_name("condition") {
+                    let in_else = p
+                        .child_by_field_name("alternative")
+                        .is_some_and(|a| a.id() == child.id());
+                    let c = text(cond);
+                    if in_else {
+                        f.guards.push(format!("!({c})"));
+                    } else if p
+                        .child_by_field_name("consequence")
+                        .is_some_and(|b| b.id() == child.id())
+                    {
+                        f.guards.push(c);
+                    }
+                }
+            }
+            _ => {}
+        }
+        child = p;
+        cur = p.parent();
+    }
+    if let Some(stmt) = statement_of(n) {
+        f.comment = comment_above(stmt, src);
+    }
+    if let Some(call) = wrapped_call(n, src) {
+        f.wrapped_call = call
+            .child_by_field_name("function")
+            .map(text)
+            .or_else(|| Some(text(call)));
+        f.wrapped_call_comment = statement_of(call).and_then(|s| comment_above(s, src));
+    }
+    f
+}
+
+/// The function or method declaration around `n`.
+fn enclosing_declaration(n: Node<'_>) -> Option<Node<'_>> {
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        if matches!(p.kind(), "function_declaration" | "method_declaration") {
+            return Some(p);
+        }
+        cur = p.parent();
+    }
+    None
+}
+
+/// Whether `n` is a statement of a block.
+fn is_statement(n: Node<'_>) -> bool {
+    n.parent()
+        .is_some_and(|p| matches!(p.kind(), "statement_list" | "block" | "source_file"))
+        && n.kind() != "comment"
+}
+
+/// The statement (of a block) that holds `n`.
+fn statement_of(n: Node<'_>) -> Option<Node<'_>> {
+    let mut cur = Some(n);
+    while let Some(c) = cur {
+        if is_statement(c) {
+            return Some(c);
+        }
+        cur = c.parent();
+    }
+    None
+}
+
+/// The comment lines ending on the line just above `n`, markers removed.
+fn comment_above(n: Node<'_>, src: &[u8]) -> Option<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut row = n.start_position().row;
+    let mut prev = n.prev_sibling();
+    // A block's first statement: comments above it sit beside the
+    // block's statement list, not inside it.
+    if prev.is_none() && n.parent().is_some_and(|p| p.kind() == "statement_list") {
+        prev = n.parent().and_then(|p| p.prev_sibling());
+    }
+    while let Some(c) = prev {
+        if c.kind() != "comment" || c.end_position().row + 1 != row {
+            break;
+        }
+        let t = c.utf8_text(src).unwrap_or_default();
+        let body = t
+            .strip_prefix("//")
+            .map(|b| b.trim().to_string())
+            .or_else(|| {
+                t.strip_prefix("/*")
+                    .and_then(|b| b.strip_suffix("*/"))
+                    .map(|b| b.trim().to_string())
+            })
+            .unwrap_or_default();
+        lines.push(body);
+        row = c.start_position().row;
+        prev = c.prev_sibling();
+    }
+    lines.reverse();
+    let joined = lines.join(" ").trim().to_string();
+    (!joined.is_empty()).then_some(joined)
+}
+
+/// The call whose error value the site at `n` passes on: for each
+/// error-looking identifier among the site's arguments, the nearest
+/// assignment to it from a call before the site, in the same function
+/// (an `if` initializer counts).
+fn wrapped_call<'t>(n: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
+    let args = n.child_by_field_name("arguments")?;
+    let mut names: Vec<&str> = Vec::new();
+    let mut cur = args.walk();
+    for a in args.named_children(&mut cur) {
+        if a.kind() == "identifier" {
+            let t = a.utf8_text(src).unwrap_or_default();
+            if crate::go::is_error_value(t) {
+                names.push(t);
+            }
+        }
+    }
+    if names.is_empty() {
+        return None;
+    }
+    let mut child = n;
+    let mut up = n.parent();
+    while let Some(p) = up {
+        if matches!(
+            p.kind(),
+            "function_declaration" | "method_declaration" | "func_literal"
+        ) {
+            break;
+        }
+        if p.kind() == "if_statement" {
+            if let Some(init) = p.child_by_field_name("initializer") {
+                if init.id() != child.id() {
+                    if let Some(call) = assigned_call(init, &names, src) {
+                        return Some(call);
+                    }
+                }
+            }
+        }
+        if is_statement(child) {
+            let mut prev = child.prev_named_sibling();
+            while let Some(s) = prev {
+                if let Some(call) = assigned_call(s, &names, src) {
+                    return Some(call);
+                }
+                prev = s.prev_named_sibling();
+            }
+        }
+        child = p;
+        up = p.parent();
+    }
+    None
+}
+
+/// The call on the right of `stmt` when `stmt` assigns one of `names`
+/// (`x, err := f()`, `err = f()`, `var err = f()`).
+fn assigned_call<'t>(stmt: Node<'t>, names: &[&str], src: &[u8]) -> Option<Node<'t>> {
+    let (left, right) = match stmt.kind() {
+        "short_var_declaration" | "assignment_statement" => (
+            stmt.child_by_field_name("left")?,
+            stmt.child_by_field_name("right")?,
+        ),
+        "var_declaration" => {
+            let spec = crate::go::find_kind(stmt, "var_spec")?;
+            (spec, spec.child_by_field_name("value")?)
+        }
+        _ => return None,
+    };
+    let mut cur = left.walk();
+    let assigns = left
+        .named_children(&mut cur)
+        .chain(std::iter::once(left))
+        .any(|id| {
+            id.kind() == "identifier" && names.contains(&id.utf8_text(src).unwrap_or_default())
+        });
+    if !assigns {
+        return None;
+    }
+    let mut cur = right.walk();
+    let first = if right.kind() == "call_expression" {
+        Some(right)
+    } else {
+        right.named_children(&mut cur).next()
+    };
+    first.filter(|c| c.kind() == "call_expression")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{ExtractOptions, LanguageSupport};
+    use errdex_model::SiteFacts;
+
+    fn facts(src: &str) -> Vec<(String, SiteFacts)> {
+        let f = crate::go::Go.extract("p/a.go", src, &ExtractOptions::default());
+        crate::resolve_package(vec![f])
+            .0
+            .into_iter()
+            .map(|s| (s.message_pattern, s.facts))
+            .collect()
+    }
+
+    #[test]
+    fn wrapped_call_guards_and_comments() {
+        let src = r#"package cmd
+
+import (
+	"fmt"
+	"net/http"
+)
+
+// runLoop reconciles until ctx is cancelled.
+func runLoop(ctx context.Context) error {
+	// Serve a readiness probe so a persistent failure surfaces as NotReady.
+	readiness, err := serveReadiness(ctx)
+	if err != nil {
+		return fmt.Errorf("serving readiness probe: %w", err)
+	}
+	for {
+		if c.StopRequested() {
+			return fmt.Errorf("stop requested")
+		} else {
+			// keep going
+			if err := apply(x); err != nil {
+				return fmt.Errorf("apply failed: %v", err)
+			}
+		}
+	}
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	http.Error(w, "bad request", http.StatusBadRequest)
+}
+
+func main() {
+	panic("no config")
+}
+"#;
+        let got = facts(src);
+        let by = |p: &str| got.iter().find(|(m, _)| m == p).unwrap().1.clone();
+
+        let probe = by("serving readiness probe: %w");
+        assert_eq!(probe.package.as_deref(), Some("cmd"));
+        assert_eq!(
+            probe.doc.as_deref(),
+            Some("runLoop reconciles until ctx is cancelled.")
+        );
+        assert_eq!(probe.guards, vec!["err != nil"]);
+        assert_eq!(probe.wrapped_call.as_deref(), Some("serveReadiness"));
+        assert_eq!(
+            probe.wrapped_call_comment.as_deref(),
+            Some("Serve a readiness probe so a persistent failure surfaces as NotReady.")
+        );
+        assert!(!probe.in_loop);
+
+        let stop = by("stop requested");
+        assert_eq!(stop.guards, vec!["c.StopRequested()"]);
+        assert!(stop.in_loop);
+        assert_eq!(stop.wrapped_call, None);
+
+        let apply = by("apply failed: %v");
+        assert_eq!(apply.guards, vec!["err != nil", "!(c.StopRequested())"]);
+        assert_eq!(apply.wrapped_call.as_deref(), Some("apply"));
+
+        let bad = by("bad request");
+        assert!(bad.http_handler);
+        assert_eq!(bad.receiver.as_deref(), Some("Server"));
+        assert!(!bad.in_main);
+
+        // `func main` outside package main is no program's entry point.
+        assert!(!by("no config").in_main);
+        let main = facts("package main\n\nfunc main() {\n\tpanic(\"no config\")\n}\n");
+        assert!(main[0].1.in_main);
+    }
+}
