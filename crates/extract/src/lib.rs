@@ -13,7 +13,9 @@ mod group;
 pub mod snapshot;
 mod walk;
 
-use errdex_lang::{apply_wrappers, resolve_package, wrapper_matters, ExtractOptions, FileFacts};
+use errdex_lang::{
+    apply_wrappers, resolve_package, wrapper_matters, ErrorCheck, ExtractOptions, FileFacts,
+};
 use errdex_model::{IndexStats, RepoDataset};
 use rayon::prelude::*;
 use snapshot::{Remote, Snapshot};
@@ -343,6 +345,10 @@ fn run(
     // Printf wrappers defined anywhere in the repository make their calls
     // sites everywhere; then constants resolve package by package.
     apply_wrappers(&mut all_facts, opts.all_levels);
+    let checks: Vec<ErrorCheck> = all_facts
+        .iter_mut()
+        .flat_map(|f| std::mem::take(&mut f.checks))
+        .collect();
     let mut by_scope: HashMap<String, Vec<FileFacts>> = HashMap::new();
     for f in all_facts {
         by_scope.entry(f.scope.clone()).or_default().push(f);
@@ -362,6 +368,7 @@ fn run(
     dynamic.sort_by(|a, b| {
         (&a.file_path, a.line_number, &a.callee).cmp(&(&b.file_path, b.line_number, &b.callee))
     });
+    attach_checks(&mut sites, &checks);
     t("resolve");
     stats.sites = sites.len() as u64;
     stats.dynamic_sites = dynamic.len() as u64;
@@ -389,6 +396,36 @@ fn run(
             stats,
         },
         warnings,
+    }
+}
+
+/// Tells each sentinel or typed-error site where the repository checks
+/// for it: a check written `pkg.ErrX` must name the site's package, an
+/// unqualified one must sit in the site's folder.
+fn attach_checks(sites: &mut [errdex_model::RawSite], checks: &[ErrorCheck]) {
+    let mut by_name: HashMap<&str, Vec<&ErrorCheck>> = HashMap::new();
+    for c in checks {
+        by_name.entry(c.name.as_str()).or_default().push(c);
+    }
+    let dir = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+    for site in sites {
+        let Some(found) = site.error_class.as_deref().and_then(|c| by_name.get(c)) else {
+            continue;
+        };
+        let site_dir = dir(&site.file_path);
+        let mut at: Vec<&&ErrorCheck> = found
+            .iter()
+            .filter(|c| match &c.qualifier {
+                Some(q) => site.facts.package.as_deref() == Some(q.as_str()),
+                None => dir(&c.file_path) == site_dir,
+            })
+            .collect();
+        at.sort_by(|a, b| (&a.file_path, a.line_number).cmp(&(&b.file_path, b.line_number)));
+        site.facts.checked_at = at
+            .iter()
+            .take(errdex_model::MAX_CHECKS)
+            .map(|c| format!("{}:{} {}", c.file_path, c.line_number, c.how))
+            .collect();
     }
 }
 

@@ -57,6 +57,7 @@ impl LanguageSupport for Go {
         };
         cx.run(tree.root_node());
         cx.facts.partial = partial;
+        cx.facts.checks = crate::go_checks::error_checks(path, source);
         cx.facts
     }
 }

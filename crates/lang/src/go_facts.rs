@@ -11,9 +11,20 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> SiteFacts {
         package: (!package.is_empty()).then(|| package.to_string()),
         ..SiteFacts::default()
     };
-    let func = enclosing_declaration(n);
-    if let Some(func) = func {
-        f.doc = comment_above(func, src);
+    // `parent()` searches down from the root each time: walk up once and
+    // keep the chain, `n` first.
+    let chain: Vec<Node<'_>> = std::iter::successors(Some(n), |c| c.parent()).collect();
+    let is_function = |k: &str| {
+        matches!(
+            k,
+            "function_declaration" | "method_declaration" | "func_literal"
+        )
+    };
+    if let Some(func) = chain
+        .iter()
+        .find(|a| matches!(a.kind(), "function_declaration" | "method_declaration"))
+    {
+        f.doc = comment_above(*func, src);
         f.receiver = func
             .child_by_field_name("receiver")
             .and_then(|r| crate::go::find_kind(r, "type_identifier"))
@@ -27,75 +38,48 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> SiteFacts {
             .is_some_and(|p| text(p).contains("http.ResponseWriter"));
     }
     // Guards and loops up to the function (or closure) around the site.
-    let mut child = n;
-    let mut cur = n.parent();
-    while let Some(p) = cur {
+    for pair in chain.windows(2) {
+        let (child, p) = (pair[0], pair[1]);
         match p.kind() {
-            "function_declaration" | "method_declaration" | "func_literal" => break,
+            k if is_function(k) => break,
             "for_statement" => f.in_loop = true,
             "if_statement" => {
                 if let Some(cond) = p.child_by_field_name("condition") {
-                    let in_else = p
-                        .child_by_field_name("alternative")
-                        .is_some_and(|a| a.id() == child.id());
-                    let c = text(cond);
-                    if in_else {
-                        f.guards.push(format!("!({c})"));
-                    } else if p
-                        .child_by_field_name("consequence")
-                        .is_some_and(|b| b.id() == child.id())
-                    {
-                        f.guards.push(c);
+                    let branch = |field: &str| {
+                        p.child_by_field_name(field)
+                            .is_some_and(|b| b.id() == child.id())
+                    };
+                    if branch("consequence") {
+                        f.guards.push(text(cond));
+                    } else if branch("alternative") {
+                        f.guards.push(format!("!({})", text(cond)));
                     }
                 }
             }
             _ => {}
         }
-        child = p;
-        cur = p.parent();
     }
-    if let Some(stmt) = statement_of(n) {
+    // The statement holding the site: the first node of the chain whose
+    // parent is a statement list.
+    let statement = chain.windows(2).find_map(|pair| {
+        (is_statement_parent(pair[1]) && pair[0].kind() != "comment").then_some(pair[0])
+    });
+    if let Some(stmt) = statement {
         f.comment = comment_above(stmt, src);
     }
-    if let Some(call) = wrapped_call(n, src) {
+    if let Some((call, stmt)) = wrapped_call(&chain, src) {
         f.wrapped_call = call
             .child_by_field_name("function")
             .map(text)
             .or_else(|| Some(text(call)));
-        f.wrapped_call_comment = statement_of(call).and_then(|s| comment_above(s, src));
+        f.wrapped_call_comment = comment_above(stmt, src);
     }
     f
 }
 
-/// The function or method declaration around `n`.
-fn enclosing_declaration(n: Node<'_>) -> Option<Node<'_>> {
-    let mut cur = n.parent();
-    while let Some(p) = cur {
-        if matches!(p.kind(), "function_declaration" | "method_declaration") {
-            return Some(p);
-        }
-        cur = p.parent();
-    }
-    None
-}
-
-/// Whether `n` is a statement of a block.
-fn is_statement(n: Node<'_>) -> bool {
-    n.parent()
-        .is_some_and(|p| matches!(p.kind(), "statement_list" | "block" | "source_file"))
-        && n.kind() != "comment"
-}
-
-/// The statement (of a block) that holds `n`.
-fn statement_of(n: Node<'_>) -> Option<Node<'_>> {
-    let mut cur = Some(n);
-    while let Some(c) = cur {
-        if is_statement(c) {
-            return Some(c);
-        }
-        cur = c.parent();
-    }
-    None
+/// Whether children of `p` are statements.
+fn is_statement_parent(p: Node<'_>) -> bool {
+    matches!(p.kind(), "statement_list" | "block" | "source_file")
 }
 
 /// The comment lines ending on the line just above `n`, markers removed.
@@ -131,12 +115,13 @@ fn comment_above(n: Node<'_>, src: &[u8]) -> Option<String> {
     (!joined.is_empty()).then_some(joined)
 }
 
-/// The call whose error value the site at `n` passes on: for each
-/// error-looking identifier among the site's arguments, the nearest
-/// assignment to it from a call before the site, in the same function
-/// (an `if` initializer counts).
-fn wrapped_call<'t>(n: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
-    let args = n.child_by_field_name("arguments")?;
+/// The call whose error value the site (`chain[0]`, then its ancestors)
+/// passes on, with the statement that makes it: for each error-looking
+/// identifier among the site's arguments, the nearest assignment to it
+/// from a call before the site, in the same function (an `if` initializer
+/// counts).
+fn wrapped_call<'t>(chain: &[Node<'t>], src: &[u8]) -> Option<(Node<'t>, Node<'t>)> {
+    let args = chain.first()?.child_by_field_name("arguments")?;
     let mut names: Vec<&str> = Vec::new();
     let mut cur = args.walk();
     for a in args.named_children(&mut cur) {
@@ -150,9 +135,8 @@ fn wrapped_call<'t>(n: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
     if names.is_empty() {
         return None;
     }
-    let mut child = n;
-    let mut up = n.parent();
-    while let Some(p) = up {
+    for pair in chain.windows(2) {
+        let (child, p) = (pair[0], pair[1]);
         if matches!(
             p.kind(),
             "function_declaration" | "method_declaration" | "func_literal"
@@ -163,22 +147,20 @@ fn wrapped_call<'t>(n: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
             if let Some(init) = p.child_by_field_name("initializer") {
                 if init.id() != child.id() {
                     if let Some(call) = assigned_call(init, &names, src) {
-                        return Some(call);
+                        return Some((call, p));
                     }
                 }
             }
         }
-        if is_statement(child) {
+        if is_statement_parent(p) {
             let mut prev = child.prev_named_sibling();
             while let Some(s) = prev {
                 if let Some(call) = assigned_call(s, &names, src) {
-                    return Some(call);
+                    return Some((call, s));
                 }
                 prev = s.prev_named_sibling();
             }
         }
-        child = p;
-        up = p.parent();
     }
     None
 }

@@ -20,6 +20,8 @@
 #![deny(missing_docs)]
 
 mod go;
+mod go_checks;
+pub use go_checks::ErrorCheck;
 mod go_facts;
 pub mod message;
 mod prefilter;
@@ -110,6 +112,8 @@ pub struct FileFacts {
     /// Calls that become sites if a wrapper of their name exists anywhere
     /// in the repository.
     pub wrapper_calls: Vec<WrapperCall>,
+    /// Places that check for an error by name (`errors.Is(err, ErrX)`).
+    pub checks: Vec<ErrorCheck>,
 }
 
 /// A function whose last parameters are a format string and variadic

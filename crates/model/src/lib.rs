@@ -17,6 +17,6 @@ mod template;
 pub use ids::{record_id, slugify, unique_slugs, SLUG_MAX_LEN};
 pub use record::{
     DynamicSite, ErrorType, IndexStats, Lang, RawSite, Record, RelatedError, RepoDataset, Severity,
-    Site, SiteFacts, SCHEMA_VERSION,
+    Site, SiteFacts, MAX_CHECKS, SCHEMA_VERSION,
 };
 pub use template::{Hole, HoleKind, Segment, Template};

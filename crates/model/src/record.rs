@@ -173,7 +173,14 @@ pub struct SiteFacts {
     /// The enclosing function takes an `http.ResponseWriter`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub http_handler: bool,
+    /// For a sentinel or typed error: where the repository checks for it
+    /// (`store/get.go:40 errors.Is`), at most [`MAX_CHECKS`], by path.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub checked_at: Vec<String>,
 }
+
+/// Checks listed per site in [`SiteFacts::checked_at`].
+pub const MAX_CHECKS: usize = 8;
 
 impl SiteFacts {
     /// Whether nothing was found.

@@ -1,0 +1,171 @@
+//! Where Go code checks for a particular error: `errors.Is(err, ErrX)`,
+//! `err == ErrX`, `case ErrX:`, `err.(*XError)`, `case *XError:`. Read from
+//! the bytes of the whole file, not the syntax tree, because the prefilter
+//! does not parse declarations without error sites, and checks live
+//! mostly in callers. Only names that turn out to be a record's
+//! `errorClass` are ever used, so a coincidental match costs nothing.
+
+/// One place that checks for an error by name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorCheck {
+    /// The sentinel or type name checked for (last selector part).
+    pub name: String,
+    /// The package qualifier written before it (`store` in
+    /// `store.ErrNotFound`), if any.
+    pub qualifier: Option<String>,
+    /// Path of the file.
+    pub file_path: String,
+    /// 1-based line.
+    pub line_number: u32,
+    /// `errors.Is`, `==`, `case` or `type assertion`.
+    pub how: &'static str,
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The identifier chain starting at `at` (`pkg.ErrX`): its last part and
+/// the part before it.
+fn last_part(b: &[u8], at: usize) -> Option<(&str, Option<&str>)> {
+    let mut end = at;
+    while end < b.len() && (is_ident(b[end]) || b[end] == b'.') {
+        end += 1;
+    }
+    let chain = std::str::from_utf8(&b[at..end]).ok()?;
+    let mut parts = chain.rsplit('.');
+    let last = parts.next()?;
+    let qualifier = parts.next().filter(|q| !q.is_empty());
+    (!last.is_empty() && !last.as_bytes()[0].is_ascii_digit()).then_some((last, qualifier))
+}
+
+/// Every check in one file.
+pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
+    use aho_corasick::AhoCorasick;
+    use std::sync::OnceLock;
+    // Only lines holding one of these can check anything; finding them in
+    // one pass over the file keeps this off the index's critical path.
+    static MARKS: OnceLock<AhoCorasick> = OnceLock::new();
+    let marks = MARKS.get_or_init(|| {
+        AhoCorasick::new(["errors.Is(", "== ", "!= ", "case ", ".("]).expect("static patterns")
+    });
+    let bytes = src.as_bytes();
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let (mut row, mut counted) = (0usize, 0usize);
+    let mut last_start = None;
+    for m in marks.find_iter(src) {
+        let start = memchr::memrchr(b'\n', &bytes[..m.start()]).map_or(0, |p| p + 1);
+        if last_start == Some(start) {
+            continue; // a line with several marks is read once
+        }
+        last_start = Some(start);
+        row += memchr::memchr_iter(b'\n', &bytes[counted..start]).count();
+        counted = start;
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(src.len(), |p| start + p);
+        lines.push((row, &src[start..end]));
+    }
+    let mut out = Vec::new();
+    for (i, line) in lines {
+        let t = line.trim_start();
+        if t.starts_with("//") {
+            continue;
+        }
+        let b = line.as_bytes();
+        let mut push = |(name, qualifier): (&str, Option<&str>), how: &'static str| {
+            out.push(ErrorCheck {
+                name: name.to_string(),
+                qualifier: qualifier.map(str::to_string),
+                file_path: path.to_string(),
+                line_number: i as u32 + 1,
+                how,
+            })
+        };
+        // errors.Is(x, target): the second argument.
+        let mut from = 0;
+        while let Some(p) = line[from..].find("errors.Is(") {
+            let args = &line[from + p + "errors.Is(".len()..];
+            if let Some(comma) = args.find(',') {
+                let target = args[comma + 1..].trim_start();
+                let at = b.len() - target.len();
+                if let Some(name) = last_part(b, at) {
+                    push(name, "errors.Is");
+                }
+            }
+            from += p + 1;
+        }
+        // Comparisons and switch cases with a sentinel (`Err…` by Go
+        // convention) on either side.
+        for op in ["== ", "!= ", "case "] {
+            let mut from = 0;
+            while let Some(p) = line[from..].find(op) {
+                let at = from + p + op.len();
+                if let Some(name) = last_part(b, at).filter(|n| n.0.starts_with("Err")) {
+                    push(name, if op == "case " { "case" } else { "==" });
+                }
+                from = at;
+            }
+        }
+        for op in [" == ", " != "] {
+            let mut from = 0;
+            while let Some(p) = line[from..].find(op) {
+                let end = from + p;
+                let start = line[..end]
+                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                    .map_or(0, |s| s + 1);
+                if let Some(name) = last_part(b, start).filter(|n| n.0.starts_with("Err")) {
+                    push(name, "==");
+                }
+                from = end + op.len();
+            }
+        }
+        // Typed errors: `x.(*T)`, `x.(T)`, `case *T:`.
+        for op in [".(*", ".(", "case *"] {
+            let mut from = 0;
+            while let Some(p) = line[from..].find(op) {
+                let at = from + p + op.len();
+                if let Some(name) = last_part(b, at).filter(|n| n.0 != "type") {
+                    push(name, "type assertion");
+                }
+                from = at;
+            }
+        }
+    }
+    out.sort_by(|a, b| (a.line_number, &a.name).cmp(&(b.line_number, &b.name)));
+    out.dedup_by(|a, b| a.line_number == b.line_number && a.name == b.name);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_by_is_comparison_case_and_type() {
+        let src = "package p\n\
+            func f() {\n\
+            \tif errors.Is(err, store.ErrNotFound) {}\n\
+            \tif err == ErrStopped || ErrClosed != err {}\n\
+            \tswitch err {\n\
+            \tcase io.EOF, ErrGone:\n\
+            \t}\n\
+            \tif ke, ok := err.(*KeyError); ok {}\n\
+            \t// if err == ErrCommented {}\n\
+            \tswitch err.(type) {\n\
+            \tcase *PathError:\n\
+            \t}\n\
+            }\n";
+        let checks = error_checks("p/a.go", src);
+        assert_eq!(checks[0].qualifier.as_deref(), Some("store"));
+        let got: Vec<(String, u32, &str)> = checks
+            .into_iter()
+            .map(|c| (c.name, c.line_number, c.how))
+            .collect();
+        assert!(got.contains(&("ErrNotFound".into(), 3, "errors.Is")));
+        assert!(got.contains(&("ErrStopped".into(), 4, "==")));
+        assert!(got.contains(&("ErrClosed".into(), 4, "==")));
+        assert!(got.contains(&("KeyError".into(), 8, "type assertion")));
+        assert!(got.contains(&("PathError".into(), 11, "type assertion")));
+        assert!(!got.iter().any(|c| c.0 == "ErrCommented"));
+        assert!(!got.iter().any(|c| c.0 == "type"));
+    }
+}
