@@ -9,6 +9,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod callers;
 mod group;
 pub mod snapshot;
 mod walk;
@@ -318,7 +319,8 @@ fn run(
     };
     let mut all_facts: Vec<FileFacts> = Vec::with_capacity(parsed.len());
     let mut line_counts = HashMap::new();
-    for p in parsed {
+    let mut readable: Vec<(&walk::Candidate, String)> = Vec::with_capacity(parsed.len());
+    for (p, c) in parsed.into_iter().zip(&order) {
         match p {
             Parsed::Ok {
                 facts,
@@ -333,6 +335,7 @@ fn run(
                     stats.files_with_syntax_errors += 1;
                 }
                 warnings.extend(warning);
+                readable.push((*c, rel.clone()));
                 line_counts.insert(rel, lines);
                 all_facts.push(*facts);
             }
@@ -369,6 +372,7 @@ fn run(
         (&a.file_path, a.line_number, &a.callee).cmp(&(&b.file_path, b.line_number, &b.callee))
     });
     attach_checks(&mut sites, &checks);
+    pool.install(|| callers::attach_callers(&mut sites, &readable));
     t("resolve");
     stats.sites = sites.len() as u64;
     stats.dynamic_sites = dynamic.len() as u64;

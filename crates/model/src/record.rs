@@ -177,6 +177,10 @@ pub struct SiteFacts {
     /// (`store/get.go:40 errors.Is`), at most [`MAX_CHECKS`], by path.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub checked_at: Vec<String>,
+    /// Calls of the enclosing function by name (`cmd/main.go:40 main`),
+    /// at most [`MAX_CHECKS`], by path.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub callers: Vec<String>,
 }
 
 /// Checks listed per site in [`SiteFacts::checked_at`].

@@ -88,6 +88,10 @@ fn seed_records_field_by_field_with_overrides() {
         .as_deref()
         .is_some_and(|d| d.starts_with("runApplyChannelLoop reconciles repeatedly")));
     assert!(!probe.in_loop);
+    assert_eq!(
+        probe.callers,
+        vec!["channels/pkg/cmd/apply_channel.go:42 RunApplyChannelCmd"]
+    );
 
     // The warning logged in the apply loop is its own record.
     let warn = by_pattern(
