@@ -1,4 +1,5 @@
 //! Where Go code checks for a particular error: `errors.Is(err, ErrX)`,
+//! `errors.As(err, &target)` (with `target`'s declared type),
 //! `err == ErrX`, `case ErrX:`, `err.(*XError)`, `case *XError:`. Read from
 //! the bytes of the whole file, not the syntax tree, because the prefilter
 //! does not parse declarations without error sites, and checks live
@@ -17,7 +18,7 @@ pub struct ErrorCheck {
     pub file_path: String,
     /// 1-based line.
     pub line_number: u32,
-    /// `errors.Is`, `==`, `case` or `type assertion`.
+    /// `errors.Is`, `errors.As`, `==`, `case` or `type assertion`.
     pub how: &'static str,
 }
 
@@ -39,6 +40,28 @@ fn last_part(b: &[u8], at: usize) -> Option<(&str, Option<&str>)> {
     (!last.is_empty() && !last.as_bytes()[0].is_ascii_digit()).then_some((last, qualifier))
 }
 
+/// The type a variable was last declared with in `before`:
+/// `var v *pkg.T` or `v := &pkg.T{` (pointer marks removed).
+fn declared_type<'s>(before: &'s str, var: &str) -> Option<&'s str> {
+    let forms = [
+        format!("var {var} "),
+        format!("{var} := &"),
+        format!("{var} := "),
+    ];
+    let (at, form) = forms
+        .iter()
+        .filter_map(|f| before.rfind(f.as_str()).map(|p| (p, f)))
+        .max_by_key(|(p, _)| *p)?;
+    let rest = before[at + form.len()..]
+        .trim_start()
+        .trim_start_matches(['*', '&']);
+    let n = rest
+        .bytes()
+        .take_while(|&c| is_ident(c) || c == b'.')
+        .count();
+    (n > 0).then(|| &rest[..n])
+}
+
 /// Every check in one file.
 pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
     use aho_corasick::AhoCorasick;
@@ -47,10 +70,11 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
     // one pass over the file keeps this off the index's critical path.
     static MARKS: OnceLock<AhoCorasick> = OnceLock::new();
     let marks = MARKS.get_or_init(|| {
-        AhoCorasick::new(["errors.Is(", "== ", "!= ", "case ", ".("]).expect("static patterns")
+        AhoCorasick::new(["errors.Is(", "errors.As(", "== ", "!= ", "case ", ".("])
+            .expect("static patterns")
     });
     let bytes = src.as_bytes();
-    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut lines: Vec<(usize, usize, &str)> = Vec::new();
     let (mut row, mut counted) = (0usize, 0usize);
     let mut last_start = None;
     for m in marks.find_iter(src) {
@@ -62,10 +86,10 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
         row += memchr::memchr_iter(b'\n', &bytes[counted..start]).count();
         counted = start;
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(src.len(), |p| start + p);
-        lines.push((row, &src[start..end]));
+        lines.push((row, start, &src[start..end]));
     }
     let mut out = Vec::new();
-    for (i, line) in lines {
+    for (i, line_start, line) in lines {
         let t = line.trim_start();
         if t.starts_with("//") {
             continue;
@@ -89,6 +113,27 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
                 let at = b.len() - target.len();
                 if let Some(name) = last_part(b, at) {
                     push(name, "errors.Is");
+                }
+            }
+            from += p + 1;
+        }
+        // errors.As(x, &target): the type `target` was declared with, in
+        // the text above (`var target *T`, `target := &T{}`).
+        let mut from = 0;
+        while let Some(p) = line[from..].find("errors.As(") {
+            let args = &line[from + p + "errors.As(".len()..];
+            let target = args
+                .split_once(',')
+                .and_then(|(_, t)| t.trim_start().strip_prefix('&'))
+                .map(|t| {
+                    let n = t.bytes().take_while(|&c| is_ident(c)).count();
+                    &t[..n]
+                })
+                .filter(|t| !t.is_empty());
+            if let Some(ty) = target.and_then(|t| declared_type(&src[..line_start], t)) {
+                let tb = ty.as_bytes();
+                if let Some(name) = last_part(tb, 0) {
+                    push(name, "errors.As");
                 }
             }
             from += p + 1;
@@ -166,6 +211,17 @@ mod tests {
         assert!(got.contains(&("KeyError".into(), 8, "type assertion")));
         assert!(got.contains(&("PathError".into(), 11, "type assertion")));
         assert!(!got.iter().any(|c| c.0 == "ErrCommented"));
+        let as_src = "func g() {\n\tvar pe *fs.PathError\n\tif errors.As(err, &pe) {}\n\tre := &RetryError{}\n\tif errors.As(err, &re) {}\n}\n";
+        let found = error_checks("p/b.go", as_src);
+        let got: Vec<(&str, Option<&str>, u32)> = found
+            .iter()
+            .filter(|c| c.how == "errors.As")
+            .map(|c| (c.name.as_str(), c.qualifier.as_deref(), c.line_number))
+            .collect();
+        assert_eq!(
+            got,
+            vec![("PathError", Some("fs"), 3), ("RetryError", None, 5)]
+        );
         assert!(!got.iter().any(|c| c.0 == "type"));
     }
 }
