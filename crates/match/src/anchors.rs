@@ -126,6 +126,25 @@ impl KeyTable {
     }
 }
 
+/// Spans of the words of `b`, in order: how templates and texts are split
+/// alike.
+fn words(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut p = 0;
+    std::iter::from_fn(move || {
+        while p < b.len() && !WORD[b[p] as usize] {
+            p += 1;
+        }
+        if p == b.len() {
+            return None;
+        }
+        let s = p;
+        while p < b.len() && WORD[b[p] as usize] {
+            p += 1;
+        }
+        Some((s, p))
+    })
+}
+
 /// The anchor index of a template set.
 #[derive(Debug)]
 pub(crate) struct Anchors {
@@ -156,24 +175,10 @@ fn keys(t: &Template) -> Vec<&str> {
     let mut out = Vec::new();
     for (i, l) in lits {
         let b = l.as_bytes();
-        let mut words: Vec<(usize, usize)> = Vec::new();
-        let mut p = 0;
-        while p < b.len() {
-            if !WORD[b[p] as usize] {
-                p += 1;
-                continue;
-            }
-            let s = p;
-            while p < b.len() && WORD[b[p] as usize] {
-                p += 1;
-            }
-            // A word touching a hole may run on into the hole's text.
-            let closed_left = s > 0 || i == 0;
-            let closed_right = p < b.len() || i == last;
-            if closed_left && closed_right {
-                words.push((s, p));
-            }
-        }
+        // A word touching a hole may run on into the hole's text.
+        let words: Vec<(usize, usize)> = words(b)
+            .filter(|&(s, e)| (s > 0 || i == 0) && (e < b.len() || i == last))
+            .collect();
         for (k, &(s, e)) in words.iter().enumerate() {
             out.push(&l[s..e]);
             // Adjacent whole words: nothing but separators between them.
@@ -295,16 +300,7 @@ impl Anchors {
             }
         };
         let mut prev: Option<usize> = None;
-        let mut p = 0;
-        while p < b.len() {
-            if !WORD[b[p] as usize] {
-                p += 1;
-                continue;
-            }
-            let s = p;
-            while p < b.len() && WORD[b[p] as usize] {
-                p += 1;
-            }
+        for (s, p) in words(b) {
             for start in [Some(s), prev].into_iter().flatten() {
                 let len = p - start;
                 if (MIN_ANCHOR..=self.longest_key).contains(&len) {
