@@ -222,184 +222,172 @@ impl Job<'_> {
             commit,
             remote,
         } = self;
-        Ok(run(opts, started, snap, repo, commit, remote, progress))
-    }
-}
+        let t = |phase: &str| progress.phase(phase, started.elapsed().as_secs_f64());
+        t("snapshot");
+        let walked = walk::walk(&snap.root, opts);
+        t("walk");
+        let mut warnings = walked.warnings;
+        progress.start(walked.files.len() as u64);
 
-fn run(
-    opts: &Options,
-    started: Instant,
-    snap: Snapshot,
-    repo: String,
-    commit: Option<String>,
-    remote: Option<Remote>,
-    progress: &dyn Progress,
-) -> Indexed {
-    let t = |phase: &str| progress.phase(phase, started.elapsed().as_secs_f64());
-    t("snapshot");
-    let walked = walk::walk(&snap.root, opts);
-    t("walk");
-    let mut warnings = walked.warnings;
-    progress.start(walked.files.len() as u64);
-
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .expect("a thread pool can be built");
-    // Largest files first, so no thread is left parsing a big file alone
-    // at the end.
-    let mut order: Vec<&walk::Candidate> = walked.files.iter().collect();
-    order.sort_by(|a, b| b.size.cmp(&a.size).then_with(|| a.rel.cmp(&b.rel)));
-    let parsed: Vec<Parsed> = pool.install(|| {
-        order
-            .par_iter()
-            // Sizes vary by three orders of magnitude: hand out files one by
-            // one instead of in halves, or one thread ends up with the big
-            // ones.
-            .with_max_len(1)
-            .map(|c| {
-                let r = parse_one(c, &snap, opts);
-                progress.advance();
-                r
-            })
-            .collect()
-    });
-
-    t("parse");
-    // Second pass: calls of the repository's own printf wrappers can sit
-    // in declarations the prefilter skipped; files parsed only in part that
-    // mention a wrapper by name are parsed again, whole.
-    let wrapper_names: Vec<String> = parsed
-        .iter()
-        .filter_map(|p| match p {
-            Parsed::Ok { facts, .. } => Some(
-                facts
-                    .wrappers
-                    .iter()
-                    .filter(|w| wrapper_matters(w, opts.all_levels))
-                    .map(|w| format!("{}(", w.name)),
-            ),
-            Parsed::Skipped(_) => None,
-        })
-        .flatten()
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let mut parsed = parsed;
-    if !wrapper_names.is_empty() {
-        let ac = aho_corasick::AhoCorasick::new(&wrapper_names).expect("wrapper names build");
-        let whole = ExtractOptions {
-            all_levels: opts.all_levels,
-            whole_file: true,
-        };
-        pool.install(|| {
-            parsed
-                .par_iter_mut()
-                .zip(order.par_iter())
-                .for_each(|(p, c)| {
-                    if let Parsed::Ok { facts, .. } = p {
-                        if !facts.partial {
-                            return;
-                        }
-                        let Ok(text) = std::fs::read_to_string(&c.abs) else {
-                            return;
-                        };
-                        if ac.is_match(&text) {
-                            **facts = c.lang.extract(&snap.repo_path(&c.rel), &text, &whole);
-                        }
-                    }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .build()
+            .expect("a thread pool can be built");
+        // Largest files first, so no thread is left parsing a big file alone
+        // at the end.
+        let mut order: Vec<&walk::Candidate> = walked.files.iter().collect();
+        order.sort_by(|a, b| b.size.cmp(&a.size).then_with(|| a.rel.cmp(&b.rel)));
+        let parsed: Vec<Parsed> = pool.install(|| {
+            order
+                .par_iter()
+                // Sizes vary by three orders of magnitude: hand out files one by
+                // one instead of in halves, or one thread ends up with the big
+                // ones.
+                .with_max_len(1)
+                .map(|c| {
+                    let r = parse_one(c, &snap, opts);
+                    progress.advance();
+                    r
                 })
+                .collect()
         });
-    }
-    t("wrappers");
-    let mut stats = IndexStats {
-        files_seen: walked.files.len() as u64 + walked.skipped,
-        files_skipped: walked.skipped,
-        ..IndexStats::default()
-    };
-    let mut all_facts: Vec<FileFacts> = Vec::with_capacity(parsed.len());
-    let mut line_counts = HashMap::new();
-    let mut readable: Vec<(&walk::Candidate, String)> = Vec::with_capacity(parsed.len());
-    for (p, c) in parsed.into_iter().zip(&order) {
-        match p {
-            Parsed::Ok {
-                facts,
-                rel,
-                lines,
-                bytes,
-                warning,
-            } => {
-                stats.files_indexed += 1;
-                stats.bytes += bytes;
-                if facts.syntax_errors > 0 {
-                    stats.files_with_syntax_errors += 1;
+
+        t("parse");
+        // Second pass: calls of the repository's own printf wrappers can sit
+        // in declarations the prefilter skipped; files parsed only in part that
+        // mention a wrapper by name are parsed again, whole.
+        let wrapper_names: Vec<String> = parsed
+            .iter()
+            .filter_map(|p| match p {
+                Parsed::Ok { facts, .. } => Some(
+                    facts
+                        .wrappers
+                        .iter()
+                        .filter(|w| wrapper_matters(w, opts.all_levels))
+                        .map(|w| format!("{}(", w.name)),
+                ),
+                Parsed::Skipped(_) => None,
+            })
+            .flatten()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut parsed = parsed;
+        if !wrapper_names.is_empty() {
+            let ac = aho_corasick::AhoCorasick::new(&wrapper_names).expect("wrapper names build");
+            let whole = ExtractOptions {
+                all_levels: opts.all_levels,
+                whole_file: true,
+            };
+            pool.install(|| {
+                parsed
+                    .par_iter_mut()
+                    .zip(order.par_iter())
+                    .for_each(|(p, c)| {
+                        if let Parsed::Ok { facts, .. } = p {
+                            if !facts.partial {
+                                return;
+                            }
+                            let Ok(text) = std::fs::read_to_string(&c.abs) else {
+                                return;
+                            };
+                            if ac.is_match(&text) {
+                                **facts = c.lang.extract(&snap.repo_path(&c.rel), &text, &whole);
+                            }
+                        }
+                    })
+            });
+        }
+        t("wrappers");
+        let mut stats = IndexStats {
+            files_seen: walked.files.len() as u64 + walked.skipped,
+            files_skipped: walked.skipped,
+            ..IndexStats::default()
+        };
+        let mut all_facts: Vec<FileFacts> = Vec::with_capacity(parsed.len());
+        let mut line_counts = HashMap::new();
+        let mut readable: Vec<(&walk::Candidate, String)> = Vec::with_capacity(parsed.len());
+        for (p, c) in parsed.into_iter().zip(&order) {
+            match p {
+                Parsed::Ok {
+                    facts,
+                    rel,
+                    lines,
+                    bytes,
+                    warning,
+                } => {
+                    stats.files_indexed += 1;
+                    stats.bytes += bytes;
+                    if facts.syntax_errors > 0 {
+                        stats.files_with_syntax_errors += 1;
+                    }
+                    warnings.extend(warning);
+                    readable.push((*c, rel.clone()));
+                    line_counts.insert(rel, lines);
+                    all_facts.push(*facts);
                 }
-                warnings.extend(warning);
-                readable.push((*c, rel.clone()));
-                line_counts.insert(rel, lines);
-                all_facts.push(*facts);
-            }
-            Parsed::Skipped(w) => {
-                stats.files_skipped += 1;
-                warnings.extend(w);
+                Parsed::Skipped(w) => {
+                    stats.files_skipped += 1;
+                    warnings.extend(w);
+                }
             }
         }
-    }
-    // Printf wrappers defined anywhere in the repository make their calls
-    // sites everywhere; then constants resolve package by package.
-    apply_wrappers(&mut all_facts, opts.all_levels);
-    let checks: Vec<ErrorCheck> = all_facts
-        .iter_mut()
-        .flat_map(|f| std::mem::take(&mut f.checks))
-        .collect();
-    let mut by_scope: HashMap<String, Vec<FileFacts>> = HashMap::new();
-    for f in all_facts {
-        by_scope.entry(f.scope.clone()).or_default().push(f);
-    }
-    let resolved: Vec<_> = pool.install(|| {
-        by_scope
-            .into_par_iter()
-            .map(|(_, files)| resolve_package(files))
-            .collect()
-    });
-    let mut sites = Vec::new();
-    let mut dynamic = Vec::new();
-    for (s, d) in resolved {
-        sites.extend(s);
-        dynamic.extend(d);
-    }
-    dynamic.sort_by(|a, b| {
-        (&a.file_path, a.line_number, &a.callee).cmp(&(&b.file_path, b.line_number, &b.callee))
-    });
-    attach_checks(&mut sites, &checks);
-    pool.install(|| callers::attach_callers(&mut sites, &readable));
-    t("resolve");
-    stats.sites = sites.len() as u64;
-    stats.dynamic_sites = dynamic.len() as u64;
+        // Printf wrappers defined anywhere in the repository make their calls
+        // sites everywhere; then constants resolve package by package.
+        apply_wrappers(&mut all_facts, opts.all_levels);
+        let checks: Vec<ErrorCheck> = all_facts
+            .iter_mut()
+            .flat_map(|f| std::mem::take(&mut f.checks))
+            .collect();
+        let mut by_scope: HashMap<String, Vec<FileFacts>> = HashMap::new();
+        for f in all_facts {
+            by_scope.entry(f.scope.clone()).or_default().push(f);
+        }
+        let resolved: Vec<_> = pool.install(|| {
+            by_scope
+                .into_par_iter()
+                .map(|(_, files)| resolve_package(files))
+                .collect()
+        });
+        let mut sites = Vec::new();
+        let mut dynamic = Vec::new();
+        for (s, d) in resolved {
+            sites.extend(s);
+            dynamic.extend(d);
+        }
+        dynamic.sort_by(|a, b| {
+            (&a.file_path, a.line_number, &a.callee).cmp(&(&b.file_path, b.line_number, &b.callee))
+        });
+        attach_checks(&mut sites, &checks);
+        pool.install(|| callers::attach_callers(&mut sites, &readable));
+        t("resolve");
+        stats.sites = sites.len() as u64;
+        stats.dynamic_sites = dynamic.len() as u64;
 
-    let ctx = group::Context {
-        repo: &repo,
-        commit: commit.as_deref(),
-        remote: remote.as_ref(),
-        snap: &snap,
-        line_counts: &line_counts,
-        timestamp: &opts.timestamp,
-    };
-    let (records, snippet_warnings) = pool.install(|| group::records(sites, &ctx));
-    warnings.extend(snippet_warnings);
-    t("group");
-    stats.records = records.len() as u64;
-    stats.seconds = started.elapsed().as_secs_f64();
-    Indexed {
-        dataset: RepoDataset {
-            repo,
-            commit,
-            remote_url: snap.remote_url.clone(),
-            records,
-            dynamic_sites: dynamic,
-            stats,
-        },
-        warnings,
+        let ctx = group::Context {
+            repo: &repo,
+            commit: commit.as_deref(),
+            remote: remote.as_ref(),
+            snap: &snap,
+            line_counts: &line_counts,
+            timestamp: &opts.timestamp,
+        };
+        let (records, snippet_warnings) = pool.install(|| group::records(sites, &ctx));
+        warnings.extend(snippet_warnings);
+        t("group");
+        stats.records = records.len() as u64;
+        stats.seconds = started.elapsed().as_secs_f64();
+        Ok(Indexed {
+            dataset: RepoDataset {
+                repo,
+                commit,
+                remote_url: snap.remote_url.clone(),
+                records,
+                dynamic_sites: dynamic,
+                stats,
+            },
+            warnings,
+        })
     }
 }
 
