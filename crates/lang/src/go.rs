@@ -960,11 +960,12 @@ impl<'a> FileCx<'a> {
 
     fn site(&self, n: Node<'_>, callee: String, ty: ErrorType, sev: Severity) -> RawSite {
         let pos = n.start_position();
+        let (function, facts) = crate::go_facts::site_facts(n, self.src, &self.package);
         RawSite {
             file_path: self.path.to_string(),
             line_number: pos.row as u32 + 1,
             column: pos.column as u32 + 1,
-            function: self.enclosing_function(n),
+            function,
             callee,
             message_pattern: String::new(),
             error_message: String::new(),
@@ -975,34 +976,8 @@ impl<'a> FileCx<'a> {
             http_status: None,
             lang: Lang::Go,
             args: Vec::new(),
-            facts: crate::go_facts::site_facts(n, self.src, &self.package),
+            facts,
         }
-    }
-
-    fn enclosing_function(&self, n: Node<'_>) -> Option<String> {
-        let mut cur = n.parent();
-        while let Some(p) = cur {
-            match p.kind() {
-                "function_declaration" => {
-                    return p
-                        .child_by_field_name("name")
-                        .map(|n| self.text(n).to_string())
-                }
-                "method_declaration" => {
-                    let name = self.text(p.child_by_field_name("name")?);
-                    let recv = p
-                        .child_by_field_name("receiver")
-                        .and_then(|r| find_kind(r, "type_identifier"))
-                        .map(|t| self.text(t));
-                    return Some(match recv {
-                        Some(r) => format!("{r}.{name}"),
-                        None => name.to_string(),
-                    });
-                }
-                _ => cur = p.parent(),
-            }
-        }
-        None
     }
 
     /// The message made by a call's arguments from `from` on.

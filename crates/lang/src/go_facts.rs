@@ -4,8 +4,9 @@
 use errdex_model::SiteFacts;
 use tree_sitter::Node;
 
-/// Facts for the site whose call (or declaration) is `n`.
-pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> SiteFacts {
+/// The enclosing function (`Type.method` for methods) and the facts of
+/// the site whose call (or declaration) is `n`.
+pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<String>, SiteFacts) {
     let text = |n: Node<'_>| n.utf8_text(src).unwrap_or_default().to_string();
     let mut f = SiteFacts {
         package: (!package.is_empty()).then(|| package.to_string()),
@@ -20,6 +21,7 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> SiteFacts {
             "function_declaration" | "method_declaration" | "func_literal"
         )
     };
+    let mut function = None;
     if let Some(func) = chain
         .iter()
         .find(|a| matches!(a.kind(), "function_declaration" | "method_declaration"))
@@ -36,6 +38,10 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> SiteFacts {
         f.http_handler = func
             .child_by_field_name("parameters")
             .is_some_and(|p| text(p).contains("http.ResponseWriter"));
+        function = name.map(|name| match &f.receiver {
+            Some(r) => format!("{r}.{name}"),
+            None => name,
+        });
     }
     // Guards and loops up to the function (or closure) around the site.
     for pair in chain.windows(2) {
@@ -74,7 +80,7 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> SiteFacts {
             .or_else(|| Some(text(call)));
         f.wrapped_call_comment = comment_above(stmt, src);
     }
-    f
+    (function, f)
 }
 
 /// Whether children of `p` are statements.
