@@ -272,14 +272,16 @@ impl Anchors {
         a
     }
 
-    /// Number of anchors.
-    pub(crate) fn len(&self) -> usize {
-        self.templates.len()
+    /// Templates anchored on `anchor`.
+    #[cfg(test)]
+    fn templates(&self, anchor: u32) -> &[u32] {
+        &self.templates[anchor as usize]
     }
 
-    /// Templates anchored on `anchor`.
-    pub(crate) fn templates(&self, anchor: u32) -> &[u32] {
-        &self.templates[anchor as usize]
+    /// Hands over the templates of each anchor, by anchor: the set keeps
+    /// them in its own layout, so the index keeps no copy.
+    pub(crate) fn take_templates(&mut self) -> Vec<Vec<u32>> {
+        std::mem::take(&mut self.templates)
     }
 
     /// Every anchor occurring in `text`.

@@ -179,7 +179,7 @@ impl TemplateSetBuilder {
 
     /// Compiles the set.
     pub fn build(self) -> TemplateSet {
-        let anchors = Anchors::build(
+        let mut anchors = Anchors::build(
             self.templates
                 .iter()
                 .map(|(t, _)| (t, t.literal_alnum() >= MIN_ALNUM)),
@@ -208,13 +208,8 @@ impl TemplateSetBuilder {
         let heads: Vec<Head> = compiled.iter().map(|c| Head::of(&c.segs)).collect();
         let mut anchor_start = vec![0u32];
         let mut anchored = Vec::new();
-        for a in 0..anchors.len() {
-            anchored.extend(
-                anchors
-                    .templates(a as u32)
-                    .iter()
-                    .map(|&ti| (ti, heads[ti as usize])),
-            );
+        for list in anchors.take_templates() {
+            anchored.extend(list.iter().map(|&ti| (ti, heads[ti as usize])));
             anchor_start.push(anchored.len() as u32);
         }
         TemplateSet {
