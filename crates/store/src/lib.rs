@@ -68,7 +68,7 @@ pub struct RepoSummary {
 }
 
 /// What tracing needs of a record: its pattern, language and sites,
-/// without the snippet and prose.
+/// without the snippet, prose and site facts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TraceRow {
     /// Record id.

@@ -463,7 +463,24 @@ impl Store for SqliteStore {
         struct TraceFields {
             language: errdex_model::Lang,
             documentation: Option<String>,
-            sites: Vec<errdex_model::Site>,
+            sites: Vec<TraceSite>,
+        }
+        /// A site without its facts: tracing never reads them, and held
+        /// for every site of an atlas they were a sixth of its memory.
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct TraceSite {
+            file_path: String,
+            line_number: u32,
+            function: Option<String>,
+            callee: String,
+            error_type: errdex_model::ErrorType,
+            error_class: Option<String>,
+            #[serde(default)]
+            args: Vec<String>,
+            source_code_start: u32,
+            source_code_end: u32,
+            github_url: Option<String>,
         }
         let conn = self.conn();
         let mut st = conn.prepare(
@@ -482,7 +499,23 @@ impl Store for SqliteStore {
                 message_pattern: r.get(3)?,
                 language: f.language,
                 documentation: f.documentation,
-                sites: f.sites,
+                sites: f
+                    .sites
+                    .into_iter()
+                    .map(|t| errdex_model::Site {
+                        file_path: t.file_path,
+                        line_number: t.line_number,
+                        function: t.function,
+                        callee: t.callee,
+                        error_type: t.error_type,
+                        error_class: t.error_class,
+                        args: t.args,
+                        source_code_start: t.source_code_start,
+                        source_code_end: t.source_code_end,
+                        github_url: t.github_url,
+                        facts: Default::default(),
+                    })
+                    .collect(),
             });
         }
         Ok(out)
