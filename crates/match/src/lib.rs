@@ -143,10 +143,7 @@ impl Head {
 
 /// Bytes `b[at..end]`, at most eight, little-endian, zero-padded.
 fn word_at(b: &[u8], at: usize, end: usize) -> u64 {
-    let mut buf = [0u8; 8];
-    let n = end.saturating_sub(at).min(8);
-    buf[..n].copy_from_slice(&b[at..at + n]);
-    u64::from_le_bytes(buf)
+    anchors::load_le(b, at, end.saturating_sub(at).min(8))
 }
 
 /// Collects templates; [`TemplateSetBuilder::build`] compiles them.
