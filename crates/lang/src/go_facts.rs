@@ -32,6 +32,16 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
             .and_then(|r| crate::go::find_kind(r, "type_identifier"))
             .map(text);
         let name = func.child_by_field_name("name").map(text);
+        f.signature = func.child_by_field_name("body").map(|body| {
+            let head = &src[func.start_byte()..body.start_byte()];
+            String::from_utf8_lossy(head)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
+        f.loop_follows = func
+            .child_by_field_name("body")
+            .is_some_and(|body| loop_after(body, n.end_byte()));
         f.in_main = func.kind() == "function_declaration"
             && name.as_deref() == Some("main")
             && package == "main";
@@ -49,6 +59,7 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
         match p.kind() {
             k if is_function(k) => break,
             "for_statement" => f.in_loop = true,
+            "return_statement" => f.returned = true,
             "if_statement" => {
                 if let Some(cond) = p.child_by_field_name("condition") {
                     let branch = |field: &str| {
@@ -81,6 +92,24 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
         f.wrapped_call_comment = comment_above(stmt, src);
     }
     (function, f)
+}
+
+/// Whether a `for` statement of `body` (not inside a closure) starts at
+/// or after byte `after`.
+fn loop_after(body: Node<'_>, after: usize) -> bool {
+    let mut cur = body.walk();
+    let mut stack: Vec<Node<'_>> = body.named_children(&mut cur).collect();
+    while let Some(n) = stack.pop() {
+        if n.end_byte() <= after || n.kind() == "func_literal" {
+            continue;
+        }
+        if n.kind() == "for_statement" && n.start_byte() >= after {
+            return true;
+        }
+        let mut cur = n.walk();
+        stack.extend(n.named_children(&mut cur));
+    }
+    false
 }
 
 /// Whether children of `p` are statements.
@@ -270,11 +299,17 @@ func main() {
             Some("Serve a readiness probe so a persistent failure surfaces as NotReady.")
         );
         assert!(!probe.in_loop);
+        assert!(probe.returned && probe.loop_follows);
+        assert_eq!(
+            probe.signature.as_deref(),
+            Some("func runLoop(ctx context.Context) error")
+        );
 
         let stop = by("stop requested");
         assert_eq!(stop.guards, vec!["c.StopRequested()"]);
         assert!(stop.in_loop);
         assert_eq!(stop.wrapped_call, None);
+        assert!(stop.returned && !stop.loop_follows);
 
         let apply = by("apply failed: %v");
         assert_eq!(apply.guards, vec!["err != nil", "!(c.StopRequested())"]);
@@ -283,7 +318,11 @@ func main() {
         let bad = by("bad request");
         assert!(bad.http_handler);
         assert_eq!(bad.receiver.as_deref(), Some("Server"));
-        assert!(!bad.in_main);
+        assert!(!bad.in_main && !bad.returned);
+        assert_eq!(
+            bad.signature.as_deref(),
+            Some("func (s *Server) handle(w http.ResponseWriter, r *http.Request)")
+        );
 
         // `func main` outside package main is no program's entry point.
         assert!(!by("no config").in_main);

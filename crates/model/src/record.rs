@@ -170,6 +170,18 @@ pub struct SiteFacts {
     /// The site is in `func main` of a `main` package.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub in_main: bool,
+    /// The enclosing function's signature as written, on one line
+    /// (`func (c *C) run(ctx context.Context) error`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// The site is the value of a `return` statement: the function gives
+    /// the error to its caller.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub returned: bool,
+    /// A loop of the enclosing function starts after the site, outside it:
+    /// an error returned here ends the function before that loop runs.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub loop_follows: bool,
     /// The enclosing function takes an `http.ResponseWriter`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub http_handler: bool,
