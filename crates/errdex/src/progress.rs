@@ -22,6 +22,19 @@ impl IndexProgress {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+
+    /// The static analysis of `records` records has started.
+    pub fn analysing(&self, records: usize) {
+        self.bar
+            .set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+        self.bar
+            .set_message(format!("analysing {records} records…"));
+    }
+
+    /// A phase outside the extraction ended.
+    pub fn phase_done(&self, phase: &str, seconds: f64) {
+        errdex_extract::Progress::phase(self, phase, seconds);
+    }
 }
 
 impl errdex_extract::Progress for IndexProgress {

@@ -28,8 +28,13 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
     let (result, written) = std::thread::scope(|s| {
         let writer = s.spawn(move || store.replace_repo_when_ready(&repo, || receive.recv().ok()));
         let result = job.run(&progress);
-        progress.finish();
-        let out = result.map(|out| {
+        let out = result.map(|mut out| {
+            // The static analysis always runs: every record leaves the
+            // index with its prose, code fields and related errors.
+            progress.analysing(out.dataset.records.len());
+            errdex_analyze::analyze_all(&mut out.dataset.records);
+            progress.phase_done("analyse", started.elapsed().as_secs_f64());
+            progress.finish();
             let dataset = std::sync::Arc::new(out.dataset);
             // The receiver only goes away if the writer failed; its error
             // is reported below.
@@ -37,6 +42,7 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
             (dataset, out.warnings)
         });
         drop(send);
+        progress.finish();
         (out, writer.join().expect("the writer does not panic"))
     });
     let (dataset, warnings) = result?;

@@ -1,0 +1,375 @@
+//! Error families (`backgroundTag`): what kind of failure a message
+//! describes, judged from its literal words and the name of the call whose
+//! error it wraps. Each family carries what is generally true of that kind
+//! of failure; the analysis says "usually" when it uses it, because the
+//! code only shows the message, not the environment.
+
+/// One family of errors.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Family {
+    /// The slug (`port-already-in-use`).
+    pub slug: &'static str,
+    /// Lowercase phrases that put a message in the family. A phrase
+    /// matches at word starts; a trailing `*` lets its last word run on
+    /// (`pars*` matches "parse" and "parsing").
+    pub phrases: &'static [&'static str],
+    /// What the family is, one sentence.
+    pub meaning: &'static str,
+    /// Where it usually comes from.
+    pub situations: &'static str,
+    /// What usually fixes it, best first.
+    pub solutions: &'static [&'static str],
+    /// How to keep it from happening.
+    pub prevention: &'static [&'static str],
+    /// Whether trying again later can succeed.
+    pub transient: bool,
+    /// Whether it is expected operation, not a fault (severity info).
+    pub expected: bool,
+}
+
+macro_rules! family {
+    ($slug:literal, [$($p:literal),*], $meaning:literal, $sit:literal,
+     [$($s:literal),*], [$($t:literal),*], transient: $tr:literal, expected: $ex:literal) => {
+        Family {
+            slug: $slug,
+            phrases: &[$($p),*],
+            meaning: $meaning,
+            situations: $sit,
+            solutions: &[$($s),*],
+            prevention: &[$($t),*],
+            transient: $tr,
+            expected: $ex,
+        }
+    };
+}
+
+/// Families in the order they are tried: specific before general.
+pub static FAMILIES: &[Family] = &[
+    family!("graceful-shutdown",
+        ["stop requested", "shutting down", "shutdown", "server closed", "is stopping",
+         "being stopped", "stopped", "draining", "terminating"],
+        "The component is stopping on purpose and tells its caller to stop too.",
+        "Usually seen while a process receives a stop signal, a controller is told to stop, or a server is closed during shutdown.",
+        ["If the process is being stopped or restarted on purpose, nothing needs fixing: this is the clean-shutdown path.",
+         "If it appears while nobody stopped the process, find what requested the stop (signal, parent context, supervisor) in the logs just before it."],
+        ["Treat this error as a normal end of work in callers, not as a failure.",
+         "Log it at info level so dashboards do not count shutdowns as errors."],
+        transient: false, expected: true),
+    family!("context-canceled",
+        ["context canceled", "canceled", "cancelled", "cancel*", "aborted"],
+        "The operation stopped because its caller gave up on it (a cancelled context or request).",
+        "Usually seen when a client disconnects, a parent operation fails or times out, or the process shuts down while work is in flight.",
+        ["Look at what cancelled the parent operation: the log lines just before this one usually show it.",
+         "If callers cancel too early, give the operation a longer deadline."],
+        ["Pass one context through an operation so cancellation is deliberate and traceable.",
+         "Do not report cancellation caused by shutdown as an error."],
+        transient: false, expected: true),
+    family!("timeout",
+        ["timeout", "timed out", "time out", "deadline exceeded", "deadline"],
+        "An operation did not finish in the time it was given.",
+        "Usually seen when a remote service is slow or overloaded, the network drops packets, or a timeout is configured too short for the work.",
+        ["Check that the remote side is up and answering quickly (latency, load).",
+         "Raise the timeout if the work legitimately takes longer.",
+         "Retry with backoff: timeouts are often transient."],
+        ["Set timeouts from measured latencies, with headroom.",
+         "Retry idempotent operations with exponential backoff."],
+        transient: true, expected: false),
+    family!("port-already-in-use",
+        ["address already in use", "port already in use", "already in use", "bind", "listen*"],
+        "The program could not listen on a network address, most often because another process already holds the port.",
+        "Usually seen when two instances start on one host, an earlier instance is still exiting, or two services are configured with the same port.",
+        ["Find what holds the port (`ss -ltnp` or `lsof -i :PORT`) and stop it, or configure a different port.",
+         "If an earlier instance is still shutting down, wait for it to exit before starting again.",
+         "Check that the address exists on this host and that the process may bind it (ports below 1024 need privileges)."],
+        ["Give every service its own port in configuration.",
+         "Run one instance per host or network namespace."],
+        transient: false, expected: false),
+    family!("dns-resolution",
+        ["no such host", "dns", "resolv*", "lookup", "hostname"],
+        "A host name could not be resolved to an address.",
+        "Usually seen with a misspelled host name, a DNS server that is down or unreachable, or a name that only resolves inside another network.",
+        ["Check the host name for typos and resolve it by hand (`getent hosts NAME`, `dig NAME`).",
+         "Check the resolver configuration (`/etc/resolv.conf`) and that the DNS server is reachable."],
+        ["Use names that resolve in every environment the program runs in.",
+         "Monitor the DNS servers the program depends on."],
+        transient: true, expected: false),
+    family!("connection-refused",
+        ["connection refused", "connection reset", "no route", "unreachable", "dial*", "connect*",
+         "broken pipe", "eof"],
+        "The program could not reach, or lost, a network peer.",
+        "Usually seen when the remote service is down or restarting, a firewall blocks the port, or the address or port is wrong.",
+        ["Check that the remote service is running and listening on the address the program uses.",
+         "Check firewalls and network policies between the two.",
+         "Retry with backoff if the peer is restarting."],
+        ["Start dependencies before the services that need them, or retry at start-up.",
+         "Use health checks so traffic only goes to ready peers."],
+        transient: true, expected: false),
+    family!("tls-certificate",
+        ["certificate", "x509", "tls", "ssl", "cert", "certs", "private key", "key file", "ca file"],
+        "A TLS certificate or key could not be loaded or was not accepted.",
+        "Usually seen with expired or not-yet-valid certificates, a certificate for another host name, a missing CA, or key files in the wrong format or path.",
+        ["Check the certificate's validity dates and names (`openssl x509 -in FILE -noout -text`).",
+         "Check that the key matches the certificate and that the CA that signed it is trusted by the peer.",
+         "Check the file paths and permissions the program was given."],
+        ["Automate certificate renewal and alert before expiry.",
+         "Keep certificate, key and CA paths in one place of the configuration."],
+        transient: false, expected: false),
+    family!("permission-denied",
+        ["permission denied", "permission", "forbidden", "not permitted", "access denied", "not allowed"],
+        "The program was not allowed to do something: a file mode, an account's rights or a policy forbids it.",
+        "Usually seen when the process runs as another user than expected, files were created by another user, or an access policy denies the account.",
+        ["Check which user the process runs as and the owner and mode of what it touches (`ls -l`, `id`).",
+         "Grant the needed right to that user or role rather than running everything as root."],
+        ["Create files and directories with the user that will use them.",
+         "Keep the rights a deployment needs in its manifests, reviewed with the code."],
+        transient: false, expected: false),
+    family!("authentication",
+        ["unauthorized", "unauthenticated", "authenticat*", "credential*", "password", "token", "login"],
+        "The caller could not prove who it is, or its credentials were rejected.",
+        "Usually seen with expired tokens, wrong or rotated passwords, or a client that sends no credentials.",
+        ["Check that the credentials the program uses are present, current and for the right account.",
+         "Renew expired tokens or certificates."],
+        ["Rotate credentials with automation that updates every consumer.",
+         "Fail early at start-up when credentials are missing."],
+        transient: false, expected: false),
+    family!("unavailable",
+        ["unavailable", "not ready", "no leader", "not started", "not running", "busy", "try again", "retry"],
+        "A service the operation needs is not ready to serve it yet.",
+        "Usually seen during start-up, leader elections, rolling restarts or overload.",
+        ["Wait and retry: the condition is usually temporary.",
+         "If it lasts, check the health of the service the message names."],
+        ["Retry with backoff and make readiness visible to load balancers."],
+        transient: true, expected: false),
+    family!("not-found",
+        ["not found", "no such", "does not exist", "doesn't exist", "not exist", "missing", "unknown", "no "],
+        "Something the operation needs is not there: a file, key, record or name it looked up.",
+        "Usually seen after a typo in a name or path, when something was deleted or not created yet, or when two components disagree about names.",
+        ["Check the name or path in the message against what exists.",
+         "If it should have been created by an earlier step, check that step's logs."],
+        ["Validate names and paths from configuration at start-up.",
+         "Create what is required before using it, or handle its absence explicitly."],
+        transient: false, expected: false),
+    family!("already-exists",
+        ["already exists", "already exist", "duplicate", "already registered", "already"],
+        "Something the operation would create exists already.",
+        "Usually seen when an operation is repeated (a retry after a partial success), or two actors create the same name.",
+        ["Check whether the existing item is the one you meant to create; if so, the earlier attempt succeeded.",
+         "Use another name, or delete the existing item first if it is stale."],
+        ["Make creation idempotent: treat an identical existing item as success.",
+         "Generate unique names where collisions are possible."],
+        transient: false, expected: false),
+    family!("unsupported",
+        ["not supported", "unsupported", "not implemented", "unimplemented"],
+        "The request asks for something this build or version does not do.",
+        "Usually seen when client and server versions differ, or when a configuration enables a feature this build lacks.",
+        ["Check the versions of both sides and the documentation of the feature.",
+         "Turn the option off or upgrade to a version that supports it."],
+        ["Check capabilities or versions before using optional features."],
+        transient: false, expected: false),
+    family!("resource-exhausted",
+        ["too many", "quota", "exhausted", "out of memory", "no space", "limit exceeded", "exceeds", "exceeded", "too large", "overflow"],
+        "A limit was reached: size, count, rate, memory or disk.",
+        "Usually seen under load spikes, with inputs larger than expected, or when a limit is configured lower than the workload needs.",
+        ["Check which limit the message names and the actual value against it.",
+         "Raise the limit if the workload is legitimate, or reduce the input or rate."],
+        ["Monitor usage against limits and alert before they are hit.",
+         "Bound inputs at the edge of the system."],
+        transient: true, expected: false),
+    family!("conflict",
+        ["conflict", "mismatch", "compacted", "revision", "modified", "out of date", "stale", "version"],
+        "The state changed or differs from what the operation expected.",
+        "Usually seen with concurrent writers, a cached copy that went stale, or components at different versions.",
+        ["Read the current state again and retry the operation against it.",
+         "If versions differ, bring the components to compatible versions."],
+        ["Use compare-and-swap or optimistic concurrency and retry on conflict."],
+        transient: true, expected: false),
+    family!("parse-error",
+        ["pars*", "unmarshal*", "decod*", "syntax", "malformed", "invalid character", "unexpected end", "json", "yaml"],
+        "Input could not be read in the format the program expects.",
+        "Usually seen with hand-edited configuration, truncated or corrupted files, or data written by another version.",
+        ["Validate the input named in the message with a tool for its format (for example `jq .` for JSON).",
+         "Look for truncation or encoding problems if the input was transferred or generated."],
+        ["Validate configuration files in CI before deploying them.",
+         "Version data formats and reject unknown versions explicitly."],
+        transient: false, expected: false),
+    family!("invalid-argument",
+        ["invalid", "must be", "must not", "must have", "cannot be empty", "can't be empty", "required",
+         "expected", "unexpected", "illegal", "out of range", "bad", "wrong", "empty", "negative", "not valid"],
+        "A value given to the operation is not acceptable.",
+        "Usually seen with a wrong flag or configuration value, or a caller that passes data the function does not accept.",
+        ["Check the value the message names against what the code accepts.",
+         "Fix the flag, configuration entry or caller that provides it."],
+        ["Validate inputs where they enter the program and report all problems at once."],
+        transient: false, expected: false),
+    family!("closed-resource",
+        ["closed", "already closed", "use of closed"],
+        "The operation used something (a connection, file, channel or client) after it was closed.",
+        "Usually seen during shutdown, or when one part of the program closes a shared resource another part still uses.",
+        ["Check the order of shutdown: close shared resources only after their users stop.",
+         "If it happens outside shutdown, find where the resource is closed early."],
+        ["Give each shared resource one owner that closes it last."],
+        transient: false, expected: false),
+    family!("io-error",
+        ["read", "reading", "write", "writing", "open", "opening", "file", "files", "directory", "directories", "disk", "create", "creating", "remove", "removing", "rename", "renaming", "mkdir", "fsync", "sync", "flush", "flushing"],
+        "Reading or writing a file or stream failed.",
+        "Usually seen with missing paths, full disks, wrong permissions or failing storage.",
+        ["Check the path in the message: that it exists, has space, and is writable by the process.",
+         "Check the system logs (`dmesg`) for storage errors."],
+        ["Check free space and permissions at start-up for the paths the program writes."],
+        transient: false, expected: false),
+];
+
+/// The families of messages that fit none of [`FAMILIES`], by how they
+/// surface.
+pub static FALLBACK: Family = family!("operation-failed", [],
+    "An operation of the program failed.",
+    "The message and the code around it are the only evidence; the analysis names no environment cause.",
+    ["Read the whole log line: text after the message is usually the underlying cause."],
+    ["Handle the error where the operation is called and add context to it."],
+    transient: false, expected: false);
+
+/// Lowercase words of `text`, letters and digits only.
+pub fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Splits an identifier into lowercase words (`serveReadiness` → `serve
+/// readiness`, `ErrStopRequested` → `err stop requested`).
+pub fn identifier_words(id: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in id.chars() {
+        if !c.is_alphanumeric() {
+            if !out.ends_with(' ') && !out.is_empty() {
+                out.push(' ');
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        out.extend(c.to_lowercase());
+    }
+    out.trim().to_string()
+}
+
+fn phrase_matches(words: &[String], phrase: &str) -> bool {
+    let (phrase, open) = match phrase.strip_suffix('*') {
+        Some(p) => (p, true),
+        None => (phrase, false),
+    };
+    let want: Vec<&str> = phrase.split(' ').filter(|w| !w.is_empty()).collect();
+    if want.is_empty() || want.len() > words.len() {
+        return false;
+    }
+    words.windows(want.len()).any(|w| {
+        w.iter().zip(&want).enumerate().all(|(i, (got, want))| {
+            if open && i + 1 == w.len() {
+                got.starts_with(want)
+            } else {
+                got == want
+            }
+        })
+    })
+}
+
+/// The family of the longest phrase (in words) found in the first of
+/// `texts` that has one (the message's literal words, then the wrapped
+/// call's name); earlier families win ties. Longest first, so "must not
+/// be empty" in "listen address must not be empty" outweighs "listen".
+pub fn classify(texts: &[&str]) -> &'static Family {
+    for text in texts {
+        let words = words(text);
+        let mut best: Option<(&'static Family, usize)> = None;
+        for f in FAMILIES {
+            for p in f.phrases {
+                let len = p.split(' ').filter(|w| !w.is_empty()).count();
+                if best.is_none_or(|(_, l)| len > l) && phrase_matches(&words, p) {
+                    best = Some((f, len));
+                }
+            }
+        }
+        if let Some((f, _)) = best {
+            return f;
+        }
+    }
+    &FALLBACK
+}
+
+/// The family an HTTP status names, when it names one.
+pub fn by_status(status: u16) -> Option<&'static Family> {
+    by_slug(match status {
+        400 | 422 => "invalid-argument",
+        401 => "authentication",
+        403 => "permission-denied",
+        404 | 410 => "not-found",
+        409 | 412 => "conflict",
+        408 | 504 => "timeout",
+        413 | 429 => "resource-exhausted",
+        501 => "unsupported",
+        502 | 503 => "unavailable",
+        _ => return None,
+    })
+}
+
+/// A family by slug.
+pub fn by_slug(slug: &str) -> Option<&'static Family> {
+    FAMILIES
+        .iter()
+        .chain(std::iter::once(&FALLBACK))
+        .find(|f| f.slug == slug)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_fall_into_families() {
+        let slug = |m: &str| classify(&[m]).slug;
+        assert_eq!(slug("stop requested"), "graceful-shutdown");
+        assert_eq!(
+            slug("listen tcp %s: bind: address already in use"),
+            "port-already-in-use"
+        );
+        assert_eq!(slug("failed to resolve %q"), "dns-resolution");
+        assert_eq!(slug("request timed out after %v"), "timeout");
+        assert_eq!(slug("key %q not found"), "not-found");
+        assert_eq!(slug("failed to parse config: %w"), "parse-error");
+        assert_eq!(slug("invalid cluster size %d"), "invalid-argument");
+        assert_eq!(slug("serving readiness probe: %w"), "operation-failed");
+        assert_eq!(slug("context canceled"), "context-canceled");
+        assert_eq!(slug("listen address must not be empty"), "invalid-argument");
+        assert_eq!(slug("invalid character %q in JSON"), "parse-error");
+        assert_eq!(by_status(409).unwrap().slug, "conflict");
+    }
+
+    #[test]
+    fn identifiers_split_into_words() {
+        assert_eq!(identifier_words("serveReadiness"), "serve readiness");
+        assert_eq!(identifier_words("c.StopRequested"), "c stop requested");
+        assert_eq!(identifier_words("ErrHTTPTimeout"), "err httptimeout");
+    }
+
+    #[test]
+    fn every_family_is_complete() {
+        for f in FAMILIES.iter().chain([&FALLBACK]) {
+            assert!(
+                !f.meaning.is_empty() && !f.situations.is_empty(),
+                "{}",
+                f.slug
+            );
+            assert!(
+                !f.solutions.is_empty() && !f.prevention.is_empty(),
+                "{}",
+                f.slug
+            );
+            assert_eq!(by_slug(f.slug), Some(f));
+        }
+    }
+}

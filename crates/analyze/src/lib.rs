@@ -1,0 +1,303 @@
+//! The static analyser: fills every prose and code field of a record from
+//! the facts extraction gathered (the message, its template, and each
+//! site's [`SiteFacts`]) and from nothing else. Deterministic and offline;
+//! it always runs, and an LLM (errdex-llm) may later rewrite its prose
+//! from the same facts.
+//!
+//! Each sentence is built from one fact and says which (`` `serveReadiness`
+//! fails``, "the comment above the call says"), so a reader can check it
+//! against the snippet. What is general knowledge about a family of errors
+//! (what usually holds a port) is marked "usually".
+//!
+//! ```
+//! use errdex_analyze::analyze_all;
+//! # let mut records: Vec<errdex_model::Record> = Vec::new();
+//! analyze_all(&mut records); // every record gets documentation, solutions, code, …
+//! ```
+#![deny(missing_docs)]
+
+pub mod family;
+mod go_code;
+mod prose;
+mod related;
+
+use errdex_model::{ErrorType, Hole, Record, Segment, Severity, SiteFacts, Template};
+use family::Family;
+use serde::{Deserialize, Serialize};
+
+/// The `analyzer` value of records the static analyser wrote.
+pub const STATIC: &str = "static";
+
+/// Handling strategies a record may name.
+pub const STRATEGIES: &[&str] = &["try-catch", "type-guard", "validation", "retry", "fallback"];
+
+/// The analysis of one record: its prose and code fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Analysis {
+    /// What it means.
+    pub documentation: String,
+    /// What triggers it.
+    pub trigger_scenarios: String,
+    /// Where people meet it.
+    pub common_situations: String,
+    /// What to do, best first.
+    pub solutions: Vec<String>,
+    /// A before/after fix, when the facts show one.
+    pub example_fix: Option<String>,
+    /// One of [`STRATEGIES`].
+    pub handling_strategy: String,
+    /// Code that checks inputs before the call.
+    pub validation_code: Option<String>,
+    /// Code that recognises the error.
+    pub type_guard: Option<String>,
+    /// Code that handles it at the caller.
+    pub try_catch_pattern: Option<String>,
+    /// How to avoid it.
+    pub prevention_tips: Vec<String>,
+    /// Topic tags.
+    pub tags: Vec<String>,
+    /// The family slug.
+    pub background_tag: String,
+    /// How bad it is, judged by meaning.
+    pub severity: Severity,
+}
+
+impl Analysis {
+    /// Writes the analysis into `r`, naming who wrote it.
+    pub fn apply(self, r: &mut Record, analyzer: &str) {
+        r.documentation = Some(self.documentation);
+        r.trigger_scenarios = Some(self.trigger_scenarios);
+        r.common_situations = Some(self.common_situations);
+        r.solutions = self.solutions;
+        r.example_fix = self.example_fix;
+        r.handling_strategy = Some(self.handling_strategy);
+        r.validation_code = self.validation_code;
+        r.type_guard = self.type_guard;
+        r.try_catch_pattern = self.try_catch_pattern;
+        r.prevention_tips = self.prevention_tips;
+        r.tags = self.tags;
+        r.background_tag = Some(self.background_tag);
+        r.severity = self.severity;
+        r.analyzer = Some(analyzer.to_string());
+    }
+}
+
+/// Analyses every record and links related ones. Records of several
+/// repositories may be mixed: relations stay within a repository.
+pub fn analyze_all(records: &mut [Record]) {
+    let related = related::related(records);
+    for (r, rel) in records.iter_mut().zip(related) {
+        analyze(r).apply(r, STATIC);
+        r.related_errors = rel;
+    }
+}
+
+/// Analyses one record.
+pub fn analyze(r: &Record) -> Analysis {
+    let cx = Cx::new(r);
+    Analysis {
+        documentation: prose::documentation(&cx),
+        trigger_scenarios: prose::triggers(&cx),
+        common_situations: prose::situations(&cx),
+        solutions: prose::solutions(&cx),
+        example_fix: go_code::example_fix(&cx),
+        handling_strategy: cx.strategy().to_string(),
+        validation_code: go_code::validation(&cx),
+        type_guard: go_code::type_guard(&cx),
+        try_catch_pattern: go_code::try_catch(&cx),
+        prevention_tips: prose::prevention(&cx),
+        tags: cx.tags(),
+        background_tag: cx.family.slug.to_string(),
+        severity: cx.severity(),
+    }
+}
+
+/// The family a record falls in (by its words, then its wrapped call's).
+pub fn family_of(r: &Record) -> &'static Family {
+    Cx::new(r).family
+}
+
+/// Words that say an operation failed, which a clean-shutdown or
+/// cancellation message does not contain.
+const FAILURE_WORDS: &[&str] = &[
+    "fail", "failed", "failure", "error", "unable", "cannot", "can't", "could", "couldn't",
+];
+
+/// What the analysis of one record works from.
+pub(crate) struct Cx<'a> {
+    r: &'a Record,
+    /// The primary site's facts.
+    f: &'a SiteFacts,
+    /// `Type.method` or `func`.
+    function: Option<&'a str>,
+    /// The function's own name (`method`).
+    fname: Option<&'a str>,
+    /// The first chain hole (a wrapped error) and the literal text before
+    /// it.
+    chain: Option<(Hole, String)>,
+    /// Literal words of the message.
+    literal: String,
+    family: &'static Family,
+}
+
+impl<'a> Cx<'a> {
+    fn new(r: &'a Record) -> Cx<'a> {
+        let site = &r.sites[0];
+        let template: Template = errdex_lang::language(r.language).template(
+            &r.message_pattern,
+            &site.args,
+            &site.callee,
+        );
+        let mut chain = None;
+        let mut before = String::new();
+        let mut literal = String::new();
+        for s in &template.segments {
+            match s {
+                Segment::Lit(l) => {
+                    before.push_str(l);
+                    literal.push_str(l);
+                    literal.push(' ');
+                }
+                Segment::Hole(h) if h.chain && chain.is_none() => {
+                    chain = Some((h.clone(), before.clone()));
+                }
+                Segment::Hole(h) => before.push_str(&h.verb),
+            }
+        }
+        let function = site.function.as_deref();
+        let wrapped = site
+            .facts
+            .wrapped_call
+            .as_deref()
+            .map(family::identifier_words)
+            .unwrap_or_default();
+        let family = r
+            .http_status
+            .and_then(family::by_status)
+            .unwrap_or_else(|| family::classify(&[literal.as_str(), wrapped.as_str()]));
+        Cx {
+            r,
+            f: &site.facts,
+            function,
+            fname: function.map(|f| f.rsplit('.').next().unwrap_or(f)),
+            chain,
+            literal,
+            family,
+        }
+    }
+
+    /// Guards other than the plain `err != nil` test, across all sites,
+    /// each once.
+    fn guards(&self) -> Vec<&'a str> {
+        let mut out: Vec<&str> = Vec::new();
+        for s in &self.r.sites {
+            for g in &s.facts.guards {
+                if !is_err_check(g) && !out.contains(&g.as_str()) {
+                    out.push(g);
+                }
+            }
+        }
+        out
+    }
+
+    fn says_failure(&self) -> bool {
+        family::words(&self.literal)
+            .iter()
+            .any(|w| FAILURE_WORDS.contains(&w.as_str()))
+    }
+
+    /// A clean stop rather than a fault: the family is expected, and the
+    /// message neither wraps a cause nor says something failed.
+    fn is_expected(&self) -> bool {
+        self.family.expected && self.chain.is_none() && !self.says_failure()
+    }
+
+    fn severity(&self) -> Severity {
+        match self.r.error_type {
+            ErrorType::Panic | ErrorType::Exit => Severity::Critical,
+            _ if self.is_expected() => Severity::Info,
+            _ => self.r.severity,
+        }
+    }
+
+    /// A sentinel variable (`ErrX`, `errX`) rather than an error type.
+    fn sentinel(&self) -> Option<&'a str> {
+        let c = self.r.error_class.as_deref()?;
+        let name = c.rsplit('.').next().unwrap_or(c);
+        (name.starts_with("Err") || name.starts_with("err")).then_some(c)
+    }
+
+    /// An error type (`PathError`), when the class is not a sentinel.
+    fn error_type_name(&self) -> Option<&'a str> {
+        let c = self.r.error_class.as_deref()?;
+        self.sentinel().is_none().then_some(c)
+    }
+
+    /// Whether the error goes back to the caller of the function.
+    fn returned(&self) -> bool {
+        self.r.error_type == ErrorType::Exception && self.f.returned
+    }
+
+    fn strategy(&self) -> &'static str {
+        if self.is_expected() || self.r.error_class.is_some() {
+            "type-guard"
+        } else if self.r.error_type == ErrorType::Panic {
+            "try-catch"
+        } else if self.r.error_type == ErrorType::Log {
+            "fallback"
+        } else if self.family.transient {
+            "retry"
+        } else if go_code::validation(self).is_some() {
+            "validation"
+        } else {
+            "try-catch"
+        }
+    }
+
+    fn tags(&self) -> Vec<String> {
+        let mut t: Vec<String> = vec![
+            self.family.slug.to_string(),
+            self.r.error_type.as_str().to_string(),
+        ];
+        if let Some(p) = &self.f.package {
+            t.push(format!("package-{}", kebab(p)));
+        }
+        let flags = [
+            (self.chain.is_some(), "wrapped-error"),
+            (self.sentinel().is_some(), "sentinel"),
+            (self.error_type_name().is_some(), "typed-error"),
+            (!self.f.checked_at.is_empty(), "checked-by-callers"),
+            (self.r.sites.iter().any(|s| s.facts.in_loop), "in-loop"),
+            (self.f.http_handler, "http-handler"),
+            (self.f.in_main, "main"),
+            (self.r.http_status.is_some(), "http-status"),
+        ];
+        t.extend(flags.iter().filter(|f| f.0).map(|f| f.1.to_string()));
+        if let Some(status) = self.r.http_status {
+            t.push(format!("http-{status}"));
+        }
+        t.dedup();
+        t
+    }
+}
+
+/// `err != nil` and its kin: they say an earlier call failed, which the
+/// wrapped call says better.
+fn is_err_check(g: &str) -> bool {
+    let g = g.trim();
+    g.ends_with("!= nil") && {
+        let lhs = g.trim_end_matches("!= nil").trim();
+        let last = lhs.rsplit('.').next().unwrap_or(lhs).to_ascii_lowercase();
+        last == "e" || last.ends_with("err") || last.ends_with("error")
+    }
+}
+
+/// Lowercase, `-`-separated.
+pub(crate) fn kebab(s: &str) -> String {
+    let mut out = String::new();
+    for c in family::identifier_words(s).chars() {
+        out.push(if c.is_alphanumeric() { c } else { '-' });
+    }
+    out
+}

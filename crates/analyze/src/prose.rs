@@ -1,0 +1,389 @@
+//! The prose fields. Each sentence comes from one fact; none guesses.
+
+use crate::Cx;
+use errdex_model::ErrorType;
+
+/// `text` quoted as code.
+fn code(text: &str) -> String {
+    let ticks = if text.contains('`') { "``" } else { "`" };
+    format!("{ticks}{text}{ticks}")
+}
+
+/// The first sentences of a comment, at most `max` bytes, cut at a word.
+fn excerpt(text: &str, max: usize) -> String {
+    let text = text.trim();
+    // Up to the end of the second sentence.
+    let mut end = text.len();
+    let mut sentences = 0;
+    for (i, c) in text.char_indices() {
+        if matches!(c, '.' | '!' | '?')
+            && text[i + 1..].starts_with(' ')
+            && !text[..i].ends_with("e.g")
+            && !text[..i].ends_with("i.e")
+        {
+            sentences += 1;
+            if sentences == 2 {
+                end = i + 1;
+                break;
+            }
+        }
+    }
+    let mut s = &text[..end];
+    if s.len() > max {
+        let mut cut = max;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s = s[..cut].rsplit_once(' ').map_or(&s[..cut], |(a, _)| a);
+        return format!("{s}…");
+    }
+    s.to_string()
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [a] => a.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// How a guard reads as a condition: `!(x)` is "`x` is false".
+fn condition(g: &str) -> String {
+    match g.strip_prefix("!(").and_then(|g| g.strip_suffix(')')) {
+        Some(inner) => format!("{} is false", code(inner)),
+        None => format!("{} holds", code(g)),
+    }
+}
+
+pub(crate) fn documentation(cx: &Cx<'_>) -> String {
+    let r = cx.r;
+    let f = cx.f;
+    let mut out: Vec<String> = Vec::new();
+    let who = match (cx.function, &f.package) {
+        (Some(func), Some(p)) => format!("{} (package {})", code(func), code(p)),
+        (Some(func), None) => code(func),
+        (None, Some(p)) => format!("Package {}", code(p)),
+        (None, None) => "The code".to_string(),
+    };
+    let error_method = cx.fname == Some("Error") && f.receiver.is_some();
+    let what = match r.error_type {
+        ErrorType::Exception if error_method => format!(
+            "formats this message: it is the text of the error type {}",
+            code(f.receiver.as_deref().unwrap_or_default())
+        ),
+        ErrorType::Exception if cx.function.is_none() => match &r.error_class {
+            Some(c) => format!("declares this error as {}", code(c)),
+            None => "declares this error".to_string(),
+        },
+        ErrorType::Exception if cx.returned() => "returns this error".to_string(),
+        ErrorType::Exception => "creates this error".to_string(),
+        ErrorType::Panic => "panics with this message".to_string(),
+        ErrorType::Log => format!("logs this message at {} level", r.severity),
+        ErrorType::Exit => "prints this message and exits the program".to_string(),
+        ErrorType::Http => match r.http_status {
+            Some(s) => format!("answers the HTTP request with status {s} and this message"),
+            None => "answers the HTTP request with this message".to_string(),
+        },
+    };
+    let mut first = format!("{who} {what}");
+    if let Some(call) = &f.wrapped_call {
+        first.push_str(&format!(" when {} fails", code(call)));
+    }
+    let guards = cx.guards();
+    if !guards.is_empty() {
+        let conds: Vec<String> = guards.iter().take(2).map(|g| condition(g)).collect();
+        first.push_str(&format!(
+            "{} when {}",
+            if f.wrapped_call.is_some() {
+                ", and"
+            } else {
+                ""
+            },
+            join_and(&conds)
+        ));
+    }
+    out.push(first + ".");
+
+    if let Some((hole, prefix)) = &cx.chain {
+        let cause = match (&f.wrapped_call, &hole.arg) {
+            (Some(call), _) => format!("the error {} returned", code(call)),
+            (None, Some(arg)) => format!("the error {}", code(arg)),
+            (None, None) => "the underlying error".to_string(),
+        };
+        let after = if prefix.trim().is_empty() {
+            "The message carries".to_string()
+        } else {
+            format!("The text after {} is", code(prefix.trim_end()))
+        };
+        if hole.verb.ends_with('w') {
+            out.push(format!(
+                "{after} {cause}, wrapped with {}, so {} and {} still reach it.",
+                code(&hole.verb),
+                code("errors.Is"),
+                code("errors.As")
+            ));
+        } else {
+            out.push(format!(
+                "{after} {cause}, flattened to text with {}: callers can no longer test the cause with {}.",
+                code(&hole.verb),
+                code("errors.Is")
+            ));
+        }
+    }
+    if cx.family.slug != crate::family::FALLBACK.slug {
+        out.push(format!(
+            "Its wording puts it in the {} family: {}",
+            code(cx.family.slug),
+            lower_first(cx.family.meaning)
+        ));
+    }
+    if let Some(fname) = cx.fname {
+        if f.in_loop {
+            out.push(format!("It is produced inside a loop of {}.", code(fname)));
+        } else if cx.returned() && f.loop_follows {
+            out.push(format!(
+                "{} returns it before its loop starts, so this failure ends the function at once instead of being retried.",
+                code(fname)
+            ));
+        }
+    }
+    match (&f.wrapped_call, &f.wrapped_call_comment, &f.comment) {
+        (Some(call), Some(c), _) => out.push(format!(
+            "The comment above the {} call says why it is made: “{}”",
+            code(call),
+            excerpt(c, 400)
+        )),
+        (_, _, Some(c)) => out.push(format!(
+            "The comment above the site says: “{}”",
+            excerpt(c, 300)
+        )),
+        _ => {}
+    }
+    if let (Some(fname), Some(doc)) = (cx.fname, &f.doc) {
+        out.push(format!(
+            "{} is documented as: “{}”",
+            code(fname),
+            excerpt(doc, 300)
+        ));
+    }
+    if f.http_handler {
+        if let Some(fname) = cx.fname {
+            out.push(format!(
+                "{} is an HTTP handler (it takes an {}).",
+                code(fname),
+                code("http.ResponseWriter")
+            ));
+        }
+    }
+    if f.in_main {
+        out.push(format!(
+            "The site is in the program's {} function.",
+            code("main")
+        ));
+    }
+    if !f.checked_at.is_empty() {
+        out.push(format!(
+            "Code in this repository checks for it ({} place{}, for example {}), so callers rely on recognising it.",
+            f.checked_at.len(),
+            if f.checked_at.len() == 1 { "" } else { "s" },
+            code(&f.checked_at[0])
+        ));
+    }
+    if r.sites.len() > 1 {
+        out.push(format!(
+            "{} sites emit this message; the first one is shown.",
+            r.sites.len()
+        ));
+    }
+    out.join(" ")
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+pub(crate) fn triggers(cx: &Cx<'_>) -> String {
+    let mut when: Vec<String> = Vec::new();
+    for s in &cx.r.sites {
+        let f = &s.facts;
+        let mut conds: Vec<String> = Vec::new();
+        if let Some(call) = &f.wrapped_call {
+            conds.push(format!("{} returns an error", code(call)));
+        }
+        conds.extend(
+            f.guards
+                .iter()
+                .filter(|g| !crate::is_err_check(g))
+                .map(|g| condition(g)),
+        );
+        if conds.is_empty() && f.guards.iter().any(|g| crate::is_err_check(g)) {
+            conds.push("an earlier call returns an error".to_string());
+        }
+        let error_method = s.function.as_deref().is_some_and(|f| f.ends_with(".Error"));
+        let clause = match (&s.function, conds.is_empty()) {
+            (Some(_), true) if error_method => format!(
+                "whenever an error of type {} is printed",
+                code(f.receiver.as_deref().unwrap_or_default())
+            ),
+            (Some(func), true) => format!(
+                "whenever {} reaches {}:{} (no {} condition around it)",
+                code(func),
+                s.file_path,
+                s.line_number,
+                code("if")
+            ),
+            (None, _) => format!(
+                "wherever the value declared at {}:{} is returned",
+                s.file_path, s.line_number
+            ),
+            (Some(func), false) => format!("when {} in {}", join_and(&conds), code(func)),
+        };
+        if !when.contains(&clause) {
+            when.push(clause);
+        }
+        if when.len() == 3 {
+            break;
+        }
+    }
+    let mut out = format!("This error is produced {}.", when.join("; or "));
+    if cx.r.sites.len() > 3 {
+        out.push_str(&format!(" ({} more sites.)", cx.r.sites.len() - 3));
+    }
+    if cx.family.slug != crate::family::FALLBACK.slug {
+        out.push(' ');
+        out.push_str(cx.family.situations);
+    }
+    out
+}
+
+pub(crate) fn situations(cx: &Cx<'_>) -> String {
+    let f = cx.f;
+    let mut out: Vec<String> = Vec::new();
+    if cx.family.slug != crate::family::FALLBACK.slug {
+        out.push(cx.family.situations.to_string());
+    }
+    if let Some(fname) = cx.fname.filter(|_| !f.in_main && !f.http_handler) {
+        if !f.callers.is_empty() {
+            let callers: Vec<String> = f.callers.iter().take(3).map(|c| code(c)).collect();
+            out.push(format!(
+                "It reaches users through the callers of {}: {}{}.",
+                code(fname),
+                join_and(&callers),
+                if f.callers.len() > 3 {
+                    " and others"
+                } else {
+                    ""
+                }
+            ));
+        } else {
+            out.push(format!(
+                "No call of {} by name was found in the repository: it is called through an interface, a function value, or from outside.",
+                code(fname)
+            ));
+        }
+    }
+    if cx.function.is_none() {
+        let pkg = f.package.as_deref().unwrap_or("its package");
+        out.push(format!(
+            "It is a package-level value: it reaches users wherever code of package {} returns it{}.",
+            code(pkg),
+            if f.checked_at.is_empty() {
+                String::new()
+            } else {
+                format!(", and callers test for it (for example at {})", code(&f.checked_at[0]))
+            }
+        ));
+    }
+    if f.in_main {
+        out.push("It happens while the program itself runs its `main` function, typically at start-up or from the command line.".to_string());
+    }
+    if f.http_handler {
+        out.push("It happens while serving an HTTP request.".to_string());
+    }
+    if f.in_loop {
+        out.push("It can repeat: the site is inside a loop.".to_string());
+    }
+    out.join(" ")
+}
+
+pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
+    let f = cx.f;
+    let mut out: Vec<String> = Vec::new();
+    if cx.is_expected() {
+        out.extend(cx.family.solutions.iter().map(|s| s.to_string()));
+    }
+    if let Some((_, prefix)) = &cx.chain {
+        let whose = match &f.wrapped_call {
+            Some(call) => format!("the error from {}", code(call)),
+            None => "the wrapped error".to_string(),
+        };
+        let after = if prefix.trim().is_empty() {
+            "Read the rest of the log line".to_string()
+        } else {
+            format!(
+                "Read the text after {} in the log line",
+                code(prefix.trim_end())
+            )
+        };
+        out.push(format!(
+            "{after}: it is {whose} and names the actual cause (`errdex explain` traces it further)."
+        ));
+    }
+    for g in cx.guards().into_iter().take(2) {
+        out.push(format!(
+            "Find out why {} when the code runs: that condition leads to this error.",
+            condition(g)
+        ));
+    }
+    if !cx.is_expected() && cx.family.slug != crate::family::FALLBACK.slug {
+        out.extend(cx.family.solutions.iter().map(|s| s.to_string()));
+    }
+    if let Some(at) = f.checked_at.first() {
+        out.push(format!(
+            "Handle it the way the repository's own code does at {}.",
+            code(at)
+        ));
+    }
+    let s = &cx.r.sites[0];
+    out.push(format!(
+        "Read the code at {}:{}{} to see what it was doing when it failed.",
+        s.file_path,
+        s.line_number,
+        match &s.function {
+            Some(func) => format!(" ({})", code(func)),
+            None => String::new(),
+        }
+    ));
+    out.dedup();
+    out.truncate(6);
+    out
+}
+
+pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
+    let f = cx.f;
+    let mut out: Vec<String> = cx.family.prevention.iter().map(|s| s.to_string()).collect();
+    if let Some((hole, _)) = &cx.chain {
+        if !hole.verb.ends_with('w') && cx.r.sites[0].callee == "fmt.Errorf" {
+            out.push(format!(
+                "Wrap the cause with `%w` instead of {} so callers can test it with `errors.Is`.",
+                code(&hole.verb)
+            ));
+        }
+    }
+    if crate::go_code::wants_sentinel(cx) {
+        out.push("Declare the error once as a package-level sentinel (`var errX = errors.New(…)`) so callers can recognise it with `errors.Is` instead of comparing text.".to_string());
+    }
+    if f.in_loop && cx.family.transient {
+        out.push(
+            "Back off between attempts in the loop so a lasting failure does not spin.".to_string(),
+        );
+    }
+    out.truncate(5);
+    out
+}

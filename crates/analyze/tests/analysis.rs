@@ -1,0 +1,258 @@
+//! The static analyser on real fixtures: the seed records (kops), a small
+//! shop with sentinels, typed errors, retries and HTTP handlers (golden
+//! file), and the etcd corpus, whose every code field must parse.
+
+use errdex_analyze::analyze_all;
+use errdex_extract::{index, NoProgress, Options};
+use errdex_model::{Record, Severity};
+use std::path::{Path, PathBuf};
+
+const TIMESTAMP: &str = "2026-09-05T04:13:19.212Z";
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Indexes a fixture copied out of errdex's own work tree and analyses it.
+fn analysed(fixture: &Path, repo: &str) -> Vec<Record> {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(fixture, dir.path());
+    let mut o = Options::new(dir.path(), TIMESTAMP);
+    o.repo = Some(repo.into());
+    o.commit = Some("4c8573c808a73d578c5eadc86d410646ea0b0d73".into());
+    let mut records = index(&o, &NoProgress).expect("index runs").dataset.records;
+    analyze_all(&mut records);
+    records
+}
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn by<'a>(records: &'a [Record], pattern: &str) -> &'a Record {
+    records
+        .iter()
+        .find(|r| r.message_pattern == pattern)
+        .unwrap_or_else(|| panic!("no record {pattern:?}"))
+}
+
+/// Whether a Go snippet (statements and declarations, as in the record)
+/// parses without syntax errors.
+fn go_parses(code: &str) -> bool {
+    let mut p = tree_sitter::Parser::new();
+    p.set_language(&tree_sitter_go::LANGUAGE.into()).unwrap();
+    let code = format!("{}\n", code.trim_end());
+    !p.parse(&code, None).unwrap().root_node().has_error()
+}
+
+fn code_fields(r: &Record) -> Vec<(&'static str, &str)> {
+    [
+        ("exampleFix", &r.example_fix),
+        ("validationCode", &r.validation_code),
+        ("typeGuard", &r.type_guard),
+        ("tryCatchPattern", &r.try_catch_pattern),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| v.as_deref().map(|v| (k, v)))
+    .collect()
+}
+
+fn assert_complete(r: &Record) {
+    let id = &r.message_pattern;
+    for (k, v) in [
+        ("documentation", &r.documentation),
+        ("triggerScenarios", &r.trigger_scenarios),
+        ("commonSituations", &r.common_situations),
+        ("handlingStrategy", &r.handling_strategy),
+        ("backgroundTag", &r.background_tag),
+    ] {
+        assert!(
+            v.as_deref().is_some_and(|v| !v.is_empty()),
+            "{id}: {k} empty"
+        );
+    }
+    assert!(!r.solutions.is_empty() && r.solutions.len() <= 6, "{id}");
+    assert!(!r.prevention_tips.is_empty(), "{id}");
+    assert!(!r.tags.is_empty(), "{id}");
+    assert_eq!(r.analyzer.as_deref(), Some("static"));
+    assert!(r.related_errors.len() <= 8);
+    assert!(errdex_analyze::STRATEGIES.contains(&r.handling_strategy.as_deref().unwrap()));
+    for (k, code) in code_fields(r) {
+        assert!(go_parses(code), "{id}: {k} does not parse:\n{code}");
+    }
+}
+
+#[test]
+fn seed_records_are_explained_from_their_facts() {
+    let records = analysed(
+        &manifest().join("../extract/tests/fixtures/seed"),
+        "kubernetes/kops",
+    );
+    records.iter().for_each(assert_complete);
+
+    let stop = by(&records, "stop requested");
+    assert_eq!(stop.severity, Severity::Info, "a clean-shutdown sentinel");
+    assert_eq!(stop.background_tag.as_deref(), Some("graceful-shutdown"));
+    let trigger = stop.trigger_scenarios.as_deref().unwrap();
+    assert!(trigger.contains("StopRequested"), "{trigger}");
+    assert_eq!(stop.handling_strategy.as_deref(), Some("type-guard"));
+    let guard = stop.type_guard.as_deref().unwrap();
+    assert!(
+        guard.contains("a clean stop, not a failure") && guard.contains("return nil"),
+        "{guard}"
+    );
+    assert!(
+        stop.solutions[0].contains("clean-shutdown"),
+        "{:?}",
+        stop.solutions
+    );
+
+    let probe = by(&records, "serving readiness probe: %w");
+    let doc = probe.documentation.as_deref().unwrap();
+    assert!(doc.contains("`runApplyChannelLoop`"), "{doc}");
+    assert!(doc.contains("when `serveReadiness` fails"), "{doc}");
+    assert!(
+        doc.contains("before its loop starts") && doc.contains("instead of being retried"),
+        "{doc}"
+    );
+    assert!(
+        doc.contains("In daemon mode kops-channels runs as a system-node-critical static pod"),
+        "uses the comment above the serveReadiness call: {doc}"
+    );
+    assert!(doc.contains("wrapped with `%w`"), "{doc}");
+    let fix = probe.try_catch_pattern.as_deref().unwrap();
+    assert!(
+        fix.contains("runApplyChannelLoop(ctx, out, options, args)"),
+        "{fix}"
+    );
+    // Nothing in the facts says the probe binds a port.
+    assert!(
+        !doc.split(|c: char| !c.is_alphanumeric())
+            .any(|w| w == "port" || w == "bind"),
+        "{doc}"
+    );
+}
+
+#[test]
+fn shop_fixture_matches_golden() {
+    let records = analysed(&manifest().join("tests/fixtures/shop"), "example/shop");
+    records.iter().for_each(assert_complete);
+
+    let not_found = by(&records, "item not found");
+    assert_eq!(not_found.handling_strategy.as_deref(), Some("type-guard"));
+    assert!(not_found
+        .type_guard
+        .as_deref()
+        .unwrap()
+        .contains("errors.Is(err, inventory.ErrNotFound)"));
+    assert_eq!(not_found.background_tag.as_deref(), Some("not-found"));
+    let stock = by(
+        &records,
+        "insufficient stock for %s: requested %d, available %d",
+    );
+    let guard = stock.type_guard.as_deref().unwrap();
+    assert!(
+        guard.contains("var target *inventory.StockError"),
+        "{guard}"
+    );
+    let sync = by(&records, "sync timed out after %d attempts: %v");
+    assert_eq!(sync.handling_strategy.as_deref(), Some("retry"));
+    assert!(sync.example_fix.as_deref().unwrap().contains("%w"));
+    let missing = by(&records, "missing sku parameter");
+    assert_eq!(missing.http_status, Some(400));
+    assert!(missing
+        .documentation
+        .as_deref()
+        .unwrap()
+        .contains("HTTP handler"));
+    let empty = by(&records, "listen address must not be empty");
+    let validation = empty.validation_code.as_deref().unwrap();
+    assert!(validation.starts_with("if addr == \"\" {"), "{validation}");
+    assert_eq!(
+        by(&records, "stop requested").severity,
+        Severity::Info,
+        "declared sentinel for a clean stop"
+    );
+    let related: Vec<&str> = by(&records, "reserve %s: %w")
+        .related_errors
+        .iter()
+        .map(|r| r.error_message.as_str())
+        .collect();
+    assert!(
+        related.contains(&"invalid quantity %d"),
+        "same function: {related:?}"
+    );
+
+    let analyses: Vec<serde_json::Value> = records
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "messagePattern": r.message_pattern,
+                "severity": r.severity,
+                "documentation": r.documentation,
+                "triggerScenarios": r.trigger_scenarios,
+                "commonSituations": r.common_situations,
+                "solutions": r.solutions,
+                "exampleFix": r.example_fix,
+                "handlingStrategy": r.handling_strategy,
+                "validationCode": r.validation_code,
+                "typeGuard": r.type_guard,
+                "tryCatchPattern": r.try_catch_pattern,
+                "preventionTips": r.prevention_tips,
+                "tags": r.tags,
+                "backgroundTag": r.background_tag,
+                "relatedErrors": r.related_errors.iter().map(|x| &x.error_message).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let got = serde_json::to_string_pretty(&analyses).unwrap() + "\n";
+    let golden = manifest().join("tests/golden/shop.json");
+    if std::env::var_os("ERRDEX_BLESS").is_some() {
+        std::fs::write(&golden, &got).unwrap();
+    }
+    let want = std::fs::read_to_string(&golden).expect("golden file (ERRDEX_BLESS=1 writes it)");
+    assert!(
+        got == want,
+        "analysis differs from {}; run with ERRDEX_BLESS=1 after reading the diff",
+        golden.display()
+    );
+}
+
+/// Every code field of every etcd record parses as Go.
+#[test]
+fn etcd_code_fields_parse() {
+    let root = Path::new("/usr/share/gocode/src/go.etcd.io/etcd");
+    if !root.is_dir() {
+        if std::env::var("CI").as_deref() == Ok("true") {
+            panic!(
+                "{} is missing: run ../shared/bench/corpora.sh go",
+                root.display()
+            );
+        }
+        eprintln!(
+            "skipped: {} is absent (../shared/bench/corpora.sh go installs it)",
+            root.display()
+        );
+        return;
+    }
+    let mut o = Options::new(root, TIMESTAMP);
+    o.repo = Some("etcd-io/etcd".into());
+    let mut records = index(&o, &NoProgress).expect("index runs").dataset.records;
+    analyze_all(&mut records);
+    let mut fields = 0;
+    for r in &records {
+        assert_complete(r);
+        fields += code_fields(r).len();
+    }
+    assert!(records.len() > 1500, "{} records", records.len());
+    eprintln!("{} records, {fields} code fields, all parse", records.len());
+}
