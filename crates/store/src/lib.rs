@@ -128,4 +128,13 @@ pub trait Store: Send + Sync {
     fn trace_rows(&self, repo: Option<&str>) -> Result<Vec<TraceRow>>;
     /// The newest dataset version, if anything was ever indexed.
     fn dataset_version(&self) -> Result<Option<String>>;
+    /// Writes new versions of stored records (same ids: analysis results)
+    /// in one transaction; returns the new dataset version, or None when
+    /// there was nothing to write. Records no longer stored are skipped.
+    /// A record whose content did not change keeps its `contentChangedAt`.
+    fn update_records(&self, records: &[Record]) -> Result<Option<String>>;
+    /// A cached LLM answer.
+    fn cache_get(&self, key: &str) -> Result<Option<String>>;
+    /// Stores an LLM answer under `key`.
+    fn cache_put(&self, key: &str, provider: &str, model: &str, answer: &str) -> Result<()>;
 }

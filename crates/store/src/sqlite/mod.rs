@@ -13,6 +13,7 @@ use std::sync::Mutex;
 const MIGRATIONS: &[&str] = &[
     include_str!("001_initial.sql"),
     include_str!("002_content_changed_at.sql"),
+    include_str!("003_llm_cache.sql"),
 ];
 
 /// An atlas in one SQLite file.
@@ -221,23 +222,7 @@ impl SqliteStore {
             ds.repo, repo,
             "the dataset belongs to the repo being replaced"
         );
-        // Dataset versions only ever increase, even if the clock steps back.
-        let last: Option<String> = tx
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'dataset_version'",
-                [],
-                |r| r.get(0),
-            )
-            .optional()?;
-        let mut version = timestamp(Utc::now());
-        if let Some(prev) = last.as_deref() {
-            // Same-format RFC 3339 strings order like the instants they name.
-            if version.as_str() <= prev {
-                if let Ok(p) = DateTime::parse_from_rfc3339(prev) {
-                    version = timestamp(p.with_timezone(&Utc) + Duration::milliseconds(1));
-                }
-            }
-        }
+        let version = next_version(&tx)?;
         tx.execute(
             "INSERT INTO repos (repo, commit_sha, remote_url, dataset_version, indexed_at, stats)
              VALUES (?1, ?2, ?3, ?4, ?4, ?5)
@@ -308,6 +293,28 @@ impl SqliteStore {
     }
 }
 
+/// A new dataset version: now, or just after the last one if the clock
+/// stepped back. Dataset versions only ever increase.
+fn next_version(tx: &rusqlite::Transaction<'_>) -> Result<String> {
+    let last: Option<String> = tx
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'dataset_version'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let mut version = timestamp(Utc::now());
+    if let Some(prev) = last.as_deref() {
+        // Same-format RFC 3339 strings order like the instants they name.
+        if version.as_str() <= prev {
+            if let Ok(p) = DateTime::parse_from_rfc3339(prev) {
+                version = timestamp(p.with_timezone(&Utc) + Duration::milliseconds(1));
+            }
+        }
+    }
+    Ok(version)
+}
+
 impl ListQuery {
     /// WHERE clause and parameters.
     fn where_sql(&self) -> (String, Vec<String>) {
@@ -336,6 +343,76 @@ impl ListQuery {
 }
 
 impl Store for SqliteStore {
+    fn update_records(&self, records: &[Record]) -> Result<Option<String>> {
+        if records.is_empty() {
+            return Ok(None);
+        }
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let version = next_version(&tx)?;
+        let mut repos: Vec<&str> = Vec::new();
+        {
+            let mut old = tx.prepare(
+                "SELECT content_hash, content_changed_at FROM records WHERE id = ? AND repo = ?",
+            )?;
+            let mut up = tx.prepare(
+                "UPDATE records SET severity = ?, content_hash = ?, record = ?,
+                   content_changed_at = ? WHERE id = ?",
+            )?;
+            for r in records {
+                let prev: Option<(String, String)> = old
+                    .query_row(params![r.id, r.repo], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .optional()?;
+                // A record that is no longer stored (re-indexed away) is
+                // not brought back.
+                let Some(prev) = prev else { continue };
+                let previous = HashMap::from([(r.id.clone(), prev)]);
+                let e = encode(r, &previous)?;
+                up.execute(params![
+                    r.severity.as_str(),
+                    e.hash,
+                    e.json,
+                    e.content_changed_at,
+                    r.id
+                ])?;
+                if !repos.contains(&r.repo.as_str()) {
+                    repos.push(&r.repo);
+                }
+            }
+        }
+        for repo in &repos {
+            tx.execute(
+                "UPDATE repos SET dataset_version = ?1 WHERE repo = ?2",
+                params![version, repo],
+            )?;
+        }
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('dataset_version', ?1)
+             ON CONFLICT(key) DO UPDATE SET value = ?1",
+            [&version],
+        )?;
+        tx.commit()?;
+        Ok(Some(version))
+    }
+
+    fn cache_get(&self, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn()
+            .query_row("SELECT answer FROM llm_cache WHERE key = ?", [key], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+
+    fn cache_put(&self, key: &str, provider: &str, model: &str, answer: &str) -> Result<()> {
+        self.conn().execute(
+            "INSERT INTO llm_cache (key, provider, model, answer, created_at) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT(key) DO UPDATE SET answer = excluded.answer, created_at = excluded.created_at",
+            params![key, provider, model, answer, timestamp(Utc::now())],
+        )?;
+        Ok(())
+    }
+
     fn replace_repo(&self, ds: &RepoDataset) -> Result<String> {
         let version = self.replace_repo_when_ready(&ds.repo, || Some(ds))?;
         Ok(version.expect("the dataset was given"))

@@ -211,3 +211,62 @@ fn filters_and_slugs() {
     assert_eq!(s.find_slug(Some("a/a"), "boom").unwrap().len(), 1);
     assert!(s.find_slug(Some("b/b"), "boom").unwrap().is_empty());
 }
+
+#[test]
+fn analysis_updates_records_in_place_and_bumps_the_version() {
+    let s = SqliteStore::open_in_memory().unwrap();
+    let v1 = s
+        .replace_repo(&dataset(
+            "a/b",
+            vec![record("a/b", "x failed", 1), record("a/b", "y", 2)],
+        ))
+        .unwrap();
+    let mut r = s
+        .get(&errdex_model::record_id("a/b", "x failed"))
+        .unwrap()
+        .unwrap();
+    r.documentation = Some("What it means.".into());
+    r.severity = Severity::Info;
+    r.analyzer = Some("llm:local/m".into());
+    r.analyzed_at = "2026-02-01T00:00:00.000Z".into();
+    r.content_changed_at = "2026-02-01T00:00:00.000Z".into();
+    // A record that is no longer stored is skipped, not inserted.
+    let gone = record("a/b", "gone", 3);
+    let v2 = s
+        .update_records(&[r.clone(), gone.clone()])
+        .unwrap()
+        .unwrap();
+    assert!(v2 > v1);
+    assert_eq!(s.repos().unwrap()[0].dataset_version, v2);
+    let got = s.get(&r.id).unwrap().unwrap();
+    assert_eq!(got.documentation.as_deref(), Some("What it means."));
+    assert_eq!(got.content_changed_at, "2026-02-01T00:00:00.000Z");
+    assert!(s.get(&gone.id).unwrap().is_none());
+    let q = ListQuery {
+        severity: Some("info".into()),
+        ..ListQuery::default()
+    };
+    assert_eq!(
+        s.count(&q).unwrap(),
+        1,
+        "the severity column follows the record"
+    );
+
+    // Writing the same content again keeps its change date.
+    let mut again = got.clone();
+    again.analyzed_at = "2026-03-01T00:00:00.000Z".into();
+    again.content_changed_at = "2026-03-01T00:00:00.000Z".into();
+    s.update_records(&[again]).unwrap();
+    let kept = s.get(&r.id).unwrap().unwrap();
+    assert_eq!(kept.content_changed_at, "2026-02-01T00:00:00.000Z");
+    assert_eq!(s.update_records(&[]).unwrap(), None);
+}
+
+#[test]
+fn llm_cache_round_trips() {
+    let s = SqliteStore::open_in_memory().unwrap();
+    assert_eq!(s.cache_get("k").unwrap(), None);
+    s.cache_put("k", "local", "m", "{\"a\":1}").unwrap();
+    s.cache_put("k", "local", "m", "{\"a\":2}").unwrap();
+    assert_eq!(s.cache_get("k").unwrap().as_deref(), Some("{\"a\":2}"));
+}
