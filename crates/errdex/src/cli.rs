@@ -61,6 +61,69 @@ pub enum Command {
     ///   errdex explain 'serving readiness probe: listen tcp :3989: bind: address already in use'
     ///   kubectl logs pod/x | errdex explain - --summary
     Explain(ExplainArgs),
+    /// Analyse records: what each error means, when it happens, what to do.
+    ///
+    /// `errdex index` already runs the static analyser, which writes every
+    /// field from the facts read from the code (offline, deterministic).
+    /// `errdex analyze` re-runs it (`--static`, or when no LLM is
+    /// configured), or asks an LLM to write richer prose from the same
+    /// facts. LLMs are configured in errdex.toml (or --config FILE):
+    ///
+    ///   [llm]
+    ///   primary = "local"            # writes the prose
+    ///   fallback = "agent"           # when the primary fails twice
+    ///   concurrency = 2              # calls in flight
+    ///   batch = 4                    # records per call
+    ///   timeout_secs = 120           # hung calls and commands are killed
+    ///   token_budget = 200000        # stop sending after this many tokens
+    ///
+    ///   [providers.local]            # any OpenAI-compatible endpoint
+    ///   kind = "openai"
+    ///   base_url = "http://localhost:8080/v1"
+    ///   model = "qwen2.5-coder"
+    ///   api_key_env = "OPENAI_API_KEY"
+    ///
+    ///   [providers.agent]            # reads the prompt on stdin, prints JSON
+    ///   kind = "command"
+    ///   command = ["claude", "-p"]
+    ///   model = "claude-cli"
+    ///
+    /// Every answer is validated (fields, lengths, code that parses, no path
+    /// or URL outside the facts); a bad answer is retried once, then the
+    /// fallback is asked, then the static analysis stays. Answers are cached
+    /// in the database by facts, provider, model and prompt version: a
+    /// re-run, or a re-index of unchanged code followed by `analyze`, sends
+    /// nothing. Records are written as they finish, so a killed run keeps
+    /// its work.
+    Analyze(AnalyzeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Only this repository (OWNER/NAME).
+    #[arg(long)]
+    pub repo: Option<String>,
+    /// Provider that writes the prose (a name under [providers]), instead
+    /// of [llm] primary.
+    #[arg(long, value_name = "NAME")]
+    pub provider: Option<String>,
+    /// Configuration file with the [llm] section (default: errdex.toml in
+    /// the current folder, if present).
+    #[arg(long, env = "ERRDEX_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Then review every record with the verifier ([llm] verifier, else the
+    /// primary); its patches are applied only when they validate.
+    #[arg(long)]
+    pub verify: bool,
+    /// Analyse at most N records.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Only records no LLM has analysed yet (a resumed or extended run).
+    #[arg(long)]
+    pub only_missing: bool,
+    /// Only re-run the static analyser, even if an LLM is configured.
+    #[arg(long = "static")]
+    pub static_only: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+mod analyze;
 mod explain;
 mod export;
 mod index;
@@ -19,6 +20,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Show(a) => show::run(&open_existing(&cli.db)?, a),
         Command::Export(a) => export::run(&open_existing(&cli.db)?, a),
         Command::Explain(a) => explain::run(&open_existing(&cli.db)?, a),
+        Command::Analyze(a) => analyze::run(&open_existing(&cli.db)?, a),
     }
 }
 

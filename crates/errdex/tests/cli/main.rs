@@ -1,6 +1,8 @@
 //! The `errdex` binary end to end: index a fixture, list, show, export, and
 //! validate every exported record against the shipped JSON Schema.
 
+mod analyze;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
