@@ -86,11 +86,13 @@ impl Analysis {
 /// Analyses every record and links related ones. Records of several
 /// repositories may be mixed: relations stay within a repository.
 pub fn analyze_all(records: &mut [Record]) {
+    use rayon::prelude::*;
     let related = related::related(records);
-    for (r, rel) in records.iter_mut().zip(related) {
+    // Records are independent once related errors are known.
+    records.par_iter_mut().zip(related).for_each(|(r, rel)| {
         analyze(r).apply(r, STATIC);
         r.related_errors = rel;
-    }
+    });
 }
 
 /// Analyses one record.

@@ -64,8 +64,9 @@ fn print_record(out: &mut impl Write, r: &Record) -> std::io::Result<()> {
         write!(out, " · HTTP {s}")?;
     }
     writeln!(out)?;
+    // The seed page's sections, in its order.
     if let Some(doc) = &r.documentation {
-        writeln!(out, "\n{doc}")?;
+        writeln!(out, "\nWhat it means\n  {doc}")?;
     }
     writeln!(out, "\nSource: {}:{}", r.file_path, r.line_number)?;
     for (i, line) in r.source_code.split('\n').enumerate() {
@@ -75,6 +76,47 @@ fn print_record(out: &mut impl Write, r: &Record) -> std::io::Result<()> {
     }
     if let Some(u) = &r.github_url {
         writeln!(out, "\nView: {u}")?;
+    }
+    if !r.solutions.is_empty() {
+        writeln!(out, "\nSolutions")?;
+        for (i, s) in r.solutions.iter().enumerate() {
+            writeln!(out, "  {}. {s}", i + 1)?;
+        }
+    }
+    if let Some(fix) = &r.example_fix {
+        writeln!(out, "\nExample fix\n{}", indent(fix))?;
+    }
+    let patterns = [
+        ("Validation", &r.validation_code),
+        ("Type guard", &r.type_guard),
+        ("Handling", &r.try_catch_pattern),
+    ];
+    if r.handling_strategy.is_some() || patterns.iter().any(|(_, c)| c.is_some()) {
+        write!(out, "\nDefensive patterns")?;
+        match &r.handling_strategy {
+            Some(h) => writeln!(out, " (strategy: {h})")?,
+            None => writeln!(out)?,
+        }
+        for (title, code) in patterns {
+            if let Some(code) = code {
+                writeln!(out, "  {title}:\n{}", indent(code))?;
+            }
+        }
+    }
+    if r.trigger_scenarios.is_some() || r.common_situations.is_some() {
+        writeln!(out, "\nWhen it happens")?;
+        for t in [&r.trigger_scenarios, &r.common_situations]
+            .into_iter()
+            .flatten()
+        {
+            writeln!(out, "  {t}")?;
+        }
+    }
+    if !r.prevention_tips.is_empty() {
+        writeln!(out, "\nPrevention")?;
+        for t in &r.prevention_tips {
+            writeln!(out, "  - {t}")?;
+        }
     }
     writeln!(out, "\nSites ({}):", r.sites.len())?;
     for s in &r.sites {
@@ -87,14 +129,47 @@ fn print_record(out: &mut impl Write, r: &Record) -> std::io::Result<()> {
             s.callee
         )?;
     }
-    if let Some(sha) = &r.analyzed_sha {
+    if !r.related_errors.is_empty() {
+        writeln!(out, "\nRelated errors")?;
+        for e in &r.related_errors {
+            writeln!(out, "  {}  {}", e.id, e.error_message)?;
+        }
+    }
+    let mut tags = r.tags.clone();
+    if let Some(f) = &r.background_tag {
+        tags.retain(|t| t != f);
         writeln!(
             out,
-            "\nExtracted from {}@{} ({})",
+            "\nFamily: {f}{}",
+            if tags.is_empty() {
+                String::new()
+            } else {
+                format!(" · tags: {}", tags.join(", "))
+            }
+        )?;
+    }
+    let who = match r.analyzer.as_deref() {
+        Some("static") => "static analysis".to_string(),
+        Some(a) => format!("AI-assisted analysis ({a})"),
+        None => "not analysed".to_string(),
+    };
+    match &r.analyzed_sha {
+        Some(sha) => writeln!(
+            out,
+            "\n{who} of {}@{} ({})",
             r.repo,
             &sha[..sha.len().min(10)],
             r.analyzed_at
-        )?;
+        )?,
+        None => writeln!(out, "\n{who} of {} ({})", r.repo, r.analyzed_at)?,
     }
     Ok(())
+}
+
+/// Code, indented under a section title.
+fn indent(code: &str) -> String {
+    code.lines()
+        .map(|l| format!("    {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
