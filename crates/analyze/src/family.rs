@@ -258,18 +258,47 @@ pub fn identifier_words(id: &str) -> String {
     out.trim().to_string()
 }
 
-fn phrase_matches(words: &[String], phrase: &str) -> bool {
-    let (phrase, open) = match phrase.strip_suffix('*') {
-        Some(p) => (p, true),
-        None => (phrase, false),
-    };
-    let want: Vec<&str> = phrase.split(' ').filter(|w| !w.is_empty()).collect();
-    if want.is_empty() || want.len() > words.len() {
+/// A phrase split into words once: `(family, words, last word open)`.
+struct Phrase {
+    family: &'static Family,
+    words: Vec<&'static str>,
+    open: bool,
+}
+
+/// Every family's phrases, longest first (earlier families first among
+/// equals), so the first phrase that matches is the answer.
+fn phrases() -> &'static [Phrase] {
+    static PHRASES: std::sync::OnceLock<Vec<Phrase>> = std::sync::OnceLock::new();
+    PHRASES.get_or_init(|| {
+        let mut out: Vec<Phrase> = FAMILIES
+            .iter()
+            .flat_map(|f| {
+                f.phrases.iter().map(move |p| {
+                    let (p, open) = match p.strip_suffix('*') {
+                        Some(p) => (p, true),
+                        None => (*p, false),
+                    };
+                    Phrase {
+                        family: f,
+                        words: p.split(' ').filter(|w| !w.is_empty()).collect(),
+                        open,
+                    }
+                })
+            })
+            .collect();
+        // Stable: among equal lengths, family order stays.
+        out.sort_by_key(|p| std::cmp::Reverse(p.words.len()));
+        out
+    })
+}
+
+fn phrase_matches(words: &[String], p: &Phrase) -> bool {
+    if p.words.is_empty() || p.words.len() > words.len() {
         return false;
     }
-    words.windows(want.len()).any(|w| {
-        w.iter().zip(&want).enumerate().all(|(i, (got, want))| {
-            if open && i + 1 == w.len() {
+    words.windows(p.words.len()).any(|w| {
+        w.iter().zip(&p.words).enumerate().all(|(i, (got, want))| {
+            if p.open && i + 1 == w.len() {
                 got.starts_with(want)
             } else {
                 got == want
@@ -285,17 +314,8 @@ fn phrase_matches(words: &[String], phrase: &str) -> bool {
 pub fn classify(texts: &[&str]) -> &'static Family {
     for text in texts {
         let words = words(text);
-        let mut best: Option<(&'static Family, usize)> = None;
-        for f in FAMILIES {
-            for p in f.phrases {
-                let len = p.split(' ').filter(|w| !w.is_empty()).count();
-                if best.is_none_or(|(_, l)| len > l) && phrase_matches(&words, p) {
-                    best = Some((f, len));
-                }
-            }
-        }
-        if let Some((f, _)) = best {
-            return f;
+        if let Some(p) = phrases().iter().find(|p| phrase_matches(&words, p)) {
+            return p.family;
         }
     }
     &FALLBACK
