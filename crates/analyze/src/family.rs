@@ -85,7 +85,7 @@ pub static FAMILIES: &[Family] = &[
          "Run one instance per host or network namespace."],
         transient: false, expected: false),
     family!("dns-resolution",
-        ["no such host", "dns", "resolv*", "lookup", "hostname"],
+        ["no such host", "dns", "resolve host*", "resolving host*", "dns lookup", "lookup host", "hostname"],
         "A host name could not be resolved to an address.",
         "Usually seen with a misspelled host name, a DNS server that is down or unreachable, or a name that only resolves inside another network.",
         ["Check the host name for typos and resolve it by hand (`getent hosts NAME`, `dig NAME`).",
@@ -118,13 +118,13 @@ pub static FAMILIES: &[Family] = &[
         ["permission denied", "permission", "forbidden", "not permitted", "access denied", "not allowed"],
         "The program was not allowed to do something: a file mode, an account's rights or a policy forbids it.",
         "Usually seen when the process runs as another user than expected, files were created by another user, or an access policy denies the account.",
-        ["Check which user the process runs as and the owner and mode of what it touches (`ls -l`, `id`).",
-         "Grant the needed right to that user or role rather than running everything as root."],
+        ["Check which identity the operation runs as (operating-system user, account, role or token) and which rights it holds for what the message names.",
+         "Grant the needed right to that identity rather than using an all-powerful one."],
         ["Create files and directories with the user that will use them.",
          "Keep the rights a deployment needs in its manifests, reviewed with the code."],
         transient: false, expected: false),
     family!("authentication",
-        ["unauthorized", "unauthenticated", "authenticat*", "credential*", "password", "token", "login"],
+        ["unauthorized", "unauthenticated", "authenticat*", "credential*", "password", "invalid token", "token expired", "expired token", "bad token", "login"],
         "The caller could not prove who it is, or its credentials were rejected.",
         "Usually seen with expired tokens, wrong or rotated passwords, or a client that sends no credentials.",
         ["Check that the credentials the program uses are present, current and for the right account.",
@@ -141,7 +141,7 @@ pub static FAMILIES: &[Family] = &[
         ["Retry with backoff and make readiness visible to load balancers."],
         transient: true, expected: false),
     family!("not-found",
-        ["not found", "no such", "does not exist", "doesn't exist", "not exist", "missing", "unknown", "no "],
+        ["not found", "no such", "does not exist", "doesn't exist", "not exist", "missing"],
         "Something the operation needs is not there: a file, key, record or name it looked up.",
         "Usually seen after a typo in a name or path, when something was deleted or not created yet, or when two components disagree about names.",
         ["Check the name or path in the message against what exists.",
@@ -184,7 +184,8 @@ pub static FAMILIES: &[Family] = &[
         ["Use compare-and-swap or optimistic concurrency and retry on conflict."],
         transient: true, expected: false),
     family!("parse-error",
-        ["pars*", "unmarshal*", "decod*", "syntax", "malformed", "invalid character", "unexpected end", "json", "yaml"],
+        ["pars*", "unmarshal*", "decod*", "syntax", "malformed", "invalid character", "unexpected end", "json", "yaml",
+         "proto", "wiretype", "illegal tag", "integer overflow", "unexpected eof"],
         "Input could not be read in the format the program expects.",
         "Usually seen with hand-edited configuration, truncated or corrupted files, or data written by another version.",
         ["Validate the input named in the message with a tool for its format (for example `jq .` for JSON).",
@@ -193,7 +194,7 @@ pub static FAMILIES: &[Family] = &[
          "Version data formats and reject unknown versions explicitly."],
         transient: false, expected: false),
     family!("invalid-argument",
-        ["invalid", "must be", "must not", "must have", "cannot be empty", "can't be empty", "required",
+        ["invalid", "must be", "must not", "must have", "cannot be empty", "can't be empty", "required", "unknown",
          "expected", "unexpected", "illegal", "out of range", "bad", "wrong", "empty", "negative", "not valid"],
         "A value given to the operation is not acceptable.",
         "Usually seen with a wrong flag or configuration value, or a caller that passes data the function does not accept.",
@@ -210,7 +211,8 @@ pub static FAMILIES: &[Family] = &[
         ["Give each shared resource one owner that closes it last."],
         transient: false, expected: false),
     family!("io-error",
-        ["read", "reading", "write", "writing", "open", "opening", "file", "files", "directory", "directories", "disk", "create", "creating", "remove", "removing", "rename", "renaming", "mkdir", "fsync", "sync", "flush", "flushing"],
+        ["read file", "write file", "open file", "create file", "remove file", "rename file", "file", "files",
+         "directory", "directories", "disk", "mkdir", "fsync", "no space left", "read only file system", "i o error"],
         "Reading or writing a file or stream failed.",
         "Usually seen with missing paths, full disks, wrong permissions or failing storage.",
         ["Check the path in the message: that it exists, has space, and is writable by the process.",
@@ -357,7 +359,14 @@ mod tests {
             slug("listen tcp %s: bind: address already in use"),
             "port-already-in-use"
         );
-        assert_eq!(slug("failed to resolve %q"), "dns-resolution");
+        assert_eq!(slug("failed to resolve host %q"), "dns-resolution");
+        assert_eq!(slug("failed to resolve %q"), "operation-failed");
+        assert_eq!(slug("unknown output format %q"), "invalid-argument");
+        assert_eq!(
+            slug("proto: wrong wireType = %d for field Key"),
+            "parse-error"
+        );
+        assert_eq!(slug("write /var/x: read-only file system"), "io-error");
         assert_eq!(slug("request timed out after %v"), "timeout");
         assert_eq!(slug("key %q not found"), "not-found");
         assert_eq!(slug("failed to parse config: %w"), "parse-error");

@@ -248,15 +248,10 @@ pub(crate) fn type_guard(cx: &Cx<'_>) -> Option<String> {
 
 /// Code that handles the error where the function is called.
 pub(crate) fn try_catch(cx: &Cx<'_>) -> Option<String> {
+    // A panic is a bug or a broken invariant: recovering it (possibly on
+    // another goroutine, possibly with a lock held) is not advice the
+    // facts can back, so panics get no handling snippet.
     match cx.r.error_type {
-        // A panic in `main` has no caller to recover it.
-        ErrorType::Panic if !cx.f.in_main => {
-            let call = cx.f.signature.as_deref().and_then(call_of).map(|c| c.expr);
-            let body = call.unwrap_or_else(|| "work()".to_string());
-            Some(format!(
-                "func guarded() (err error) {{\n\tdefer func() {{\n\t\tif r := recover(); r != nil {{\n\t\t\terr = fmt.Errorf(\"recovered: %v\", r)\n\t\t}}\n\t}}()\n\t{body}\n\treturn nil\n}}"
-            ))
-        }
         ErrorType::Exception if cx.returned() => {
             let call = error_call(cx)?;
             let context = crate::family::identifier_words(cx.fname?);

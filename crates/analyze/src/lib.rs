@@ -194,8 +194,8 @@ impl<'a> Cx<'a> {
     fn guards(&self) -> Vec<&'a str> {
         let mut out: Vec<&str> = Vec::new();
         for s in &self.r.sites {
-            for g in &s.facts.guards {
-                if !is_err_check(g) && !out.contains(&g.as_str()) {
+            for g in causes(&s.facts.guards, &s.callee) {
+                if !out.contains(&g) {
                     out.push(g);
                 }
             }
@@ -236,6 +236,13 @@ impl<'a> Cx<'a> {
         self.sentinel().is_none().then_some(c)
     }
 
+    /// A panic, an exit, or a fatal log: the program (or goroutine) stops
+    /// and no caller gets an error value to handle.
+    fn stops_program(&self) -> bool {
+        matches!(self.r.error_type, ErrorType::Panic | ErrorType::Exit)
+            || (self.r.error_type == ErrorType::Log && self.r.severity == Severity::Critical)
+    }
+
     /// Whether the error goes back to the caller of the function.
     fn returned(&self) -> bool {
         self.r.error_type == ErrorType::Exception && self.f.returned
@@ -244,8 +251,9 @@ impl<'a> Cx<'a> {
     fn strategy(&self) -> &'static str {
         if self.is_expected() || self.r.error_class.is_some() {
             "type-guard"
-        } else if self.r.error_type == ErrorType::Panic {
-            "try-catch"
+        } else if self.stops_program() {
+            // Nothing downstream can handle it: prevent the condition.
+            "validation"
         } else if self.r.error_type == ErrorType::Log {
             "fallback"
         } else if self.family.transient {
@@ -282,6 +290,42 @@ impl<'a> Cx<'a> {
         t.dedup();
         t
     }
+}
+
+/// The guards of a site that say why it fails: not `err != nil` (the
+/// wrapped call says that better) and not a test of which logger to use
+/// (`if lg != nil { lg.Warn(…) } else { plog.Warning(…) }`), which picks
+/// how the message is printed, not whether.
+pub(crate) fn causes<'g>(guards: &'g [String], callee: &str) -> impl Iterator<Item = &'g str> {
+    let receiver = callee.rsplit_once('.').map(|(r, _)| r.to_string());
+    guards
+        .iter()
+        .map(String::as_str)
+        .filter(move |g| !is_err_check(g) && !is_logger_check(g, receiver.as_deref()))
+}
+
+/// `lg != nil`, `!(s.logger == nil)`, or a nil test of the callee's
+/// receiver.
+fn is_logger_check(g: &str, receiver: Option<&str>) -> bool {
+    let g = g.trim();
+    let g = g
+        .strip_prefix("!(")
+        .and_then(|g| g.strip_suffix(')'))
+        .unwrap_or(g);
+    let Some(x) = g
+        .strip_suffix("!= nil")
+        .or_else(|| g.strip_suffix("== nil"))
+        .map(str::trim)
+    else {
+        return false;
+    };
+    let last = x.rsplit('.').next().unwrap_or(x).to_ascii_lowercase();
+    receiver == Some(x)
+        || matches!(
+            last.as_str(),
+            "lg" | "log" | "logger" | "plog" | "zlog" | "lgr"
+        )
+        || last.ends_with("logger")
 }
 
 /// `err != nil` and its kin: they say an earlier call failed, which the

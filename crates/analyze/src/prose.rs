@@ -51,6 +51,9 @@ fn join_and(items: &[String]) -> String {
 
 /// How a guard reads as a condition: `!(x)` is "`x` is false".
 fn condition(g: &str) -> String {
+    if g.starts_with("<-") || g.contains("= <-") {
+        return format!("{} receives a value", code(g));
+    }
     match g.strip_prefix("!(").and_then(|g| g.strip_suffix(')')) {
         Some(inner) => format!("{} is false", code(inner)),
         None => format!("{} holds", code(g)),
@@ -80,6 +83,9 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
         ErrorType::Exception if cx.returned() => "returns this error".to_string(),
         ErrorType::Exception => "creates this error".to_string(),
         ErrorType::Panic => "panics with this message".to_string(),
+        ErrorType::Log if r.severity == errdex_model::Severity::Critical => {
+            "logs this message at fatal level".to_string()
+        }
         ErrorType::Log => format!("logs this message at {} level", r.severity),
         ErrorType::Exit => "prints this message and exits the program".to_string(),
         ErrorType::Http => match r.http_status {
@@ -103,6 +109,9 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
             },
             join_and(&conds)
         ));
+    }
+    if r.error_type == ErrorType::Log && r.severity == errdex_model::Severity::Critical {
+        first.push_str(", and the program exits");
     }
     out.push(first + ".");
 
@@ -216,12 +225,7 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
         if let Some(call) = &f.wrapped_call {
             conds.push(format!("{} returns an error", code(call)));
         }
-        conds.extend(
-            f.guards
-                .iter()
-                .filter(|g| !crate::is_err_check(g))
-                .map(|g| condition(g)),
-        );
+        conds.extend(crate::causes(&f.guards, &s.callee).map(condition));
         if conds.is_empty() && f.guards.iter().any(|g| crate::is_err_check(g)) {
             conds.push("an earlier call returns an error".to_string());
         }
@@ -232,11 +236,10 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
                 code(f.receiver.as_deref().unwrap_or_default())
             ),
             (Some(func), true) => format!(
-                "whenever {} reaches {}:{} (no {} condition around it)",
+                "whenever {} reaches {}:{}",
                 code(func),
                 s.file_path,
-                s.line_number,
-                code("if")
+                s.line_number
             ),
             (None, _) => format!(
                 "wherever the value declared at {}:{} is returned",
@@ -268,8 +271,19 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
     if cx.family.slug != crate::family::FALLBACK.slug {
         out.push(cx.family.situations.to_string());
     }
-    if let Some(fname) = cx.fname.filter(|_| !f.in_main && !f.http_handler) {
-        if !f.callers.is_empty() {
+    let error_method = cx.fname == Some("Error") && f.receiver.is_some();
+    if error_method {
+        out.push(format!(
+            "Wherever an error of type {} is returned and then printed (logged, wrapped into another message, or shown to a user).",
+            code(f.receiver.as_deref().unwrap_or_default())
+        ));
+    } else if let Some(fname) = cx.fname.filter(|_| !f.in_main && !f.http_handler) {
+        if f.callers.is_empty() {
+            out.push(format!(
+                "Whenever {} fails this way. Its callers could not be told by name (it may be called through an interface, a function value, a method name several types share, or from another module).",
+                code(fname)
+            ));
+        } else {
             let callers: Vec<String> = f.callers.iter().take(3).map(|c| code(c)).collect();
             out.push(format!(
                 "It reaches users through the callers of {}: {}{}.",
@@ -280,11 +294,6 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
                 } else {
                     ""
                 }
-            ));
-        } else {
-            out.push(format!(
-                "No call of {} by name was found in the repository: it is called through an interface, a function value, or from outside.",
-                code(fname)
             ));
         }
     }
@@ -335,6 +344,12 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             "{after}: it is {whose} and names the actual cause (`errdex explain` traces it further)."
         ));
     }
+    for flag in flags(&cx.literal).into_iter().take(2) {
+        out.push(format!(
+            "Check the value given to {} (the message names it).",
+            code(&flag)
+        ));
+    }
     for g in cx.guards().into_iter().take(2) {
         out.push(format!(
             "Find out why {} when the code runs: that condition leads to this error.",
@@ -362,6 +377,27 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
     ));
     out.dedup();
     out.truncate(6);
+    out
+}
+
+/// Command-line flags the message names (`--auth-token`, `-w`).
+fn flags(literal: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for w in literal.split(|c: char| c.is_whitespace() || "\"'`,()[]".contains(c)) {
+        let w = w
+            .split('=')
+            .next()
+            .unwrap_or(w)
+            .trim_end_matches([':', '.']);
+        let name = w.trim_start_matches('-');
+        let dashes = w.len() - name.len();
+        if (dashes == 2 && name.len() >= 2 || dashes == 1 && name.len() == 1)
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+            && !out.iter().any(|f| f == w)
+        {
+            out.push(w.to_string());
+        }
+    }
     out
 }
 

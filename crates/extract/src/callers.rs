@@ -1,15 +1,18 @@
 //! Who calls the function a site sits in, by name: every `(` of every
-//! file, with the identifier before it looked up among those functions. By name
-//! only (a method `m` matches every `.m(`), as the facts say; the caller
-//! is the nearest `func` line above the call. Declarations without sites
-//! are never parsed, so this reads bytes, not trees.
+//! file, with the identifier before it looked up among those functions.
+//! A plain function `f` of package `p` counts as called by `f(` in its own
+//! folder and by `p.f(` anywhere; a method `m` by `.m(`, and only when no
+//! other type of the repository declares a method `m` (otherwise the name
+//! says nothing about which one is called). The caller is the nearest
+//! `func` line above the call. Declarations without sites are never
+//! parsed, so this reads bytes, not trees.
 
 use crate::walk::Candidate;
 use errdex_model::{RawSite, MAX_CHECKS};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
-/// Names too generic to say anything by name alone.
+/// Method names too generic to say anything by name alone.
 const TOO_COMMON: &[&str] = &[
     "main", "init", "New", "Error", "String", "Close", "Get", "Set", "Run", "Start", "Stop",
     "Read", "Write", "Do", "Put", "Delete", "List", "Update", "Create", "Open", "Len",
@@ -49,12 +52,23 @@ fn declared(line: &str) -> Option<String> {
     })
 }
 
-/// A call by name: which name, where, and from which function.
+/// A call by name: which name, where, from which function, and what
+/// qualifies it (`p` in `p.f(`; `Some("")` for any other `x.f(`).
 struct Call {
     name: usize,
     path: String,
     line: u32,
     caller: Option<String>,
+    qualifier: Option<String>,
+}
+
+/// What one file contributes: calls, and methods it declares
+/// (`(name, type)`).
+type FileScan = (Vec<Call>, Vec<(String, String)>);
+
+/// The folder of a repo-relative path.
+fn folder(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
 /// Sets `facts.callers` of every site whose function is called somewhere.
@@ -62,8 +76,20 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
     let mut names: Vec<String> = sites
         .iter()
         .filter_map(|s| s.function.as_deref())
-        .map(|f| f.rsplit('.').next().unwrap_or(f).to_string())
-        .filter(|n| n.len() >= 3 && !TOO_COMMON.contains(&n.as_str()))
+        .filter_map(|f| {
+            let (is_method, name) = match f.rsplit_once('.') {
+                Some((_, m)) => (true, m),
+                None => (false, f),
+            };
+            // A plain function's calls are qualified by its package or in
+            // its folder, which makes even a common name specific; a
+            // method's are not.
+            let usable = name.len() >= 3
+                && name != "main"
+                && name != "init"
+                && !(is_method && TOO_COMMON.contains(&name));
+            usable.then(|| name.to_string())
+        })
         .collect();
     names.sort_unstable();
     names.dedup();
@@ -75,12 +101,21 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
         .enumerate()
         .map(|(i, n)| (n.as_str(), i))
         .collect();
-    let found: Vec<Call> = files
+    let scans: Vec<FileScan> = files
         .par_iter()
-        .flat_map_iter(|(c, path)| {
+        .map(|(c, path)| {
             let text = std::fs::read_to_string(&c.abs).unwrap_or_default();
             let b = text.as_bytes();
             let mut out = Vec::new();
+            let methods: Vec<(String, String)> = text
+                .lines()
+                .filter(|l| l.starts_with("func ("))
+                .filter_map(declared)
+                .filter_map(|d| {
+                    d.split_once('.')
+                        .map(|(t, m)| (m.to_string(), t.to_string()))
+                })
+                .collect();
             let mut row = 0u32;
             let mut counted = 0usize;
             let mut caller: Option<String> = None;
@@ -100,6 +135,14 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
                 if line.starts_with("func ") || line.trim_start().starts_with("//") {
                     continue; // the declaration itself, or a comment
                 }
+                let qualifier = (start > 0 && b[start - 1] == b'.').then(|| {
+                    let q_end = start - 1;
+                    let q_start = b[..q_end]
+                        .iter()
+                        .rposition(|&c| !is_ident(c))
+                        .map_or(0, |p| p + 1);
+                    text[q_start..q_end].to_string()
+                });
                 // The nearest `func` line above, found incrementally.
                 let mut p = caller_scanned;
                 while let Some(off) = memchr::memmem::find(&b[p..line_start], b"\nfunc ") {
@@ -116,13 +159,24 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
                     path: path.clone(),
                     line: row + 1,
                     caller: caller.clone(),
+                    qualifier,
                 });
             }
-            out
+            (out, methods)
         })
         .collect();
+    let mut method_types: HashMap<String, Vec<String>> = HashMap::new();
+    for (_, methods) in &scans {
+        for (m, t) in methods {
+            let types = method_types.entry(m.clone()).or_default();
+            if !types.contains(t) {
+                types.push(t.clone());
+            }
+        }
+    }
+    let found: Vec<&Call> = scans.iter().flat_map(|(calls, _)| calls).collect();
     let mut by_name: HashMap<&str, Vec<&Call>> = HashMap::new();
-    for f in &found {
+    for f in found {
         by_name.entry(names[f.name].as_str()).or_default().push(f);
     }
     for list in by_name.values_mut() {
@@ -132,10 +186,24 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
         let Some(f) = site.function.as_deref() else {
             continue;
         };
-        let name = f.rsplit('.').next().unwrap_or(f);
+        let (receiver, name) = match f.rsplit_once('.') {
+            Some((t, m)) => (Some(t), m),
+            None => (None, f),
+        };
+        if receiver.is_some() && method_types.get(name).is_some_and(|t| t.len() > 1) {
+            continue; // declared on several types: the name is ambiguous
+        }
+        let package = site.facts.package.as_deref().unwrap_or_default();
+        let here = folder(&site.file_path);
+        let calls_it = |c: &&&Call| match (receiver, c.qualifier.as_deref()) {
+            (Some(_), q) => q.is_some(),
+            (None, None) => folder(&c.path) == here,
+            (None, Some(q)) => q == package,
+        };
         if let Some(list) = by_name.get(name) {
             site.facts.callers = list
                 .iter()
+                .filter(calls_it)
                 .filter(|c| c.caller.as_deref() != Some(f)) // recursion is no caller
                 .take(MAX_CHECKS)
                 .map(|c| match &c.caller {

@@ -60,6 +60,35 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
             k if is_function(k) => break,
             "for_statement" => f.in_loop = true,
             "return_statement" => f.returned = true,
+            // A `switch` or `select` branch is a condition like an `if`.
+            "expression_case" => {
+                let values = p
+                    .child_by_field_name("value")
+                    .map(|v| {
+                        let mut cur = v.walk();
+                        v.named_children(&mut cur).map(text).collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default();
+                let tag = p
+                    .parent()
+                    .and_then(|sw| sw.child_by_field_name("value"))
+                    .map(text);
+                let conds: Vec<String> = values
+                    .iter()
+                    .map(|v| match &tag {
+                        Some(t) => format!("{t} == {v}"),
+                        None => v.clone(),
+                    })
+                    .collect();
+                if !conds.is_empty() {
+                    f.guards.push(conds.join(" || "));
+                }
+            }
+            "communication_case" => {
+                if let Some(c) = p.child_by_field_name("communication") {
+                    f.guards.push(text(c));
+                }
+            }
             "if_statement" => {
                 if let Some(cond) = p.child_by_field_name("condition") {
                     let branch = |field: &str| {
@@ -282,6 +311,21 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 func main() {
 	panic("no config")
 }
+
+func pick(mode string, ctx context.Context) error {
+	switch mode {
+	case "a", "b":
+		return fmt.Errorf("mode %s unsupported", mode)
+	}
+	switch {
+	case len(mode) > 9:
+		return fmt.Errorf("mode too long")
+	}
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("pick cancelled")
+	}
+}
 "#;
         let got = facts(src);
         let by = |p: &str| got.iter().find(|(m, _)| m == p).unwrap().1.clone();
@@ -323,6 +367,13 @@ func main() {
             bad.signature.as_deref(),
             Some("func (s *Server) handle(w http.ResponseWriter, r *http.Request)")
         );
+
+        assert_eq!(
+            by("mode %s unsupported").guards,
+            vec![r#"mode == "a" || mode == "b""#]
+        );
+        assert_eq!(by("mode too long").guards, vec!["len(mode) > 9"]);
+        assert_eq!(by("pick cancelled").guards, vec!["<-ctx.Done()"]);
 
         // `func main` outside package main is no program's entry point.
         assert!(!by("no config").in_main);

@@ -255,11 +255,16 @@ impl Provider for Subprocess {
             match child.try_wait() {
                 Ok(Some(status)) => break status,
                 Ok(None) if started.elapsed() >= timeout => {
+                    // The whole group: a shell's children hold the pipes
+                    // too. (Not through kill(1): procps-ng 4.0.2 reads
+                    // `kill -KILL -PID` as "every process".)
                     #[cfg(unix)]
-                    let _ = Command::new("kill")
-                        .args(["-KILL", &format!("-{}", child.id())])
-                        .stderr(Stdio::null())
-                        .status();
+                    if let Ok(pid) = i32::try_from(child.id()) {
+                        let _ = nix::sys::signal::killpg(
+                            nix::unistd::Pid::from_raw(pid),
+                            nix::sys::signal::Signal::SIGKILL,
+                        );
+                    }
                     let _ = child.kill();
                     let _ = child.wait();
                     // The pipes close with the process; the threads end.
