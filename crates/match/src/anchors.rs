@@ -153,6 +153,21 @@ impl KeyTable {
     }
 }
 
+/// Bits of the pair-head filter (4 KB).
+const PAIR_HEAD_BITS: usize = 1 << 15;
+
+fn pair_head_bit(h: u64) -> usize {
+    (h >> 40) as usize & (PAIR_HEAD_BITS - 1)
+}
+
+fn set_bit(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+fn test_bit(bits: &[u64], i: usize) -> bool {
+    bits[i / 64] & (1 << (i % 64)) != 0
+}
+
 /// Spans of the words of `b`, in order: how templates and texts are split
 /// alike.
 fn words(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
@@ -179,6 +194,10 @@ pub(crate) struct Anchors {
     keys: KeyTable,
     /// Longest key, so longer spans are not looked up.
     longest_key: usize,
+    /// Bit filter of the first words of pair keys: a word pair is hashed
+    /// and looked up only when its first word may start one, which most
+    /// words of a text cannot.
+    pair_heads: Vec<u64>,
     /// Literal anchors of templates without whole words.
     literals: Option<AhoCorasick>,
     /// Automaton pattern → anchor.
@@ -249,6 +268,7 @@ impl Anchors {
         let mut a = Anchors {
             keys: KeyTable::default(),
             longest_key: 0,
+            pair_heads: vec![0; PAIR_HEAD_BITS / 64],
             literals: None,
             literal_anchor: Vec::new(),
             templates: Vec::new(),
@@ -266,6 +286,13 @@ impl Anchors {
                     .entry(key_hash(k.as_bytes(), 0, k.len()))
                     .or_insert(next);
                 a.longest_key = a.longest_key.max(k.len());
+                let mut kw = words(k.as_bytes());
+                if let (Some((s, e)), Some(_)) = (kw.next(), kw.next()) {
+                    set_bit(
+                        &mut a.pair_heads,
+                        pair_head_bit(key_hash(k.as_bytes(), s, e)),
+                    );
+                }
                 id
             } else {
                 let literal = t
@@ -330,16 +357,21 @@ impl Anchors {
                 }
             }
         };
+        // The previous word's start, when it may head a pair key.
         let mut prev: Option<usize> = None;
         for (s, p) in words(b) {
-            for start in [Some(s), prev].into_iter().flatten() {
-                let len = p - start;
-                if (MIN_ANCHOR..=self.longest_key).contains(&len) {
-                    batch[n] = (key_hash(b, start, p), start, p);
+            let h = key_hash(b, s, p);
+            if (MIN_ANCHOR..=self.longest_key).contains(&(p - s)) {
+                batch[n] = (h, s, p);
+                n += 1;
+            }
+            if let Some(ps) = prev {
+                if p - ps <= self.longest_key {
+                    batch[n] = (key_hash(b, ps, p), ps, p);
                     n += 1;
                 }
             }
-            prev = Some(s);
+            prev = test_bit(&self.pair_heads, pair_head_bit(h)).then_some(s);
             if n >= BATCH - 1 {
                 flush(&batch[..n], &mut out);
                 n = 0;
