@@ -221,6 +221,17 @@ pub static FAMILIES: &[Family] = &[
         transient: false, expected: false),
 ];
 
+/// Panics whose words name no environment cause: the code reached a state
+/// its author ruled out.
+pub static BROKEN_INVARIANT: Family = family!("broken-invariant", [],
+    "The program reached a state its code treats as impossible, so it panics: a bug, corrupted data, or a use the code does not support.",
+    "Usually seen after data was corrupted or written by another version, or when a code path its authors thought unreachable is reached.",
+    ["Keep the whole panic message and stack trace: they name the goroutine and the call path.",
+     "Check the data the program was working on (files, database, requests) for corruption or an unexpected version.",
+     "Report it to the project with the stack trace if the input looks valid."],
+    ["Validate data read from disk or the network before trusting invariants on it."],
+    transient: false, expected: false);
+
 /// The families of messages that fit none of [`FAMILIES`], by how they
 /// surface.
 pub static FALLBACK: Family = family!("operation-failed", [],
@@ -343,7 +354,7 @@ pub fn by_status(status: u16) -> Option<&'static Family> {
 pub fn by_slug(slug: &str) -> Option<&'static Family> {
     FAMILIES
         .iter()
-        .chain(std::iter::once(&FALLBACK))
+        .chain([&FALLBACK, &BROKEN_INVARIANT])
         .find(|f| f.slug == slug)
 }
 
@@ -387,7 +398,7 @@ mod tests {
 
     #[test]
     fn every_family_is_complete() {
-        for f in FAMILIES.iter().chain([&FALLBACK]) {
+        for f in FAMILIES.iter().chain([&FALLBACK, &BROKEN_INVARIANT]) {
             assert!(
                 !f.meaning.is_empty() && !f.situations.is_empty(),
                 "{}",

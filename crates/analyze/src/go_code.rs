@@ -347,7 +347,9 @@ pub(crate) fn validation(cx: &Cx<'_>) -> Option<String> {
 /// sentinel would make recognisable.
 pub(crate) fn example_fix(cx: &Cx<'_>) -> Option<String> {
     let site = &cx.r.sites[0];
-    if site.callee != "fmt.Errorf" && site.callee != "errors.New" {
+    if site.callee != "fmt.Errorf" && site.callee != "errors.New"
+        || crate::is_generated(&site.file_path)
+    {
         return None;
     }
     let args: String = site.args.iter().map(|a| format!(", {a}")).collect();

@@ -174,10 +174,22 @@ impl<'a> Cx<'a> {
             .as_deref()
             .map(family::identifier_words)
             .unwrap_or_default();
-        let family = r
+        let mut family = r
             .http_status
             .and_then(family::by_status)
             .unwrap_or_else(|| family::classify(&[literal.as_str(), wrapped.as_str()]));
+        // A panic outside `main` says the code met a state its author
+        // ruled out; input families ("fix the flag") would mislead. In
+        // `main` it is often how a command rejects its arguments.
+        if r.error_type == ErrorType::Panic
+            && !site.facts.in_main
+            && matches!(
+                family.slug,
+                "invalid-argument" | "operation-failed" | "unsupported"
+            )
+        {
+            family = &family::BROKEN_INVARIANT;
+        }
         Cx {
             r,
             f: &site.facts,
@@ -332,11 +344,43 @@ fn is_logger_check(g: &str, receiver: Option<&str>) -> bool {
 /// wrapped call says better.
 fn is_err_check(g: &str) -> bool {
     let g = g.trim();
-    g.ends_with("!= nil") && {
-        let lhs = g.trim_end_matches("!= nil").trim();
-        let last = lhs.rsplit('.').next().unwrap_or(lhs).to_ascii_lowercase();
-        last == "e" || last.ends_with("err") || last.ends_with("error")
-    }
+    let g = g
+        .strip_prefix("!(")
+        .and_then(|g| g.strip_suffix(')'))
+        .unwrap_or(g);
+    let Some(lhs) = g
+        .strip_suffix("!= nil")
+        .or_else(|| g.strip_suffix("== nil"))
+        .map(str::trim)
+    else {
+        return false;
+    };
+    let last = lhs.rsplit('.').next().unwrap_or(lhs).to_ascii_lowercase();
+    last == "e" || last.ends_with("err") || last.ends_with("error")
+}
+
+/// A guard that is a bare local flag (`logerr`, `!bootstrap`): a
+/// mode the caller chose, not a cause to investigate.
+pub(crate) fn is_mode_flag(g: &str) -> bool {
+    let g = g.trim().trim_start_matches('!');
+    let g = g
+        .strip_prefix('(')
+        .and_then(|g| g.strip_suffix(')'))
+        .unwrap_or(g);
+    // A field (`d.busy`) is state the message may well be about.
+    !g.is_empty() && g.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// A file written by a generator (`.pb.go`, `zz_generated`): fixes belong
+/// in the generator's input, not in the file.
+pub(crate) fn is_generated(path: &str) -> bool {
+    path.ends_with(".pb.go")
+        || path.ends_with(".pb.gw.go")
+        || path.contains("zz_generated")
+        || path
+            .rsplit('/')
+            .next()
+            .is_some_and(|f| f.starts_with("generated"))
 }
 
 /// Lowercase, `-`-separated.

@@ -315,8 +315,9 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
     if f.http_handler {
         out.push("It happens while serving an HTTP request.".to_string());
     }
-    if f.in_loop {
-        out.push("It can repeat: the site is inside a loop.".to_string());
+    // Inside a loop it repeats only if the loop goes on after it.
+    if f.in_loop && !f.returned && !cx.stops_program() {
+        out.push("It can repeat: the site is inside a loop that goes on after it.".to_string());
     }
     out.join(" ")
 }
@@ -350,7 +351,12 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             code(&flag)
         ));
     }
-    for g in cx.guards().into_iter().take(2) {
+    for g in cx
+        .guards()
+        .into_iter()
+        .filter(|g| !crate::is_mode_flag(g))
+        .take(2)
+    {
         out.push(format!(
             "Find out why {} when the code runs: that condition leads to this error.",
             condition(g)
@@ -412,10 +418,10 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
             ));
         }
     }
-    if crate::go_code::wants_sentinel(cx) {
+    if crate::go_code::wants_sentinel(cx) && !crate::is_generated(&cx.r.sites[0].file_path) {
         out.push("Declare the error once as a package-level sentinel (`var errX = errors.New(…)`) so callers can recognise it with `errors.Is` instead of comparing text.".to_string());
     }
-    if f.in_loop && cx.family.transient {
+    if f.in_loop && !f.returned && cx.family.transient {
         out.push(
             "Back off between attempts in the loop so a lasting failure does not spin.".to_string(),
         );

@@ -66,6 +66,13 @@ struct Call {
 /// (`(name, type)`).
 type FileScan = (Vec<Call>, Vec<(String, String)>);
 
+/// Whether a variable name `q` reads like type `t` (`store` and `Store`,
+/// `srv` and `Server`, `wal` and `WAL`).
+fn named_like(q: &str, t: &str) -> bool {
+    let (q, t) = (q.to_ascii_lowercase(), t.to_ascii_lowercase());
+    q.len() >= 3 && (t.contains(&q) || q.contains(&t))
+}
+
 /// The folder of a repo-relative path.
 fn folder(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
@@ -195,8 +202,15 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
         }
         let package = site.facts.package.as_deref().unwrap_or_default();
         let here = folder(&site.file_path);
+        // A one-word method name (`Build`, `Unmarshal`) is shared by
+        // interfaces and other modules' types: `.Build(` counts only when
+        // the value it is called on is named like the type
+        // (`store.Reserve(` for `Store.Reserve`).
+        let distinctive = name.chars().skip(1).any(|c| c.is_ascii_uppercase());
         let calls_it = |c: &&&Call| match (receiver, c.qualifier.as_deref()) {
-            (Some(_), q) => q.is_some(),
+            (Some(_), None) => false,
+            (Some(_), Some(_)) if distinctive => true,
+            (Some(t), Some(q)) => named_like(q, t),
             (None, None) => folder(&c.path) == here,
             (None, Some(q)) => q == package,
         };
