@@ -153,7 +153,7 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
             out.push(format!("It is produced inside a loop of {}.", code(fname)));
         } else if cx.returned() && f.loop_follows {
             out.push(format!(
-                "{} returns it before its loop starts, so this failure ends the function at once instead of being retried.",
+                "{} returns it before the loop that follows starts: the failure ends the function at once and is not retried there.",
                 code(fname)
             ));
         }

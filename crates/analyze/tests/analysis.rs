@@ -121,7 +121,7 @@ fn seed_records_are_explained_from_their_facts() {
     assert!(doc.contains("`runApplyChannelLoop`"), "{doc}");
     assert!(doc.contains("when `serveReadiness` fails"), "{doc}");
     assert!(
-        doc.contains("before its loop starts") && doc.contains("instead of being retried"),
+        doc.contains("before the loop that follows starts") && doc.contains("is not retried"),
         "{doc}"
     );
     assert!(
