@@ -96,6 +96,43 @@ pub enum Command {
     /// nothing. Records are written as they finish, so a killed run keeps
     /// its work.
     Analyze(AnalyzeArgs),
+    /// Serve the atlas over HTTP: pages like the seed's, the JSON API,
+    /// search, explain, sitemaps and metrics.
+    ///
+    ///   errdex serve --addr 0.0.0.0:8080 --base-url https://errors.example
+    ///
+    /// Pages: /, /OWNER/NAME/, /OWNER/NAME/SLUG/, /search?q=, /info/FAMILY/,
+    /// /api-docs/. JSON: /api/errors/ID, /api/repos, /api/search?q=,
+    /// POST /api/explain, /openapi.json; /healthz, /metrics.
+    Serve(ServeArgs),
+    /// Index PATH, analyse it, and serve it: the quickest way to browse a
+    /// repository's errors.
+    ///
+    ///   errdex up ~/src/kops        # then open the printed URL
+    Up(UpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
+    pub addr: String,
+    /// Public root URL for canonical links and sitemaps (default:
+    /// http://ADDR).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct UpArgs {
+    /// Folder to index (a git work tree or a plain folder).
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Repository name OWNER/NAME, instead of the one read from `origin`.
+    #[arg(long, value_name = "OWNER/NAME")]
+    pub repo: Option<String>,
+    #[command(flatten)]
+    pub serve: ServeArgs,
 }
 
 #[derive(Debug, Args)]
@@ -199,6 +236,12 @@ pub struct ListArgs {
     /// Only records whose primary site is under this path.
     #[arg(long, value_name = "PREFIX")]
     pub path: Option<String>,
+    /// Only records with this tag (`wrapped-error`, `sentinel`, …).
+    #[arg(long)]
+    pub tag: Option<String>,
+    /// Only records of this error family (`timeout`, `not-found`, …).
+    #[arg(long)]
+    pub family: Option<String>,
     /// At most this many rows (0: all).
     #[arg(long, default_value_t = 0)]
     pub limit: usize,

@@ -98,6 +98,12 @@ pub struct ListQuery {
     pub error_type: Option<String>,
     /// Only records whose primary file starts with this path.
     pub path_prefix: Option<String>,
+    /// Only records with this tag.
+    pub tag: Option<String>,
+    /// Only records of this family (`backgroundTag`).
+    pub family: Option<String>,
+    /// Only records with this error code (`codes.NotFound`).
+    pub error_code: Option<String>,
     /// At most this many (0: all).
     pub limit: usize,
     /// Skip this many.

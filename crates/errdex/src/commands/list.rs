@@ -38,6 +38,9 @@ pub(crate) fn run(store: &dyn Store, a: ListArgs) -> Result<(), Failure> {
         severity: a.severity.map(|s| s.as_str().to_string()),
         error_type: a.error_type.map(|t| t.as_str().to_string()),
         path_prefix: a.path.clone(),
+        tag: a.tag.clone(),
+        family: a.family.clone(),
+        error_code: None,
         limit: a.limit,
         offset: 0,
     };

@@ -5,6 +5,7 @@ mod explain;
 mod export;
 mod index;
 mod list;
+mod serve;
 mod show;
 
 use crate::cli::{Cli, Command};
@@ -21,6 +22,8 @@ pub(crate) fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Export(a) => export::run(&open_existing(&cli.db)?, a),
         Command::Explain(a) => explain::run(&open_existing(&cli.db)?, a),
         Command::Analyze(a) => analyze::run(&open_existing(&cli.db)?, a),
+        Command::Serve(a) => serve::run(open_existing(&cli.db)?, &cli.db, &a),
+        Command::Up(a) => serve::up(&cli.db, a),
     }
 }
 

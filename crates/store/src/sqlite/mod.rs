@@ -329,6 +329,12 @@ impl ListQuery {
         add("repo = ?", &self.repo);
         add("severity = ?", &self.severity);
         add("error_type = ?", &self.error_type);
+        add(
+            "EXISTS (SELECT 1 FROM json_each(record, '$.tags') WHERE value = ?)",
+            &self.tag,
+        );
+        add("json_extract(record, '$.backgroundTag') = ?", &self.family);
+        add("error_code = ?", &self.error_code);
         add("substr(file_path, 1, length(?)) = ?", &self.path_prefix);
         if self.path_prefix.is_some() {
             args.push(self.path_prefix.clone().unwrap_or_default());

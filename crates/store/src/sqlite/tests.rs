@@ -263,6 +263,46 @@ fn analysis_updates_records_in_place_and_bumps_the_version() {
 }
 
 #[test]
+fn tag_family_and_code_filters() {
+    let s = SqliteStore::open_in_memory().unwrap();
+    let mut a = record("a/b", "x timed out", 1);
+    a.tags = vec!["timeout".into(), "wrapped-error".into()];
+    a.background_tag = Some("timeout".into());
+    a.error_code = Some("codes.DeadlineExceeded".into());
+    let b = record("a/b", "y", 2);
+    s.replace_repo(&dataset("a/b", vec![a, b])).unwrap();
+    let count = |q: ListQuery| s.count(&q).unwrap();
+    assert_eq!(
+        count(ListQuery {
+            tag: Some("wrapped-error".into()),
+            ..ListQuery::default()
+        }),
+        1
+    );
+    assert_eq!(
+        count(ListQuery {
+            tag: Some("wrapped".into()),
+            ..ListQuery::default()
+        }),
+        0
+    );
+    assert_eq!(
+        count(ListQuery {
+            family: Some("timeout".into()),
+            ..ListQuery::default()
+        }),
+        1
+    );
+    assert_eq!(
+        count(ListQuery {
+            error_code: Some("codes.DeadlineExceeded".into()),
+            ..ListQuery::default()
+        }),
+        1
+    );
+}
+
+#[test]
 fn llm_cache_round_trips() {
     let s = SqliteStore::open_in_memory().unwrap();
     assert_eq!(s.cache_get("k").unwrap(), None);

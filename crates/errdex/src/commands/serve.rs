@@ -1,0 +1,57 @@
+//! `errdex serve` and `errdex up`.
+
+use crate::cli::{IndexArgs, LogLevels, ServeArgs, UpArgs};
+use crate::Failure;
+use anyhow::{anyhow, Context};
+use errdex_serve::AppState;
+use errdex_store::{SqliteStore, Store};
+use std::path::Path;
+
+pub(crate) fn run(store: SqliteStore, db: &Path, a: &ServeArgs) -> Result<(), Failure> {
+    let records: u64 = store.repos()?.iter().map(|r| r.records).sum();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the server's runtime")?;
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind(&a.addr).await.map_err(|e| {
+            anyhow!(
+                "cannot listen on {}: {e}; pick another with --addr HOST:PORT",
+                a.addr
+            )
+        })?;
+        let local = listener.local_addr().context("reading the bound address")?;
+        let base = a
+            .base_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{local}"));
+        eprintln!(
+            "serving {records} errors from {} at {base}/ (Ctrl-C stops)",
+            db.display()
+        );
+        errdex_serve::serve(AppState::new(store, &base), listener)
+            .await
+            .context("serving")?;
+        Ok::<(), Failure>(())
+    })
+}
+
+pub(crate) fn up(db: &Path, a: UpArgs) -> Result<(), Failure> {
+    super::index::run(
+        db,
+        IndexArgs {
+            path: a.path,
+            repo: a.repo,
+            commit: None,
+            include_vendor: false,
+            include_tests: false,
+            max_file_size: "4M".into(),
+            threads: 0,
+            verbose: false,
+            log_levels: LogLevels::Errors,
+            timings: false,
+            list: false,
+        },
+    )?;
+    run(SqliteStore::open(db)?, db, &a.serve)
+}

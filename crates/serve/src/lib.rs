@@ -1,0 +1,230 @@
+//! The atlas over HTTP, from the same store the CLI writes: server-rendered
+//! pages in the seed page's order (no JavaScript needed), the JSON API
+//! (records exactly as the seed's `{"record", "datasetVersion"}`), tiered
+//! search, explain, sitemaps, `llms.txt`, OpenAPI and Prometheus metrics.
+//!
+//! Every answer carries the dataset version as a weak ETag; a request with
+//! a matching `If-None-Match` gets 304. The version is read per request, so
+//! a re-index under a running server shows at once (the trace index is
+//! rebuilt on the first explain after a change).
+#![deny(missing_docs)]
+
+mod api;
+mod meta;
+mod pages;
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use errdex_explain::Explainer;
+use errdex_store::{SqliteStore, Store};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Largest body `POST /api/explain` accepts.
+pub const MAX_EXPLAIN_BYTES: usize = 64 * 1024;
+/// Records per page of lists.
+pub const PAGE_SIZE: usize = 50;
+
+/// What every handler shares.
+pub struct AppState {
+    store: SqliteStore,
+    /// The site's public root (`https://errdex.example`), for canonical
+    /// links and sitemaps; no trailing slash.
+    base_url: String,
+    /// The trace index and the dataset version it was built from.
+    explainer: Mutex<Option<(String, Arc<Explainer>)>>,
+    /// Requests by route, for `/metrics`.
+    requests: Mutex<BTreeMap<&'static str, u64>>,
+    explained_lines: AtomicU64,
+}
+
+/// A failure a handler answers with.
+pub(crate) struct Failure(StatusCode, String);
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({"error": self.1});
+        (self.0, axum::Json(body)).into_response()
+    }
+}
+
+impl From<errdex_store::Error> for Failure {
+    fn from(e: errdex_store::Error) -> Self {
+        Failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+    }
+}
+
+impl AppState {
+    /// State over an opened store; `base_url` is the public root.
+    pub fn new(store: SqliteStore, base_url: &str) -> Arc<AppState> {
+        Arc::new(AppState {
+            store,
+            base_url: base_url.trim_end_matches('/').to_string(),
+            explainer: Mutex::new(None),
+            requests: Mutex::new(BTreeMap::new()),
+            explained_lines: AtomicU64::new(0),
+        })
+    }
+
+    /// The dataset version now ("none" before anything was indexed).
+    pub(crate) fn version(&self) -> String {
+        self.store
+            .dataset_version()
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| "none".to_string())
+    }
+
+    /// The trace index for the current dataset, built on first use.
+    pub(crate) fn explainer(&self) -> Result<Arc<Explainer>, Failure> {
+        let version = self.version();
+        let mut slot = self.explainer.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((v, e)) = slot.as_ref() {
+            if *v == version {
+                return Ok(e.clone());
+            }
+        }
+        let e = Arc::new(Explainer::new(self.store.trace_rows(None)?));
+        *slot = Some((version, e.clone()));
+        Ok(e)
+    }
+
+    fn count(&self, route: &'static str) {
+        *self
+            .requests
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(route)
+            .or_default() += 1;
+    }
+}
+
+/// The whole site.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(pages::home))
+        .route("/search", get(pages::search))
+        .route("/info/{family}/", get(pages::family))
+        .route("/api-docs/", get(pages::api_docs))
+        .route("/{owner}/{repo}/", get(pages::repo))
+        .route("/{owner}/{repo}", get(pages::add_slash))
+        .route("/{owner}/{repo}/{slug}/", get(pages::error))
+        .route("/{owner}/{repo}/{slug}", get(pages::add_slash3))
+        .route("/api/repos", get(api::repos))
+        .route("/api/repos/{owner}/{repo}/errors", get(api::repo_errors))
+        .route("/api/errors/{id}", get(api::error))
+        .route("/api/search", get(api::search))
+        .route("/api/explain", post(api::explain))
+        .route("/openapi.json", get(meta::openapi))
+        .route("/healthz", get(meta::healthz))
+        .route("/metrics", get(meta::metrics))
+        .route("/robots.txt", get(meta::robots))
+        .route("/llms.txt", get(meta::llms))
+        .route("/sitemap.xml", get(meta::sitemap_index))
+        .route("/sitemaps/{owner}/{repo}", get(meta::sitemap_repo))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            conditional,
+        ))
+        .layer(tower_http::compression::CompressionLayer::new())
+        .with_state(state)
+}
+
+/// Counts the request, and answers 304 when the client's copy is of the
+/// current dataset version; otherwise tags the answer with it.
+async fn conditional(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
+    let route = route_class(req.uri().path());
+    state.count(route);
+    let cacheable =
+        req.method() == axum::http::Method::GET && !matches!(route, "healthz" | "metrics");
+    let etag = format!("W/\"{}\"", state.version());
+    if cacheable
+        && req
+            .headers()
+            .get(header::IF_NONE_MATCH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
+    {
+        let mut r = StatusCode::NOT_MODIFIED.into_response();
+        if let Ok(v) = HeaderValue::from_str(&etag) {
+            r.headers_mut().insert(header::ETAG, v);
+        }
+        return r;
+    }
+    let mut resp = next.run(req).await;
+    if cacheable && resp.status().is_success() {
+        if let Ok(v) = HeaderValue::from_str(&etag) {
+            resp.headers_mut().insert(header::ETAG, v);
+        }
+    }
+    resp
+}
+
+/// A label for `/metrics` that does not grow with the number of pages.
+fn route_class(path: &str) -> &'static str {
+    let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
+    match segs.as_slice() {
+        [""] => "home",
+        ["api", "errors", ..] => "api_error",
+        ["api", "repos"] => "api_repos",
+        ["api", "repos", ..] => "api_repo_errors",
+        ["api", "search"] => "api_search",
+        ["api", "explain"] => "api_explain",
+        ["search"] => "search",
+        ["info", ..] => "family",
+        ["healthz"] => "healthz",
+        ["metrics"] => "metrics",
+        ["openapi.json"] | ["api-docs"] | ["robots.txt"] | ["llms.txt"] => "meta",
+        ["sitemap.xml"] | ["sitemaps", ..] => "sitemap",
+        [_, _] => "repo_page",
+        [_, _, _] => "error_page",
+        _ => "other",
+    }
+}
+
+/// Serves until Ctrl-C; `ready` gets the bound address.
+pub async fn serve(state: Arc<AppState>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+}
+
+/// Requests served so far, by route.
+pub(crate) fn request_counts(state: &AppState) -> Vec<(&'static str, u64)> {
+    state
+        .requests
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .map(|(k, v)| (*k, *v))
+        .collect()
+}
+
+pub(crate) fn explained_lines(state: &AppState) -> &AtomicU64 {
+    &state.explained_lines
+}
+
+pub(crate) fn add_explained(state: &AppState, n: u64) {
+    state.explained_lines.fetch_add(n, Ordering::Relaxed);
+}
+
+/// Blocking store work off the async threads.
+pub(crate) async fn blocking<T: Send + 'static>(
+    state: &Arc<AppState>,
+    f: impl FnOnce(&AppState) -> Result<T, Failure> + Send + 'static,
+) -> Result<T, Failure> {
+    let state = state.clone();
+    tokio::task::spawn_blocking(move || f(&state))
+        .await
+        .map_err(|e| Failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+}
+
+#[cfg(test)]
+mod tests;

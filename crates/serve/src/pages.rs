@@ -1,0 +1,487 @@
+//! Server-rendered pages (maud: templates checked at compile time). Pages
+//! work without JavaScript, use system fonts, and fit a phone.
+
+use crate::api::{search_hits, Filters, SearchParams};
+use crate::{blocking, AppState, Failure, PAGE_SIZE};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use errdex_model::{Record, Severity};
+use errdex_store::{ListQuery, Store};
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+use serde_json::json;
+use std::sync::Arc;
+
+const CSS: &str = "\
+:root{color-scheme:light dark;--mut:#6a737d;--bd:#d0d7de;--hl:#fff8c5}\
+@media(prefers-color-scheme:dark){:root{--mut:#8b949e;--bd:#30363d;--hl:#3b2e00}}\
+body{font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;max-width:60rem;padding:1rem}\
+header a{text-decoration:none;font-weight:600}nav{color:var(--mut);font-size:.9rem}\
+pre{overflow-x:auto;padding:.75rem;border:1px solid var(--bd);border-radius:6px;font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}\
+pre.msg{font-size:1rem;white-space:pre-wrap}.hl{background:var(--hl);display:inline-block;width:100%}\
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid var(--bd);padding:.35rem;text-align:left;vertical-align:top}\
+td.m{font-family:ui-monospace,monospace;word-break:break-word}.mut,footer{color:var(--mut);font-size:.9rem}\
+.sev{font-size:.8rem;padding:0 .4rem;border-radius:1rem;border:1px solid var(--bd)}\
+form.f{display:flex;flex-wrap:wrap;gap:.5rem}input[type=search],textarea{width:100%;box-sizing:border-box;font:inherit;padding:.4rem}\
+details{margin:.5rem 0}h2{margin-top:1.6rem;font-size:1.2rem}";
+
+/// The common frame of every page.
+fn page(s: &AppState, title: &str, canonical: &str, head: Markup, body: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · errdex" }
+                link rel="canonical" href=(format!("{}{canonical}", s.base_url));
+                (head)
+                style { (PreEscaped(CSS)) }
+            }
+            body {
+                header {
+                    a href="/" { "errdex" }
+                    " "
+                    span.mut { "error atlas" }
+                }
+                main { (body) }
+            }
+        }
+    }
+}
+
+/// JSON for a `<script>`: `</` cannot close the element.
+fn script_json(v: &serde_json::Value) -> PreEscaped<String> {
+    PreEscaped(v.to_string().replace("</", "<\\/"))
+}
+
+fn search_box(q: &str) -> Markup {
+    html! {
+        form action="/search" method="get" role="search" {
+            label for="q" { "Paste an error line from a log, or search words" }
+            textarea id="q" name="q" rows="2" { (q) }
+            button type="submit" { "Explain / search" }
+        }
+    }
+}
+
+fn not_found(s: &AppState, what: &str) -> Response {
+    let body = html! {
+        h1 { "Not found" }
+        p { (what) }
+        (search_box(""))
+    };
+    (
+        StatusCode::NOT_FOUND,
+        page(s, "Not found", "/", html! {}, body),
+    )
+        .into_response()
+}
+
+pub(crate) async fn home(State(s): State<Arc<AppState>>) -> Result<Markup, Failure> {
+    blocking(&s, |s| {
+        let repos = s.store.repos()?;
+        let total: u64 = repos.iter().map(|r| r.records).sum();
+        let body = html! {
+            h1 { "Every error message, explained" }
+            p { (total) " errors from " (repos.len()) " repositories: what each means, where the code produces it, and what to do." }
+            (search_box(""))
+            h2 { "Repositories" }
+            table {
+                thead { tr { th { "Repository" } th { "Errors" } th { "Commit" } } }
+                tbody {
+                    @for r in &repos {
+                        tr {
+                            td { a href=(format!("/{}/", r.repo)) { (r.repo) } }
+                            td { (r.records) }
+                            td.m { (r.commit.as_deref().map(|c| &c[..c.len().min(10)]).unwrap_or("-")) }
+                        }
+                    }
+                }
+            }
+            h2 { "For programs and agents" }
+            p {
+                "JSON: " code { "GET /api/errors/{id}" } ", " code { "GET /api/search?q=" } ", "
+                code { "POST /api/explain" } " (see " a href="/api-docs/" { "API docs" } " and "
+                a href="/openapi.json" { "OpenAPI" } "). Coding agents: run "
+                code { "errdex mcp" } " for an MCP server over the same data; " a href="/llms.txt" { "llms.txt" } "."
+            }
+        };
+        Ok(page(s, "errdex", "/", html! {}, body))
+    })
+    .await
+}
+
+pub(crate) async fn add_slash(Path((owner, repo)): Path<(String, String)>) -> Redirect {
+    Redirect::permanent(&format!("/{owner}/{repo}/"))
+}
+
+pub(crate) async fn add_slash3(
+    Path((owner, repo, slug)): Path<(String, String, String)>,
+) -> Redirect {
+    Redirect::permanent(&format!("/{owner}/{repo}/{slug}/"))
+}
+
+fn sev(s: Severity) -> Markup {
+    html! { span.sev { (s.as_str()) } }
+}
+
+pub(crate) async fn repo(
+    State(s): State<Arc<AppState>>,
+    Path((owner, name)): Path<(String, String)>,
+    Query(f): Query<Filters>,
+) -> Result<Response, Failure> {
+    blocking(&s, move |s| {
+        let repo = format!("{owner}/{name}");
+        let Some(summary) = s.store.repos()?.into_iter().find(|r| r.repo == repo) else {
+            return Ok(not_found(s, &format!("No repository {repo} in this atlas.")));
+        };
+        let page_no = f.page.unwrap_or(1).max(1);
+        let q = f.query(&repo, PAGE_SIZE, (page_no - 1) * PAGE_SIZE);
+        let total = s.store.count(&q)?;
+        let rows = s.store.list(&q)?;
+        let pages = (total as usize).div_ceil(PAGE_SIZE).max(1);
+        let link = |p: usize| {
+            let mut params = vec![format!("page={p}")];
+            for (k, v) in [("severity", &f.severity), ("type", &f.error_type), ("tag", &f.tag), ("path", &f.path)] {
+                if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
+                    params.push(format!("{k}={}", urlencode(v)));
+                }
+            }
+            format!("?{}", params.join("&"))
+        };
+        let selected = |v: &Option<String>, want: &str| v.as_deref() == Some(want);
+        let body = html! {
+            nav { a href="/" { "errdex" } " / " (repo) }
+            h1 { (repo) }
+            p.mut {
+                (summary.records) " errors"
+                @if let Some(c) = &summary.commit { " at " code { (c[..c.len().min(10)]) } }
+                " · indexed " (summary.indexed_at)
+            }
+            form.f method="get" {
+                select name="severity" aria-label="severity" {
+                    option value="" { "any severity" }
+                    @for v in ["critical", "error", "warning", "info", "debug"] {
+                        option value=(v) selected[selected(&f.severity, v)] { (v) }
+                    }
+                }
+                select name="type" aria-label="type" {
+                    option value="" { "any type" }
+                    @for v in ["exception", "panic", "log", "exit", "http"] {
+                        option value=(v) selected[selected(&f.error_type, v)] { (v) }
+                    }
+                }
+                input name="tag" placeholder="tag" value=(f.tag.clone().unwrap_or_default());
+                input name="path" placeholder="path prefix" value=(f.path.clone().unwrap_or_default());
+                button type="submit" { "Filter" }
+            }
+            p.mut { (total) " matching · page " (page_no) " of " (pages) }
+            table {
+                thead { tr { th { "Message" } th { "Type" } th { "Severity" } th { "File" } } }
+                tbody {
+                    @for r in &rows {
+                        tr {
+                            td.m { a href=(format!("/{}/{}/", r.repo, r.slug)) { (r.error_message) } }
+                            td { (r.error_type.as_str()) }
+                            td { (sev(r.severity)) }
+                            td.m { (r.file_path) ":" (r.line_number) }
+                        }
+                    }
+                }
+            }
+            nav {
+                @if page_no > 1 { a href=(link(page_no - 1)) rel="prev" { "← previous" } " " }
+                @if page_no < pages { a href=(link(page_no + 1)) rel="next" { "next →" } }
+            }
+        };
+        let head = html! {
+            link rel="alternate" type="application/json" href=(format!("/api/repos/{repo}/errors"));
+        };
+        Ok(page(s, &repo, &format!("/{repo}/"), head, body).into_response())
+    })
+    .await
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
+                (b as char).to_string()
+            }
+            b' ' => "+".to_string(),
+            b => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// The snippet with line numbers, the site's line marked.
+fn snippet(r: &Record) -> Markup {
+    html! {
+        pre {
+            code {
+                @for (i, line) in r.source_code.split('\n').enumerate() {
+                    @let n = r.source_code_start + i as u32;
+                    @if n == r.line_number {
+                        span.hl id="site" { (format!("{n:>5}  {line}")) } "\n"
+                    } @else {
+                        (format!("{n:>5}  {line}")) "\n"
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn provenance(r: &Record) -> String {
+    let who = match r.analyzer.as_deref() {
+        Some("static") | None => "Static analysis".to_string(),
+        Some(a) if a.starts_with("llm:") => {
+            format!("AI-assisted analysis ({})", a.trim_start_matches("llm:"))
+        }
+        Some(a) => format!("Analysis ({a})"),
+    };
+    let at = match &r.analyzed_sha {
+        Some(sha) => format!("{}@{}", r.repo, &sha[..sha.len().min(10)]),
+        None => r.repo.clone(),
+    };
+    format!(
+        "{who} of {at} ({})",
+        &r.analyzed_at[..r.analyzed_at.len().min(10)]
+    )
+}
+
+pub(crate) async fn error(
+    State(s): State<Arc<AppState>>,
+    Path((owner, name, slug)): Path<(String, String, String)>,
+) -> Result<Response, Failure> {
+    blocking(&s, move |s| {
+        let repo = format!("{owner}/{name}");
+        let Some(r) = s.store.find_slug(Some(&repo), &slug)?.into_iter().next() else {
+            return Ok(not_found(s, &format!("No error {slug} in {repo}.")));
+        };
+        let related: Vec<Record> = r
+            .related_errors
+            .iter()
+            .filter_map(|x| s.store.get(&x.id).ok().flatten())
+            .collect();
+        Ok(error_page(s, &r, &related).into_response())
+    })
+    .await
+}
+
+/// An error's page, in the seed page's order.
+pub(crate) fn error_page(s: &AppState, r: &Record, related: &[Record]) -> Markup {
+    let canonical = format!("/{}/{}/", r.repo, r.slug);
+    let json_url = format!("/api/errors/{}", r.id);
+    let mut faq = Vec::new();
+    if let Some(d) = &r.documentation {
+        faq.push(
+            json!({"@type": "Question", "name": format!("What does \"{}\" mean?", r.error_message),
+            "acceptedAnswer": {"@type": "Answer", "text": d}}),
+        );
+    }
+    if !r.solutions.is_empty() {
+        faq.push(
+            json!({"@type": "Question", "name": format!("How do I fix \"{}\"?", r.error_message),
+            "acceptedAnswer": {"@type": "Answer", "text": r.solutions.join(" ")}}),
+        );
+    }
+    if let Some(t) = &r.trigger_scenarios {
+        faq.push(json!({"@type": "Question", "name": format!("When does \"{}\" happen?", r.error_message),
+            "acceptedAnswer": {"@type": "Answer", "text": t}}));
+    }
+    let ld = json!([
+        {
+            "@context": "https://schema.org",
+            "@type": "TechArticle",
+            "headline": r.error_message,
+            "about": r.repo,
+            "description": r.documentation,
+            "dateModified": r.content_changed_at,
+            "url": format!("{}{canonical}", s.base_url),
+            "keywords": r.tags,
+        },
+        {"@context": "https://schema.org", "@type": "FAQPage", "mainEntity": faq}
+    ]);
+    let head = html! {
+        meta name="description" content=(r.documentation.as_deref().unwrap_or(&r.error_message).chars().take(160).collect::<String>());
+        link rel="alternate" type="application/json" href=(json_url);
+        script type="application/ld+json" { (script_json(&ld)) }
+    };
+    let short_sha = r.analyzed_sha.as_deref().map(|c| &c[..c.len().min(10)]);
+    let body = html! {
+        nav { a href="/" { "errdex" } " / " a href=(format!("/{}/", r.repo)) { (r.repo) } }
+        p.mut { (r.repo) " · " (sev(r.severity)) " · " (r.error_type.as_str())
+            @if let Some(f) = &r.background_tag { " · " a href=(format!("/info/{f}/")) { (f) } } }
+        h1 { "Error message" }
+        pre.msg { (r.error_message) }
+        @if let Some(d) = &r.documentation { h2 { "What it means" } p { (d) } }
+        h2 { "Source" }
+        p { "Thrown at " code { (r.file_path) ":" (r.line_number) }
+            @if let Some(f) = r.sites.first().and_then(|s| s.function.as_deref()) { " in " code { (f) } } }
+        (snippet(r))
+        @if let Some(u) = &r.github_url {
+            p { a href=(u) { "View on GitHub" @if let Some(c) = short_sha { " (pinned to " (c) ")" } } }
+        }
+        @if !r.solutions.is_empty() {
+            h2 { "Solutions" }
+            ol { @for sol in &r.solutions { li { (sol) } } }
+        }
+        @if let Some(fix) = &r.example_fix { h2 { "Example fix" } pre { code { (fix) } } }
+        @if r.type_guard.is_some() || r.try_catch_pattern.is_some() || r.validation_code.is_some() {
+            h2 { "Defensive patterns" }
+            @if let Some(h) = &r.handling_strategy { p.mut { "Strategy: " (h) } }
+            @for (title, code) in [("Validation", &r.validation_code), ("Type guard", &r.type_guard), ("Handling", &r.try_catch_pattern)] {
+                @if let Some(code) = code {
+                    details { summary { (title) } pre { code { (code) } } }
+                }
+            }
+        }
+        @if r.trigger_scenarios.is_some() || r.common_situations.is_some() {
+            h2 { "When it happens" }
+            @if let Some(t) = &r.trigger_scenarios { p { strong { "Trigger: " } (t) } }
+            @if let Some(c) = &r.common_situations { p { strong { "Common situations: " } (c) } }
+        }
+        @if !r.prevention_tips.is_empty() {
+            h2 { "Prevention" }
+            ul { @for t in &r.prevention_tips { li { (t) } } }
+        }
+        h2 { "All sites" }
+        ul {
+            @for site in &r.sites {
+                li { code { (site.file_path) ":" (site.line_number) }
+                    @if let Some(f) = &site.function { " " code { (f) } }
+                    @if let Some(u) = &site.github_url { " · " a href=(u) { "source" } } }
+            }
+        }
+        @if !related.is_empty() {
+            h2 { "Related errors" }
+            ul { @for x in related { li { a href=(format!("/{}/{}/", x.repo, x.slug)) { (x.error_message) } } } }
+        }
+        footer {
+            p {
+                (provenance(r)) ". Data as JSON: " a href=(json_url) { (json_url) } "."
+                @if r.github_url.is_some() {
+                    " Report an issue: " a href=(format!("https://github.com/{}/issues/new?title={}", r.repo, urlencode(&format!("Error: {}", r.error_message)))) { "GitHub" } "."
+                }
+            }
+        }
+    };
+    page(s, &r.error_message, &canonical, head, body)
+}
+
+pub(crate) async fn search(
+    State(s): State<Arc<AppState>>,
+    Query(p): Query<SearchParams>,
+) -> Result<Markup, Failure> {
+    let q = p.q.unwrap_or_default();
+    blocking(&s, move |s| {
+        let explained = if q.trim().is_empty() {
+            Vec::new()
+        } else {
+            let ex = s.explainer()?;
+            q.lines()
+                .filter(|l| !l.trim().is_empty())
+                .take(20)
+                .map(|l| ex.explain(l))
+                .collect()
+        };
+        let hits = search_hits(s, &q, p.repo.as_deref(), 30)?;
+        let body = html! {
+            h1 { "Search" }
+            (search_box(&q))
+            @for e in &explained {
+                h2 { "Traced: " span.mut { (format!("{:?}", e.verdict).to_lowercase()) } }
+                @if !e.prefix.is_empty() { p.mut { "Log prefix: " code { (e.prefix) } } }
+                ol {
+                    @for f in &e.frames {
+                        li {
+                            code { (f.text) }
+                            @for c in f.candidates.iter().take(3) {
+                                br;
+                                a href=(format!("/{}/{}/", c.repo, c.slug)) { (c.message_pattern) }
+                                span.mut { " · " (c.file_path) ":" (c.line_number) }
+                            }
+                        }
+                    }
+                }
+                @for u in &e.unmatched { p.mut { "Not explained: " code { (u.text) } } }
+            }
+            @if !hits.is_empty() {
+                h2 { "Matches" }
+                ul {
+                    @for h in &hits {
+                        li { a href=(format!("/{}/{}/", h.repo, h.slug)) { (h.message_pattern) }
+                            span.mut { " · " (h.repo) " · " (h.match_type) } }
+                    }
+                }
+            } @else if !q.trim().is_empty() {
+                p { "Nothing in this atlas matches." }
+            }
+        };
+        Ok(page(
+            s,
+            "Search",
+            "/search",
+            html! { meta name="robots" content="noindex"; },
+            body,
+        ))
+    })
+    .await
+}
+
+pub(crate) async fn family(
+    State(s): State<Arc<AppState>>,
+    Path(slug): Path<String>,
+) -> Result<Response, Failure> {
+    blocking(&s, move |s| {
+        let Some(f) = errdex_analyze::family::by_slug(&slug) else {
+            return Ok(not_found(s, &format!("No error family {slug}.")));
+        };
+        let q = ListQuery { family: Some(slug.clone()), limit: 200, ..ListQuery::default() };
+        let total = s.store.count(&q)?;
+        let rows = s.store.list(&q)?;
+        let body = html! {
+            nav { a href="/" { "errdex" } " / family" }
+            h1 { (slug) }
+            p { (f.meaning) }
+            h2 { "Common causes" }
+            p { (f.situations) }
+            h2 { "What usually helps" }
+            ol { @for sol in f.solutions { li { (sol) } } }
+            h2 { "Prevention" }
+            ul { @for t in f.prevention { li { (t) } } }
+            h2 { "Errors of this family (" (total) ")" }
+            ul {
+                @for r in &rows {
+                    li { a href=(format!("/{}/{}/", r.repo, r.slug)) { (r.error_message) } span.mut { " · " (r.repo) } }
+                }
+            }
+        };
+        Ok(page(s, &slug, &format!("/info/{slug}/"), html! {}, body).into_response())
+    })
+    .await
+}
+
+pub(crate) async fn api_docs(State(s): State<Arc<AppState>>) -> Markup {
+    let rows = [
+        ("GET /api/errors/{id}", "One record: {\"record\", \"datasetVersion\"}, the seed record's fields."),
+        ("GET /api/repos", "Repositories with record counts."),
+        ("GET /api/repos/{owner}/{repo}/errors", "A repository's errors; ?severity= &type= &tag= &path= &limit= &offset=."),
+        ("GET /api/search?q=&repo=&limit=", "Tiered search: error code, traced pattern, full text; score in [0,1], best first."),
+        ("POST /api/explain", "Raw log text (text/plain, or JSON {\"text\"}), at most 64 KB: one explanation per line, frames outermost first."),
+        ("GET /openapi.json", "This API as OpenAPI 3.1."),
+        ("GET /healthz", "Liveness and the dataset version."),
+        ("GET /metrics", "Prometheus text format."),
+    ];
+    let body = html! {
+        h1 { "API" }
+        p { "Every answer carries the dataset version as an ETag; send it back in If-None-Match to get 304 when nothing changed. Answers are gzip-compressed when asked." }
+        table {
+            @for (path, what) in rows { tr { td.m { (path) } td { (what) } } }
+        }
+        p { "Example: " code { "curl -s " (s.base_url) "/api/search?q=stop+requested" } }
+    };
+    page(&s, "API", "/api-docs/", html! {}, body)
+}

@@ -1,0 +1,301 @@
+//! The server over a real socket, on the seed fixture.
+
+use super::*;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+const SHA: &str = "4c8573c808a73d578c5eadc86d410646ea0b0d73";
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The seed fixture indexed and analysed into a database, served on a free
+/// port; the base URL.
+fn start() -> (String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    copy_tree(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../extract/tests/fixtures/seed"),
+        &tree,
+    );
+    let mut o = errdex_extract::Options::new(&tree, "2026-09-05T04:13:19.212Z");
+    o.repo = Some("kubernetes/kops".into());
+    o.commit = Some(SHA.into());
+    let mut ds = errdex_extract::index(&o, &errdex_extract::NoProgress)
+        .unwrap()
+        .dataset;
+    errdex_analyze::analyze_all(&mut ds.records);
+    let db = dir.path().join("atlas.db");
+    let store = SqliteStore::open(&db).unwrap();
+    store.replace_repo(&ds).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let url = format!("http://{}", listener.local_addr().unwrap());
+            let state = AppState::new(SqliteStore::open(&db).unwrap(), &url);
+            tx.send(url).unwrap();
+            serve(state, listener).await.unwrap();
+        });
+    });
+    (rx.recv().unwrap(), dir)
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+/// Status, headers (lowercase names) and body of a GET.
+fn get(url: &str) -> (u16, Vec<(String, String)>, String) {
+    let mut r = agent().get(url).call().unwrap();
+    let headers = r
+        .headers()
+        .iter()
+        .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
+        .collect();
+    (
+        r.status().as_u16(),
+        headers,
+        r.body_mut().read_to_string().unwrap(),
+    )
+}
+
+fn header<'a>(h: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    h.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+#[test]
+fn error_page_has_the_seed_sections_in_order() {
+    let (base, _dir) = start();
+    let (status, headers, html) = get(&format!("{base}/kubernetes/kops/stop-requested/"));
+    assert_eq!(status, 200, "{html}");
+    assert!(header(&headers, "content-type")
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(html.len() < 50 * 1024, "{} bytes", html.len());
+    let order = [
+        "<h1>Error message</h1>",
+        "<pre class=\"msg\">stop requested</pre>",
+        "<h2>What it means</h2>",
+        "<h2>Source</h2>",
+        "dns-controller/pkg/dns/dnscontroller.go:265",
+        "id=\"site\"",
+        "View on GitHub (pinned to 4c8573c808)",
+        "<h2>Solutions</h2>",
+        "<h2>Defensive patterns</h2>",
+        "<details>",
+        "<h2>When it happens</h2>",
+        "<h2>All sites</h2>",
+        "<footer>",
+        "Static analysis of kubernetes/kops@4c8573c808",
+        "/api/errors/",
+        "Report an issue",
+    ];
+    let mut at = 0;
+    for part in order {
+        let found = html[at..]
+            .find(part)
+            .unwrap_or_else(|| panic!("{part:?} missing or out of order"));
+        at += found + part.len();
+    }
+    assert!(html.contains("\"@type\":\"TechArticle\"") && html.contains("\"@type\":\"FAQPage\""));
+    assert!(html.contains(&format!(
+        "<link rel=\"canonical\" href=\"{base}/kubernetes/kops/stop-requested/\">"
+    )));
+    assert!(html.contains("<link rel=\"alternate\" type=\"application/json\" href=\"/api/errors/"));
+    assert!(html.contains("name=\"viewport\"") && !html.contains("<script src"));
+
+    let (status, _, _) = get(&format!("{base}/kubernetes/kops/no-such-error/"));
+    assert_eq!(status, 404);
+    // Without the trailing slash: a permanent redirect (followed).
+    let (status, _, body) = get(&format!("{base}/kubernetes/kops/stop-requested"));
+    assert_eq!(status, 200);
+    assert!(body.contains("stop requested"));
+}
+
+#[test]
+fn api_record_matches_the_store_and_etags_work() {
+    let (base, _dir) = start();
+    let (_, _, repos) = get(&format!("{base}/api/repos"));
+    let repos: serde_json::Value = serde_json::from_str(&repos).unwrap();
+    assert_eq!(repos["repos"][0]["repo"], "kubernetes/kops");
+    assert_eq!(repos["repos"][0]["records"], 4);
+    let (_, _, list) = get(&format!(
+        "{base}/api/repos/kubernetes/kops/errors?severity=info"
+    ));
+    let list: serde_json::Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(list["total"], 1);
+    let id = list["errors"][0]["id"].as_str().unwrap().to_string();
+    let (status, headers, body) = get(&format!("{base}/api/errors/{id}"));
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["record"]["messagePattern"], "stop requested");
+    assert_eq!(v["record"]["schemaVersion"], 2);
+    assert!(v["datasetVersion"].is_string());
+    let etag = header(&headers, "etag").unwrap().to_string();
+    assert_eq!(
+        etag,
+        format!("W/\"{}\"", v["datasetVersion"].as_str().unwrap())
+    );
+    let r = agent()
+        .get(&format!("{base}/api/errors/{id}"))
+        .header("If-None-Match", &etag)
+        .call()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 304);
+    let (status, _, body) = get(&format!("{base}/api/errors/0000000000000000"));
+    assert_eq!(status, 404);
+    assert!(body.contains("no error with id"));
+    let (status, _, _) = get(&format!("{base}/api/repos/no/such/errors"));
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn search_is_tiered_and_explain_traces_raw_text() {
+    let (base, _dir) = start();
+    let q = "E1129 12:00:03.123456 1 apply_channel.go:130] serving readiness probe: listen tcp 0.0.0.0:3989: bind: address already in use";
+    let url = format!(
+        "{base}/api/search?q={}",
+        q.replace(' ', "%20")
+            .replace(':', "%3A")
+            .replace(']', "%5D")
+    );
+    let (status, _, body) = get(&url);
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let first = &v["results"][0];
+    assert_eq!(first["messagePattern"], "serving readiness probe: %w");
+    assert_eq!(first["matchType"], "traced");
+    let scores: Vec<f64> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["score"].as_f64().unwrap())
+        .collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]) && scores.iter().all(|s| (0.0..=1.0).contains(s))
+    );
+    let (_, _, body) = get(&format!("{base}/api/search?q=requested"));
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["results"][0]["messagePattern"], "stop requested");
+    assert_eq!(v["results"][0]["matchType"], "fulltext");
+    let (status, _, _) = get(&format!("{base}/api/search?q="));
+    assert_eq!(status, 400);
+
+    let mut r = agent()
+        .post(&format!("{base}/api/explain"))
+        .header("Content-Type", "text/plain")
+        .send(format!("{q}\nstop requested\n"))
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let v: serde_json::Value =
+        serde_json::from_str(&r.body_mut().read_to_string().unwrap()).unwrap();
+    let ex = v["explanations"].as_array().unwrap();
+    assert_eq!(ex.len(), 2);
+    assert_eq!(
+        ex[0]["frames"][0]["candidates"][0]["slug"],
+        "serving-readiness-probe-w"
+    );
+    assert_eq!(
+        ex[0]["unmatched"][0]["text"],
+        "listen tcp 0.0.0.0:3989: bind: address already in use"
+    );
+    assert_eq!(ex[1]["verdict"], "ambiguous", "two sites print it");
+    let r = agent()
+        .post(&format!("{base}/api/explain"))
+        .send("x".repeat(MAX_EXPLAIN_BYTES + 1))
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 413);
+    let r = agent()
+        .post(&format!("{base}/api/explain"))
+        .send("  \n")
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+
+    let (status, _, html) = get(&format!("{base}/search?q=stop%20requested"));
+    assert_eq!(status, 200);
+    assert!(html.contains("href=\"/kubernetes/kops/stop-requested/\""));
+}
+
+#[test]
+fn pages_and_machine_documents() {
+    let (base, _dir) = start();
+    let (status, _, home) = get(&format!("{base}/"));
+    assert_eq!(status, 200);
+    assert!(home.contains("href=\"/kubernetes/kops/\"") && home.contains("action=\"/search\""));
+    let (_, _, repo) = get(&format!("{base}/kubernetes/kops/?severity=info"));
+    assert!(repo.contains("stop requested") && !repo.contains("serving readiness probe"));
+    assert!(repo.contains("1 matching"));
+    let (status, _, fam) = get(&format!("{base}/info/graceful-shutdown/"));
+    assert_eq!(status, 200);
+    assert!(fam.contains("stop requested"));
+    assert_eq!(get(&format!("{base}/info/no-such-family/")).0, 404);
+    let (_, _, robots) = get(&format!("{base}/robots.txt"));
+    assert!(robots.contains(&format!("Sitemap: {base}/sitemap.xml")));
+    let (_, _, index) = get(&format!("{base}/sitemap.xml"));
+    assert!(index.contains(&format!("<loc>{base}/sitemaps/kubernetes/kops.xml</loc>")));
+    let (status, _, part) = get(&format!("{base}/sitemaps/kubernetes/kops.xml"));
+    assert_eq!(status, 200);
+    assert_eq!(
+        part.matches("<url>").count(),
+        5,
+        "the repo page and four errors"
+    );
+    let (_, _, llms) = get(&format!("{base}/llms.txt"));
+    assert!(llms.starts_with("# errdex") && llms.contains("kubernetes/kops"));
+    let (_, _, api) = get(&format!("{base}/openapi.json"));
+    let api: serde_json::Value = serde_json::from_str(&api).unwrap();
+    for path in [
+        "/api/errors/{id}",
+        "/api/search",
+        "/api/explain",
+        "/api/repos/{owner}/{repo}/errors",
+    ] {
+        assert!(api["paths"][path].is_object(), "{path}");
+    }
+    let (_, _, health) = get(&format!("{base}/healthz"));
+    assert!(health.contains("\"status\":\"ok\""));
+    let (_, _, metrics) = get(&format!("{base}/metrics"));
+    assert!(
+        metrics.contains("errdex_http_requests_total{route=\"home\"} 1"),
+        "{metrics}"
+    );
+    assert!(metrics.contains("errdex_records{repo=\"kubernetes/kops\"} 4"));
+    assert_eq!(get(&format!("{base}/api-docs/")).0, 200);
+}
+
+#[test]
+fn answers_are_gzipped_when_asked() {
+    let (base, _dir) = start();
+    let addr = base.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET /kubernetes/kops/stop-requested/ HTTP/1.1\r\nHost: {addr}\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).unwrap();
+    let head =
+        String::from_utf8_lossy(&buf[..buf.windows(4).position(|w| w == b"\r\n\r\n").unwrap()])
+            .to_lowercase();
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+}
