@@ -270,10 +270,15 @@ pub struct ExportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "jsonl")]
     pub format: ExportFormat,
-    /// Output file (default: standard output). Written to a temporary file
-    /// and renamed, so a reader never sees half an export.
-    #[arg(long, value_name = "FILE")]
+    /// Output file for jsonl (default: standard output), folder for
+    /// dataset and site. Written beside it and renamed into place, so a
+    /// reader never sees half an export.
+    #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
+    /// For --format site: the public root URL of canonical links and
+    /// sitemaps (default: links relative to the site root).
+    #[arg(long, value_name = "URL", default_value = "")]
+    pub base_url: String,
     /// Only this repository.
     #[arg(long)]
     pub repo: Option<String>,
@@ -291,6 +296,12 @@ pub enum LogLevels {
 pub enum ExportFormat {
     /// One record per line, as in the JSON API.
     Jsonl,
+    /// A folder of JSON files for hosting: manifest.json (sizes and
+    /// sha256 of every file), index.json, repos.json, repos/OWNER/NAME.json,
+    /// errors/ID.json; records validated against the JSON Schema.
+    Dataset,
+    /// The whole HTML site as static files with working links.
+    Site,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 mod api;
+pub mod export;
 mod meta;
 mod pages;
 
@@ -41,6 +42,8 @@ pub struct AppState {
     /// Requests by route, for `/metrics`.
     requests: Mutex<BTreeMap<&'static str, u64>>,
     explained_lines: AtomicU64,
+    /// Rendering for static files: no search forms or filters, whole lists.
+    static_site: bool,
 }
 
 /// A failure a handler answers with.
@@ -68,7 +71,20 @@ impl AppState {
             explainer: Mutex::new(None),
             requests: Mutex::new(BTreeMap::new()),
             explained_lines: AtomicU64::new(0),
+            static_site: false,
         })
+    }
+
+    /// State for rendering the static site.
+    fn for_static_site(store: SqliteStore, base_url: &str) -> AppState {
+        AppState {
+            store,
+            base_url: base_url.trim_end_matches('/').to_string(),
+            explainer: Mutex::new(None),
+            requests: Mutex::new(BTreeMap::new()),
+            explained_lines: AtomicU64::new(0),
+            static_site: true,
+        }
     }
 
     /// The dataset version now ("none" before anything was indexed).

@@ -67,28 +67,41 @@ pub(crate) async fn metrics(State(s): State<Arc<AppState>>) -> Result<Response, 
 }
 
 pub(crate) async fn robots(State(s): State<Arc<AppState>>) -> Response {
-    text(
-        "text/plain; charset=utf-8",
-        format!("User-agent: *\nAllow: /\nDisallow: /search\nDisallow: /api/\n\nSitemap: {}/sitemap.xml\n", s.base_url),
+    text("text/plain; charset=utf-8", robots_txt(&s))
+}
+
+pub(crate) fn robots_txt(s: &AppState) -> String {
+    format!(
+        "User-agent: *\nAllow: /\nDisallow: /search\nDisallow: /api/\n\nSitemap: {}/sitemap.xml\n",
+        s.base_url
     )
 }
 
 pub(crate) async fn llms(State(s): State<Arc<AppState>>) -> Result<Response, Failure> {
-    blocking(&s, |s| {
+    blocking(&s, |s| Ok(text("text/plain; charset=utf-8", llms_txt(s)?))).await
+}
+
+pub(crate) fn llms_txt(s: &AppState) -> Result<String, Failure> {
+    {
         let repos = s.store.repos()?;
         let mut out = String::from("# errdex error atlas\n\n> Every error message of the indexed repositories: what it means, where the code produces it, when it happens and how to fix or handle it. Raw log lines can be traced back to the source sites.\n\n## How to use\n\n");
         let b = &s.base_url;
         let _ = writeln!(out, "- [Search or trace a log line]({b}/api/search?q=TEXT): JSON, tiered (error code, traced pattern, full text)");
-        let _ = writeln!(out, "- [Explain raw log text]({b}/api/explain): POST the text, get frames outermost first");
-        let _ = writeln!(out, "- [One error as JSON]({b}/api/errors/ID): the full record");
+        let _ = writeln!(
+            out,
+            "- [Explain raw log text]({b}/api/explain): POST the text, get frames outermost first"
+        );
+        let _ = writeln!(
+            out,
+            "- [One error as JSON]({b}/api/errors/ID): the full record"
+        );
         let _ = writeln!(out, "- [OpenAPI]({b}/openapi.json)");
         let _ = writeln!(out, "- MCP: run `errdex mcp --db FILE` for tools search_error, explain_error, get_error, list_repos\n\n## Repositories\n");
         for r in &repos {
             let _ = writeln!(out, "- [{}]({b}/{}/): {} errors", r.repo, r.repo, r.records);
         }
-        Ok(text("text/plain; charset=utf-8", out))
-    })
-    .await
+        Ok(out)
+    }
 }
 
 fn xml_escape(s: &str) -> String {
@@ -99,7 +112,11 @@ fn xml_escape(s: &str) -> String {
 }
 
 pub(crate) async fn sitemap_index(State(s): State<Arc<AppState>>) -> Result<Response, Failure> {
-    blocking(&s, |s| {
+    blocking(&s, |s| Ok(text("application/xml", sitemap_index_xml(s)?))).await
+}
+
+pub(crate) fn sitemap_index_xml(s: &AppState) -> Result<String, Failure> {
+    {
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
         for r in s.store.repos()? {
             let _ = writeln!(
@@ -111,9 +128,8 @@ pub(crate) async fn sitemap_index(State(s): State<Arc<AppState>>) -> Result<Resp
             );
         }
         out.push_str("</sitemapindex>\n");
-        Ok(text("application/xml", out))
-    })
-    .await
+        Ok(out)
+    }
 }
 
 pub(crate) async fn sitemap_repo(
@@ -124,13 +140,32 @@ pub(crate) async fn sitemap_repo(
         return Ok(StatusCode::NOT_FOUND.into_response());
     };
     blocking(&s, move |s| {
-        let repo = format!("{owner}/{name}");
-        let records = s.store.list(&ListQuery { repo: Some(repo.clone()), ..ListQuery::default() })?;
+        Ok(match sitemap_repo_xml(s, &format!("{owner}/{name}"))? {
+            Some(x) => text("application/xml", x),
+            None => StatusCode::NOT_FOUND.into_response(),
+        })
+    })
+    .await
+}
+
+/// One repository's part of the sitemap; None for an unknown one.
+pub(crate) fn sitemap_repo_xml(s: &AppState, repo: &str) -> Result<Option<String>, Failure> {
+    {
+        let repo = repo.to_string();
+        let records = s.store.list(&ListQuery {
+            repo: Some(repo.clone()),
+            ..ListQuery::default()
+        })?;
         if records.is_empty() {
-            return Ok(StatusCode::NOT_FOUND.into_response());
+            return Ok(None);
         }
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
-        let _ = writeln!(out, "<url><loc>{}/{}/</loc></url>", s.base_url, xml_escape(&repo));
+        let _ = writeln!(
+            out,
+            "<url><loc>{}/{}/</loc></url>",
+            s.base_url,
+            xml_escape(&repo)
+        );
         for r in &records {
             let _ = writeln!(
                 out,
@@ -142,12 +177,15 @@ pub(crate) async fn sitemap_repo(
             );
         }
         out.push_str("</urlset>\n");
-        Ok(text("application/xml", out))
-    })
-    .await
+        Ok(Some(out))
+    }
 }
 
 pub(crate) async fn openapi(State(s): State<Arc<AppState>>) -> Json<Value> {
+    Json(openapi_json(&s))
+}
+
+pub(crate) fn openapi_json(s: &AppState) -> Value {
     let hit = json!({"type": "object", "properties": {
         "id": {"type": "string"}, "repo": {"type": "string"}, "slug": {"type": "string"},
         "messagePattern": {"type": "string"}, "filePath": {"type": "string"},
@@ -156,7 +194,7 @@ pub(crate) async fn openapi(State(s): State<Arc<AppState>>) -> Json<Value> {
     let version =
         json!({"type": "string", "description": "Dataset version (RFC 3339), also the ETag"});
     let err = json!({"description": "Problem", "content": {"application/json": {"schema": {"type": "object", "properties": {"error": {"type": "string"}}}}}});
-    Json(json!({
+    json!({
         "openapi": "3.1.0",
         "info": {"title": "errdex", "version": env!("CARGO_PKG_VERSION"),
                  "description": "The error atlas: records, search, and tracing raw error text back to source."},
@@ -189,5 +227,5 @@ pub(crate) async fn openapi(State(s): State<Arc<AppState>>) -> Json<Value> {
             "/healthz": {"get": {"summary": "Liveness", "responses": {"200": {"description": "ok"}}}},
             "/metrics": {"get": {"summary": "Prometheus metrics", "responses": {"200": {"description": "text format 0.0.4"}}}}
         }
-    }))
+    })
 }

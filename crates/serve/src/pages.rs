@@ -79,13 +79,18 @@ fn not_found(s: &AppState, what: &str) -> Response {
 }
 
 pub(crate) async fn home(State(s): State<Arc<AppState>>) -> Result<Markup, Failure> {
-    blocking(&s, |s| {
+    blocking(&s, home_page).await
+}
+
+/// The home page.
+pub(crate) fn home_page(s: &AppState) -> Result<Markup, Failure> {
+    {
         let repos = s.store.repos()?;
         let total: u64 = repos.iter().map(|r| r.records).sum();
         let body = html! {
             h1 { "Every error message, explained" }
             p { (total) " errors from " (repos.len()) " repositories: what each means, where the code produces it, and what to do." }
-            (search_box(""))
+            @if !s.static_site { (search_box("")) }
             h2 { "Repositories" }
             table {
                 thead { tr { th { "Repository" } th { "Errors" } th { "Commit" } } }
@@ -108,8 +113,7 @@ pub(crate) async fn home(State(s): State<Arc<AppState>>) -> Result<Markup, Failu
             }
         };
         Ok(page(s, "errdex", "/", html! {}, body))
-    })
-    .await
+    }
 }
 
 pub(crate) async fn add_slash(Path((owner, repo)): Path<(String, String)>) -> Redirect {
@@ -132,18 +136,45 @@ pub(crate) async fn repo(
     Query(f): Query<Filters>,
 ) -> Result<Response, Failure> {
     blocking(&s, move |s| {
+        Ok(match repo_page(s, &owner, &name, &f)? {
+            Some(m) => m.into_response(),
+            None => not_found(s, &format!("No repository {owner}/{name} in this atlas.")),
+        })
+    })
+    .await
+}
+
+/// A repository's error table: one page of it under filters, or (for the
+/// static site) all of it; None when the repository is unknown.
+pub(crate) fn repo_page(
+    s: &AppState,
+    owner: &str,
+    name: &str,
+    f: &Filters,
+) -> Result<Option<Markup>, Failure> {
+    {
         let repo = format!("{owner}/{name}");
         let Some(summary) = s.store.repos()?.into_iter().find(|r| r.repo == repo) else {
-            return Ok(not_found(s, &format!("No repository {repo} in this atlas.")));
+            return Ok(None);
         };
         let page_no = f.page.unwrap_or(1).max(1);
-        let q = f.query(&repo, PAGE_SIZE, (page_no - 1) * PAGE_SIZE);
+        let size = if s.static_site { 0 } else { PAGE_SIZE };
+        let q = f.query(&repo, size, (page_no - 1) * PAGE_SIZE);
         let total = s.store.count(&q)?;
         let rows = s.store.list(&q)?;
-        let pages = (total as usize).div_ceil(PAGE_SIZE).max(1);
+        let pages = if s.static_site {
+            1
+        } else {
+            (total as usize).div_ceil(PAGE_SIZE).max(1)
+        };
         let link = |p: usize| {
             let mut params = vec![format!("page={p}")];
-            for (k, v) in [("severity", &f.severity), ("type", &f.error_type), ("tag", &f.tag), ("path", &f.path)] {
+            for (k, v) in [
+                ("severity", &f.severity),
+                ("type", &f.error_type),
+                ("tag", &f.tag),
+                ("path", &f.path),
+            ] {
                 if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
                     params.push(format!("{k}={}", urlencode(v)));
                 }
@@ -159,7 +190,7 @@ pub(crate) async fn repo(
                 @if let Some(c) = &summary.commit { " at " code { (c[..c.len().min(10)]) } }
                 " · indexed " (summary.indexed_at)
             }
-            form.f method="get" {
+            @if !s.static_site { form.f method="get" {
                 select name="severity" aria-label="severity" {
                     option value="" { "any severity" }
                     @for v in ["critical", "error", "warning", "info", "debug"] {
@@ -175,7 +206,7 @@ pub(crate) async fn repo(
                 input name="tag" placeholder="tag" value=(f.tag.clone().unwrap_or_default());
                 input name="path" placeholder="path prefix" value=(f.path.clone().unwrap_or_default());
                 button type="submit" { "Filter" }
-            }
+            } }
             p.mut { (total) " matching · page " (page_no) " of " (pages) }
             table {
                 thead { tr { th { "Message" } th { "Type" } th { "Severity" } th { "File" } } }
@@ -198,9 +229,8 @@ pub(crate) async fn repo(
         let head = html! {
             link rel="alternate" type="application/json" href=(format!("/api/repos/{repo}/errors"));
         };
-        Ok(page(s, &repo, &format!("/{repo}/"), head, body).into_response())
-    })
-    .await
+        Ok(Some(page(s, &repo, &format!("/{repo}/"), head, body)))
+    }
 }
 
 fn urlencode(s: &str) -> String {
@@ -436,10 +466,26 @@ pub(crate) async fn family(
     Path(slug): Path<String>,
 ) -> Result<Response, Failure> {
     blocking(&s, move |s| {
+        Ok(match family_page(s, &slug)? {
+            Some(m) => m.into_response(),
+            None => not_found(s, &format!("No error family {slug}.")),
+        })
+    })
+    .await
+}
+
+/// A family's page; None for an unknown family.
+pub(crate) fn family_page(s: &AppState, slug: &str) -> Result<Option<Markup>, Failure> {
+    {
+        let slug = slug.to_string();
         let Some(f) = errdex_analyze::family::by_slug(&slug) else {
-            return Ok(not_found(s, &format!("No error family {slug}.")));
+            return Ok(None);
         };
-        let q = ListQuery { family: Some(slug.clone()), limit: 200, ..ListQuery::default() };
+        let q = ListQuery {
+            family: Some(slug.clone()),
+            limit: 200,
+            ..ListQuery::default()
+        };
         let total = s.store.count(&q)?;
         let rows = s.store.list(&q)?;
         let body = html! {
@@ -459,12 +505,22 @@ pub(crate) async fn family(
                 }
             }
         };
-        Ok(page(s, &slug, &format!("/info/{slug}/"), html! {}, body).into_response())
-    })
-    .await
+        Ok(Some(page(
+            s,
+            &slug,
+            &format!("/info/{slug}/"),
+            html! {},
+            body,
+        )))
+    }
 }
 
 pub(crate) async fn api_docs(State(s): State<Arc<AppState>>) -> Markup {
+    api_docs_page(&s)
+}
+
+/// The API documentation page.
+pub(crate) fn api_docs_page(s: &AppState) -> Markup {
     let rows = [
         ("GET /api/errors/{id}", "One record: {\"record\", \"datasetVersion\"}, the seed record's fields."),
         ("GET /api/repos", "Repositories with record counts."),
@@ -483,5 +539,5 @@ pub(crate) async fn api_docs(State(s): State<Arc<AppState>>) -> Markup {
         }
         p { "Example: " code { "curl -s " (s.base_url) "/api/search?q=stop+requested" } }
     };
-    page(&s, "API", "/api-docs/", html! {}, body)
+    page(s, "API", "/api-docs/", html! {}, body)
 }

@@ -1,6 +1,7 @@
 //! The server over a real socket, on the seed fixture.
 
 use super::*;
+use sha2::Digest;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -19,11 +20,9 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// The seed fixture indexed and analysed into a database, served on a free
-/// port; the base URL.
-fn start() -> (String, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let tree = dir.path().join("tree");
+/// The seed fixture indexed and analysed into `dir/atlas.db`.
+fn seed_db(dir: &Path) -> PathBuf {
+    let tree = dir.join("tree");
     copy_tree(
         &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../extract/tests/fixtures/seed"),
         &tree,
@@ -35,9 +34,16 @@ fn start() -> (String, tempfile::TempDir) {
         .unwrap()
         .dataset;
     errdex_analyze::analyze_all(&mut ds.records);
-    let db = dir.path().join("atlas.db");
-    let store = SqliteStore::open(&db).unwrap();
-    store.replace_repo(&ds).unwrap();
+    let db = dir.join("atlas.db");
+    SqliteStore::open(&db).unwrap().replace_repo(&ds).unwrap();
+    db
+}
+
+/// The seed fixture indexed and analysed into a database, served on a free
+/// port; the base URL.
+fn start() -> (String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = seed_db(dir.path());
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -298,4 +304,207 @@ fn answers_are_gzipped_when_asked() {
         String::from_utf8_lossy(&buf[..buf.windows(4).position(|w| w == b"\r\n\r\n").unwrap()])
             .to_lowercase();
     assert!(head.contains("content-encoding: gzip"), "{head}");
+}
+
+#[test]
+fn the_dataset_export_lists_every_file_with_its_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = seed_db(dir.path());
+    let store = SqliteStore::open(&db).unwrap();
+    let out = dir.path().join("dataset");
+    let e = crate::export::export_dataset(&store, None, &out).unwrap();
+    assert_eq!((e.errors, e.repos), (4, 1));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["schemaVersion"], 2);
+    assert_eq!(manifest["counts"]["errors"], 4);
+    let files = manifest["files"].as_array().unwrap();
+    assert_eq!(
+        files.len(),
+        4 + 3,
+        "errors, index.json, repos.json, one repo file"
+    );
+    for f in files {
+        let bytes = std::fs::read(out.join(f["path"].as_str().unwrap())).unwrap();
+        assert_eq!(bytes.len() as u64, f["bytes"].as_u64().unwrap());
+        let sha: String = sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(sha, f["sha256"].as_str().unwrap());
+    }
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("index.json")).unwrap()).unwrap();
+    let id = index[0]["id"].as_str().unwrap();
+    let one: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join(format!("errors/{id}.json"))).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(one["record"]["id"], id);
+    assert!(out.join("repos/kubernetes/kops.json").is_file());
+
+    // A second export replaces the first whole, with a version not older.
+    let first = manifest["datasetVersion"].as_str().unwrap().to_string();
+    std::fs::write(out.join("stale.txt"), "left from before").unwrap();
+    let again = crate::export::export_dataset(&store, None, &out).unwrap();
+    assert!(
+        again.dataset_version > first,
+        "{} then {}",
+        first,
+        again.dataset_version
+    );
+    assert!(
+        !out.join("stale.txt").exists(),
+        "the old folder was swapped out"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".dataset"))
+        .collect();
+    assert!(leftovers.is_empty(), "no temporary folders left");
+    let err =
+        crate::export::export_dataset(&store, Some("no/such"), &dir.path().join("x")).unwrap_err();
+    assert!(err.to_string().contains("no records for no/such"), "{err}");
+}
+
+#[test]
+fn every_link_of_the_exported_site_resolves() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = seed_db(dir.path());
+    let out = dir.path().join("site");
+    let e = crate::export::export_site(
+        SqliteStore::open(&db).unwrap(),
+        "https://errors.example",
+        &out,
+    )
+    .unwrap();
+    assert_eq!(e.errors, 4);
+    let resolves = |link: &str| -> bool {
+        let path = link
+            .split(['?', '#'])
+            .next()
+            .unwrap()
+            .trim_start_matches('/');
+        let p = out.join(path);
+        if link.ends_with('/') || path.is_empty() {
+            p.join("index.html").is_file()
+        } else {
+            p.is_file()
+        }
+    };
+    let mut pages = 0;
+    let mut links = 0;
+    let mut stack = vec![out.clone()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "html") {
+                pages += 1;
+                let html = std::fs::read_to_string(&p).unwrap();
+                assert!(
+                    !html.contains("action=\"/search\""),
+                    "no server search in {}",
+                    p.display()
+                );
+                for part in html.split("href=\"").skip(1) {
+                    let link = &part[..part.find('"').unwrap()];
+                    if link.starts_with('/') {
+                        links += 1;
+                        assert!(
+                            resolves(link),
+                            "{} links to {link}, which is missing",
+                            p.display()
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        pages >= 1 + 1 + 4 + 1,
+        "home, repo, errors, a family: {pages}"
+    );
+    assert!(links > 20, "{links} internal links");
+    let index = std::fs::read_to_string(out.join("sitemap.xml")).unwrap();
+    for part in index.split("<loc>").skip(1).chain(
+        std::fs::read_to_string(out.join("sitemaps/kubernetes/kops.xml"))
+            .unwrap()
+            .split("<loc>")
+            .skip(1)
+            .collect::<Vec<_>>(),
+    ) {
+        let url = &part[..part.find("</loc>").unwrap()];
+        let link = url
+            .strip_prefix("https://errors.example")
+            .expect("absolute with the base URL");
+        assert!(resolves(link), "sitemap lists {url}, which is missing");
+    }
+}
+
+#[test]
+fn api_record_has_the_seed_records_shape_field_by_field() {
+    let (base, _dir) = start();
+    let (_, _, list) = get(&format!("{base}/api/repos/kubernetes/kops/errors"));
+    let list: serde_json::Value = serde_json::from_str(&list).unwrap();
+    let id = list["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["slug"] == "serving-readiness-probe-w")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, _, body) = get(&format!("{base}/api/errors/{id}"));
+    let ours: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let seed: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../extract/tests/fixtures/seed-record.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let top: Vec<&String> = ours.as_object().unwrap().keys().collect();
+    assert_eq!(top, ["record", "datasetVersion"]);
+    let (o, s) = (
+        ours["record"].as_object().unwrap(),
+        seed["record"].as_object().unwrap(),
+    );
+    // The seed's fields, in the seed's order, first.
+    let ours_keys: Vec<&String> = o.keys().take(s.len()).collect();
+    let seed_keys: Vec<&String> = s.keys().collect();
+    assert_eq!(ours_keys, seed_keys);
+    let kind = |v: &serde_json::Value| match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "bool",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        serde_json::Value::Object(_) => "object",
+    };
+    for (k, sv) in s {
+        let ov = &o[k];
+        if !sv.is_null() && !ov.is_null() {
+            assert_eq!(kind(ov), kind(sv), "{k}");
+        }
+    }
+    for k in [
+        "id",
+        "repo",
+        "slug",
+        "messagePattern",
+        "filePath",
+        "lineNumber",
+        "sourceCode",
+        "githubUrl",
+        "analyzedSha",
+    ] {
+        if k != "id" {
+            assert_eq!(o[k], s[k], "{k} matches the seed");
+        }
+    }
 }

@@ -3,17 +3,52 @@
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::Failure;
 use anyhow::Context;
-use errdex_store::{ListQuery, Store};
+use errdex_store::{ListQuery, SqliteStore, Store};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub(crate) fn run(store: &dyn Store, a: ExportArgs) -> Result<(), Failure> {
+pub(crate) fn run(store: &SqliteStore, db: &Path, a: ExportArgs) -> Result<(), Failure> {
+    if matches!(a.format, ExportFormat::Dataset | ExportFormat::Site) {
+        let out = a.out.as_deref().ok_or_else(|| {
+            anyhow::anyhow!(
+                "--format {:?} writes a folder: give it with --out DIR",
+                a.format
+            )
+        })?;
+        let started = std::time::Instant::now();
+        let e = match a.format {
+            ExportFormat::Dataset => {
+                errdex_serve::export::export_dataset(store, a.repo.as_deref(), out)?
+            }
+            _ => {
+                if a.repo.is_some() {
+                    return Err(anyhow::anyhow!(
+                        "--repo: the site export holds every repository; drop --repo"
+                    )
+                    .into());
+                }
+                errdex_serve::export::export_site(SqliteStore::open(db)?, &a.base_url, out)?
+            }
+        };
+        eprintln!(
+            "exported {} errors of {} repositories to {}: {} files, {} bytes, dataset {} ({:.2} s)",
+            e.errors,
+            e.repos,
+            out.display(),
+            e.files,
+            e.bytes,
+            e.dataset_version,
+            started.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
     let q = ListQuery {
         repo: a.repo.clone(),
         ..Default::default()
     };
     let records = store.list(&q)?;
     match a.format {
+        ExportFormat::Dataset | ExportFormat::Site => unreachable!("handled above"),
         ExportFormat::Jsonl => {
             let write = |w: &mut dyn Write| -> anyhow::Result<()> {
                 for r in &records {

@@ -19,7 +19,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Index(a) => index::run(&cli.db, a),
         Command::List(a) => list::run(&open_existing(&cli.db)?, a),
         Command::Show(a) => show::run(&open_existing(&cli.db)?, a),
-        Command::Export(a) => export::run(&open_existing(&cli.db)?, a),
+        Command::Export(a) => export::run(&open_existing(&cli.db)?, &cli.db, a),
         Command::Explain(a) => explain::run(&open_existing(&cli.db)?, a),
         Command::Analyze(a) => analyze::run(&open_existing(&cli.db)?, a),
         Command::Serve(a) => serve::run(open_existing(&cli.db)?, &cli.db, &a),
