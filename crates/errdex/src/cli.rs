@@ -110,6 +110,22 @@ pub enum Command {
     ///
     ///   errdex up ~/src/kops        # then open the printed URL
     Up(UpArgs),
+    /// Serve the atlas to coding agents over MCP (stdio): tools
+    /// search_error, explain_error, get_error and list_repos, offline.
+    ///
+    /// Configure it in an agent as the command `errdex mcp --db /path/atlas.db`
+    /// (or `--dataset DIR`, a folder from `errdex export --format dataset`).
+    Mcp(McpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Answer from an exported dataset folder instead of the database.
+    #[arg(long, value_name = "DIR")]
+    pub dataset: Option<PathBuf>,
+    /// Root URL of the pages the answers link to.
+    #[arg(long, value_name = "URL", default_value = "http://127.0.0.1:8080")]
+    pub base_url: String,
 }
 
 #[derive(Debug, Args)]

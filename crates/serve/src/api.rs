@@ -140,14 +140,22 @@ pub(crate) struct SearchParams {
 /// A search hit.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Hit {
+pub struct Hit {
+    /// Record id.
     pub id: String,
+    /// `owner/name`.
     pub repo: String,
+    /// Record slug.
     pub slug: String,
+    /// The record's pattern.
     pub message_pattern: String,
+    /// Primary site's file.
     pub file_path: String,
+    /// Primary site's line.
     pub line_number: u32,
+    /// `errorCode`, `traced` or `fulltext`.
     pub match_type: &'static str,
+    /// In `[0, 1]`, best first.
     pub score: f32,
 }
 
@@ -279,12 +287,9 @@ pub(crate) async fn explain(
         ));
     }
     blocking(&s, move |s| {
-        let ex = s.explainer()?;
-        let out: Vec<_> = text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| ex.explain(l))
-            .collect();
+        let out = s
+            .explain(&text)
+            .map_err(|e| Failure(StatusCode::INTERNAL_SERVER_ERROR, e))?;
         crate::add_explained(s, out.len() as u64);
         Ok(Json(
             json!({"explanations": out, "datasetVersion": s.version()}),

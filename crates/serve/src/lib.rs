@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 mod api;
+pub use api::Hit;
 pub mod export;
 mod meta;
 mod pages;
@@ -108,6 +109,31 @@ impl AppState {
         let e = Arc::new(Explainer::new(self.store.trace_rows(None)?));
         *slot = Some((version, e.clone()));
         Ok(e)
+    }
+
+    /// The store it serves.
+    pub fn store(&self) -> &SqliteStore {
+        &self.store
+    }
+
+    /// The public root URL, no trailing slash.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// Tiered search, as `GET /api/search` answers it.
+    pub fn search(&self, q: &str, repo: Option<&str>, limit: usize) -> Result<Vec<Hit>, String> {
+        api::search_hits(self, q, repo, limit).map_err(|f| f.1)
+    }
+
+    /// Traces each non-empty line of `text`, as `POST /api/explain` does.
+    pub fn explain(&self, text: &str) -> Result<Vec<errdex_explain::Explanation>, String> {
+        let ex = self.explainer().map_err(|f| f.1)?;
+        Ok(text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| ex.explain(l))
+            .collect())
     }
 
     fn count(&self, route: &'static str) {

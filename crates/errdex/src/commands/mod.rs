@@ -5,6 +5,7 @@ mod explain;
 mod export;
 mod index;
 mod list;
+mod mcp;
 mod serve;
 mod show;
 
@@ -24,6 +25,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Analyze(a) => analyze::run(&open_existing(&cli.db)?, a),
         Command::Serve(a) => serve::run(open_existing(&cli.db)?, &cli.db, &a),
         Command::Up(a) => serve::up(&cli.db, a),
+        Command::Mcp(a) => mcp::run(&cli.db, a),
     }
 }
 

@@ -2,6 +2,7 @@
 //! validate every exported record against the shipped JSON Schema.
 
 mod analyze;
+mod mcp;
 mod serve;
 
 use serde_json::Value;
