@@ -50,6 +50,15 @@ fn page(s: &AppState, title: &str, canonical: &str, head: Markup, body: Markup) 
     }
 }
 
+/// Prose with `code spans` (as the analysis writes them) as <code>.
+fn rich(text: &str) -> Markup {
+    html! {
+        @for (i, part) in text.split('`').enumerate() {
+            @if i % 2 == 1 { code { (part) } } @else { (part) }
+        }
+    }
+}
+
 /// JSON for a `<script>`: `</` cannot close the element.
 fn script_json(v: &serde_json::Value) -> PreEscaped<String> {
     PreEscaped(v.to_string().replace("</", "<\\/"))
@@ -346,7 +355,7 @@ pub(crate) fn error_page(s: &AppState, r: &Record, related: &[Record]) -> Markup
             @if let Some(f) = &r.background_tag { " · " a href=(format!("/info/{f}/")) { (f) } } }
         h1 { "Error message" }
         pre.msg { (r.error_message) }
-        @if let Some(d) = &r.documentation { h2 { "What it means" } p { (d) } }
+        @if let Some(d) = &r.documentation { h2 { "What it means" } p { (rich(d)) } }
         h2 { "Source" }
         p { "Thrown at " code { (r.file_path) ":" (r.line_number) }
             @if let Some(f) = r.sites.first().and_then(|s| s.function.as_deref()) { " in " code { (f) } } }
@@ -356,7 +365,7 @@ pub(crate) fn error_page(s: &AppState, r: &Record, related: &[Record]) -> Markup
         }
         @if !r.solutions.is_empty() {
             h2 { "Solutions" }
-            ol { @for sol in &r.solutions { li { (sol) } } }
+            ol { @for sol in &r.solutions { li { (rich(sol)) } } }
         }
         @if let Some(fix) = &r.example_fix { h2 { "Example fix" } pre { code { (fix) } } }
         @if r.type_guard.is_some() || r.try_catch_pattern.is_some() || r.validation_code.is_some() {
@@ -370,12 +379,12 @@ pub(crate) fn error_page(s: &AppState, r: &Record, related: &[Record]) -> Markup
         }
         @if r.trigger_scenarios.is_some() || r.common_situations.is_some() {
             h2 { "When it happens" }
-            @if let Some(t) = &r.trigger_scenarios { p { strong { "Trigger: " } (t) } }
-            @if let Some(c) = &r.common_situations { p { strong { "Common situations: " } (c) } }
+            @if let Some(t) = &r.trigger_scenarios { p { strong { "Trigger: " } (rich(t)) } }
+            @if let Some(c) = &r.common_situations { p { strong { "Common situations: " } (rich(c)) } }
         }
         @if !r.prevention_tips.is_empty() {
             h2 { "Prevention" }
-            ul { @for t in &r.prevention_tips { li { (t) } } }
+            ul { @for t in &r.prevention_tips { li { (rich(t)) } } }
         }
         h2 { "All sites" }
         ul {
@@ -495,7 +504,7 @@ pub(crate) fn family_page(s: &AppState, slug: &str) -> Result<Option<Markup>, Fa
             h2 { "Common causes" }
             p { (f.situations) }
             h2 { "What usually helps" }
-            ol { @for sol in f.solutions { li { (sol) } } }
+            ol { @for sol in f.solutions { li { (rich(sol)) } } }
             h2 { "Prevention" }
             ul { @for t in f.prevention { li { (t) } } }
             h2 { "Errors of this family (" (total) ")" }

@@ -2,6 +2,7 @@
 //! validate every exported record against the shipped JSON Schema.
 
 mod analyze;
+mod browser;
 mod mcp;
 mod serve;
 

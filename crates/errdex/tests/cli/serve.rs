@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, Stdio};
 
 /// Starts errdex with `args`; the child and the URL it printed.
-fn start(db: &Path, args: &[&str]) -> (Child, String) {
+pub(super) fn start(db: &Path, args: &[&str]) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
         .arg("--db")
         .arg(db)
