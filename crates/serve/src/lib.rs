@@ -15,6 +15,7 @@ pub mod export;
 mod meta;
 mod pages;
 
+use axum::body::Bytes;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -23,9 +24,10 @@ use axum::routing::{get, post};
 use axum::Router;
 use errdex_explain::Explainer;
 use errdex_store::{SqliteStore, Store};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 /// Largest body `POST /api/explain` accepts.
 pub const MAX_EXPLAIN_BYTES: usize = 64 * 1024;
@@ -45,6 +47,28 @@ pub struct AppState {
     explained_lines: AtomicU64,
     /// Rendering for static files: no search forms or filters, whole lists.
     static_site: bool,
+    /// The dataset version and when it was read: read at most once per
+    /// [`VERSION_TTL`], so a re-index shows within that time without a
+    /// query per request.
+    version: Mutex<Option<(Instant, String)>>,
+    /// Answers already rendered for the current dataset version.
+    cache: RwLock<PageCache>,
+}
+
+/// How long a read dataset version is trusted.
+const VERSION_TTL: Duration = Duration::from_secs(1);
+/// Largest answer kept in the cache.
+const CACHE_MAX_BODY: usize = 2 << 20;
+/// The cache starts over past this many bytes.
+const CACHE_MAX_BYTES: usize = 256 << 20;
+
+/// Rendered answers by path and query, all of one dataset version: the
+/// data only changes with the version, so an answer stays right until then.
+#[derive(Default)]
+struct PageCache {
+    version: String,
+    entries: HashMap<String, (HeaderValue, Bytes)>,
+    bytes: usize,
 }
 
 /// A failure a handler answers with.
@@ -73,6 +97,8 @@ impl AppState {
             requests: Mutex::new(BTreeMap::new()),
             explained_lines: AtomicU64::new(0),
             static_site: false,
+            version: Mutex::new(None),
+            cache: RwLock::new(PageCache::default()),
         })
     }
 
@@ -85,16 +111,47 @@ impl AppState {
             requests: Mutex::new(BTreeMap::new()),
             explained_lines: AtomicU64::new(0),
             static_site: true,
+            version: Mutex::new(None),
+            cache: RwLock::new(PageCache::default()),
         }
     }
 
-    /// The dataset version now ("none" before anything was indexed).
+    /// The dataset version now ("none" before anything was indexed), at
+    /// most [`VERSION_TTL`] old.
     pub(crate) fn version(&self) -> String {
-        self.store
+        let mut slot = self.version.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((at, v)) = slot.as_ref() {
+            if at.elapsed() < VERSION_TTL {
+                return v.clone();
+            }
+        }
+        let v = self
+            .store
             .dataset_version()
             .ok()
             .flatten()
-            .unwrap_or_else(|| "none".to_string())
+            .unwrap_or_else(|| "none".to_string());
+        *slot = Some((Instant::now(), v.clone()));
+        v
+    }
+
+    fn cached(&self, version: &str, key: &str) -> Option<(HeaderValue, Bytes)> {
+        let c = self.cache.read().unwrap_or_else(|p| p.into_inner());
+        (c.version == version)
+            .then(|| c.entries.get(key).cloned())
+            .flatten()
+    }
+
+    fn remember(&self, version: &str, key: String, ctype: HeaderValue, body: Bytes) {
+        let mut c = self.cache.write().unwrap_or_else(|p| p.into_inner());
+        if c.version != version || c.bytes + body.len() > CACHE_MAX_BYTES {
+            *c = PageCache {
+                version: version.to_string(),
+                ..PageCache::default()
+            };
+        }
+        c.bytes += body.len() + key.len();
+        c.entries.insert(key, (ctype, body));
     }
 
     /// The trace index for the current dataset, built on first use.
@@ -178,31 +235,65 @@ pub fn router(state: Arc<AppState>) -> Router {
 }
 
 /// Counts the request, and answers 304 when the client's copy is of the
-/// current dataset version; otherwise tags the answer with it.
+/// current dataset version; otherwise tags the answer with it. Answers to
+/// GETs of pages and records are kept for the dataset version and served
+/// from memory after the first time.
 async fn conditional(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
     let route = route_class(req.uri().path());
     state.count(route);
-    let cacheable =
-        req.method() == axum::http::Method::GET && !matches!(route, "healthz" | "metrics");
-    let etag = format!("W/\"{}\"", state.version());
-    if cacheable
-        && req
+    let get = req.method() == axum::http::Method::GET;
+    let tagged = get && !matches!(route, "healthz" | "metrics");
+    let cacheable = tagged && !matches!(route, "search" | "api_search" | "api_explain");
+    let version = state.version();
+    let etag = HeaderValue::from_str(&format!("W/\"{version}\"")).ok();
+    if let (true, Some(etag)) = (tagged, &etag) {
+        let matches = req
             .headers()
             .get(header::IF_NONE_MATCH)
             .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
-    {
-        let mut r = StatusCode::NOT_MODIFIED.into_response();
-        if let Ok(v) = HeaderValue::from_str(&etag) {
-            r.headers_mut().insert(header::ETAG, v);
+            .is_some_and(|v| {
+                v.split(',')
+                    .any(|t| t.trim() == "*" || t.trim().as_bytes() == etag.as_bytes())
+            });
+        if matches {
+            let mut r = StatusCode::NOT_MODIFIED.into_response();
+            r.headers_mut().insert(header::ETAG, etag.clone());
+            return r;
         }
-        return r;
+    }
+    let key = req.uri().to_string();
+    if cacheable {
+        if let Some((ctype, body)) = state.cached(&version, &key) {
+            let mut r = body.into_response();
+            r.headers_mut().insert(header::CONTENT_TYPE, ctype);
+            if let Some(etag) = etag {
+                r.headers_mut().insert(header::ETAG, etag);
+            }
+            return r;
+        }
     }
     let mut resp = next.run(req).await;
-    if cacheable && resp.status().is_success() {
-        if let Ok(v) = HeaderValue::from_str(&etag) {
-            resp.headers_mut().insert(header::ETAG, v);
+    if resp.status().is_success() {
+        if let (true, Some(etag)) = (tagged, &etag) {
+            resp.headers_mut().insert(header::ETAG, etag.clone());
         }
+    }
+    let small = {
+        use axum::body::HttpBody;
+        resp.body()
+            .size_hint()
+            .upper()
+            .is_some_and(|n| n <= CACHE_MAX_BODY as u64)
+    };
+    if cacheable && small && resp.status() == StatusCode::OK {
+        let (parts, body) = resp.into_parts();
+        let Ok(bytes) = axum::body::to_bytes(body, CACHE_MAX_BODY).await else {
+            return (StatusCode::INTERNAL_SERVER_ERROR, "answer too large").into_response();
+        };
+        if let Some(ctype) = parts.headers.get(header::CONTENT_TYPE) {
+            state.remember(&version, key, ctype.clone(), bytes.clone());
+        }
+        return Response::from_parts(parts, axum::body::Body::from(bytes));
     }
     resp
 }

@@ -508,3 +508,50 @@ fn api_record_has_the_seed_records_shape_field_by_field() {
         }
     }
 }
+
+#[test]
+fn a_reindex_shows_under_a_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = seed_db(dir.path());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let served = db.clone();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let url = format!("http://{}", listener.local_addr().unwrap());
+            tx.send(url.clone()).unwrap();
+            serve(
+                AppState::new(SqliteStore::open(&served).unwrap(), &url),
+                listener,
+            )
+            .await
+            .unwrap();
+        });
+    });
+    let base = rx.recv().unwrap();
+    let page = format!("{base}/kubernetes/kops/stop-requested/");
+    let (_, h1, first) = get(&page);
+    assert_eq!(
+        get(&page).2,
+        first,
+        "the second answer comes from the cache, unchanged"
+    );
+    // Re-index with a changed analysis: after the version TTL the page
+    // shows it, with a new ETag.
+    let store = SqliteStore::open(&db).unwrap();
+    let mut r = store
+        .find_slug(Some("kubernetes/kops"), "stop-requested")
+        .unwrap()
+        .remove(0);
+    r.documentation = Some("Changed by a re-index.".into());
+    store.update_records(&[r]).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    let (_, h2, second) = get(&page);
+    assert!(second.contains("Changed by a re-index."));
+    assert_ne!(header(&h1, "etag"), header(&h2, "etag"));
+}
