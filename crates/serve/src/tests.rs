@@ -555,3 +555,48 @@ fn a_reindex_shows_under_a_running_server() {
     assert!(second.contains("Changed by a re-index."));
     assert_ne!(header(&h1, "etag"), header(&h2, "etag"));
 }
+
+/// Handlers without a socket: the router called directly.
+#[test]
+fn handlers_answer_through_oneshot() {
+    use tower::ServiceExt;
+    let dir = tempfile::tempdir().unwrap();
+    let db = seed_db(dir.path());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let app = router(AppState::new(
+            SqliteStore::open(&db).unwrap(),
+            "http://test",
+        ));
+        let call = |uri: &str| {
+            let app = app.clone();
+            let req = axum::http::Request::get(uri)
+                .body(axum::body::Body::empty())
+                .unwrap();
+            async move { app.oneshot(req).await.unwrap() }
+        };
+        let r = call("/healthz").await;
+        assert_eq!(r.status(), StatusCode::OK);
+        let r = call("/api/repos").await;
+        assert_eq!(r.status(), StatusCode::OK);
+        let body = axum::body::to_bytes(r.into_body(), 1 << 20).await.unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["repos"][0]["url"], "http://test/kubernetes/kops/");
+        assert_eq!(
+            call("/kubernetes/kops/stop-requested/").await.status(),
+            StatusCode::OK
+        );
+        assert_eq!(
+            call("/kubernetes/kops").await.status(),
+            StatusCode::PERMANENT_REDIRECT
+        );
+        assert_eq!(
+            call("/api/errors/nope").await.status(),
+            StatusCode::NOT_FOUND
+        );
+        assert_eq!(call("/api/search").await.status(), StatusCode::BAD_REQUEST);
+    });
+}
