@@ -87,12 +87,15 @@ impl Analysis {
 /// repositories may be mixed: relations stay within a repository.
 pub fn analyze_all(records: &mut [Record]) {
     use rayon::prelude::*;
-    let related = related::related(records);
-    // Records are independent once related errors are known.
-    records.par_iter_mut().zip(related).for_each(|(r, rel)| {
-        analyze(r).apply(r, STATIC);
+    // Records are analysed independently; relations need every record's
+    // family, which the analyses give.
+    let analyses: Vec<Analysis> = records.par_iter().map(analyze).collect();
+    let families: Vec<&str> = analyses.iter().map(|a| a.background_tag.as_str()).collect();
+    let related = related::related(records, &families);
+    for ((r, a), rel) in records.iter_mut().zip(analyses).zip(related) {
+        a.apply(r, STATIC);
         r.related_errors = rel;
-    });
+    }
 }
 
 /// Analyses one record.

@@ -71,11 +71,10 @@ fn literal_text(pattern: &str) -> String {
 }
 
 /// Related records for every record, in order.
-pub(crate) fn related(records: &[Record]) -> Vec<Vec<RelatedError>> {
-    let families: Vec<&str> = records.iter().map(|r| crate::family_of(r).slug).collect();
+pub(crate) fn related(records: &[Record], families: &[&str]) -> Vec<Vec<RelatedError>> {
     let keys: Vec<Vec<(String, f32)>> = records
         .iter()
-        .zip(&families)
+        .zip(families)
         .map(|(r, f)| keys(r, f))
         .collect();
     let mut index: HashMap<(&str, &str), Vec<u32>> = HashMap::default();

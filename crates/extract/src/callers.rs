@@ -12,7 +12,7 @@ use errdex_model::{RawSite, MAX_CHECKS};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
-/// Method names too generic to say anything by name alone.
+/// Names too generic to look up by name alone.
 const TOO_COMMON: &[&str] = &[
     "main", "init", "New", "Error", "String", "Close", "Get", "Set", "Run", "Start", "Stop",
     "Read", "Write", "Do", "Put", "Delete", "List", "Update", "Create", "Open", "Len",
@@ -84,17 +84,8 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
         .iter()
         .filter_map(|s| s.function.as_deref())
         .filter_map(|f| {
-            let (is_method, name) = match f.rsplit_once('.') {
-                Some((_, m)) => (true, m),
-                None => (false, f),
-            };
-            // A plain function's calls are qualified by its package or in
-            // its folder, which makes even a common name specific; a
-            // method's are not.
-            let usable = name.len() >= 3
-                && name != "main"
-                && name != "init"
-                && !(is_method && TOO_COMMON.contains(&name));
+            let name = f.rsplit('.').next().unwrap_or(f);
+            let usable = name.len() >= 3 && !TOO_COMMON.contains(&name);
             usable.then(|| name.to_string())
         })
         .collect();
@@ -189,10 +180,22 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
     for list in by_name.values_mut() {
         list.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     }
+    // Sites of one function share their callers: work them out once
+    // (generated code has thousands of sites in a few functions).
+    let mut memo: HashMap<(String, String, String), Vec<String>> = HashMap::new();
     for site in sites {
         let Some(f) = site.function.as_deref() else {
             continue;
         };
+        let key = (
+            f.to_string(),
+            site.facts.package.clone().unwrap_or_default(),
+            folder(&site.file_path).to_string(),
+        );
+        if let Some(known) = memo.get(&key) {
+            site.facts.callers = known.clone();
+            continue;
+        }
         let (receiver, name) = match f.rsplit_once('.') {
             Some((t, m)) => (Some(t), m),
             None => (None, f),
@@ -226,6 +229,7 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
                 })
                 .collect();
         }
+        memo.insert(key, site.facts.callers.clone());
     }
 }
 
