@@ -12,12 +12,22 @@ use std::path::PathBuf;
 ///
 /// Typical use:
 ///
+///   errdex up ~/src/kops             # index, analyse, serve at http://127.0.0.1:8080/
 ///   errdex index ~/src/kops          # build the atlas (errdex.db here)
 ///   errdex list --severity critical  # what can kill the process?
-///   errdex show stop-requested       # one error, its sites and snippet
-///   errdex export --format jsonl --out kops.jsonl
+///   errdex show stop-requested       # one error: meaning, sites, fixes
+///   errdex explain 'E1129 ... serving readiness probe: listen tcp :3989: bind: ...'
+///   errdex analyze --config errdex.toml   # optional LLM prose
+///   errdex export --format site --out public/
 #[derive(Debug, Parser)]
-#[command(name = "errdex", version, about, long_about, max_term_width = 100)]
+#[command(
+    name = "errdex",
+    version,
+    about,
+    long_about,
+    max_term_width = 100,
+    verbatim_doc_comment
+)]
 pub struct Cli {
     /// The atlas database file.
     #[arg(
@@ -60,6 +70,7 @@ pub enum Command {
     ///
     ///   errdex explain 'serving readiness probe: listen tcp :3989: bind: address already in use'
     ///   kubectl logs pod/x | errdex explain - --summary
+    #[command(verbatim_doc_comment)]
     Explain(ExplainArgs),
     /// Analyse records: what each error means, when it happens, what to do.
     ///
@@ -95,6 +106,7 @@ pub enum Command {
     /// re-run, or a re-index of unchanged code followed by `analyze`, sends
     /// nothing. Records are written as they finish, so a killed run keeps
     /// its work.
+    #[command(verbatim_doc_comment)]
     Analyze(AnalyzeArgs),
     /// Serve the atlas over HTTP: pages like the seed's, the JSON API,
     /// search, explain, sitemaps and metrics.
@@ -104,17 +116,20 @@ pub enum Command {
     /// Pages: /, /OWNER/NAME/, /OWNER/NAME/SLUG/, /search?q=, /info/FAMILY/,
     /// /api-docs/. JSON: /api/errors/ID, /api/repos, /api/search?q=,
     /// POST /api/explain, /openapi.json; /healthz, /metrics.
+    #[command(verbatim_doc_comment)]
     Serve(ServeArgs),
     /// Index PATH, analyse it, and serve it: the quickest way to browse a
     /// repository's errors.
     ///
     ///   errdex up ~/src/kops        # then open the printed URL
+    #[command(verbatim_doc_comment)]
     Up(UpArgs),
     /// Serve the atlas to coding agents over MCP (stdio): tools
     /// search_error, explain_error, get_error and list_repos, offline.
     ///
     /// Configure it in an agent as the command `errdex mcp --db /path/atlas.db`
     /// (or `--dataset DIR`, a folder from `errdex export --format dataset`).
+    #[command(verbatim_doc_comment)]
     Mcp(McpArgs),
 }
 
