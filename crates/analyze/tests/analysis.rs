@@ -7,29 +7,14 @@ use errdex_extract::{index, NoProgress, Options};
 use errdex_model::{Record, Severity};
 use std::path::{Path, PathBuf};
 
-const TIMESTAMP: &str = "2026-09-05T04:13:19.212Z";
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
-
-/// Indexes a fixture copied out of errdex's own work tree and analyses it.
+/// Indexes a copy of a fixture and analyses it.
 fn analysed(fixture: &Path, repo: &str) -> Vec<Record> {
-    let dir = tempfile::tempdir().unwrap();
-    copy_tree(fixture, dir.path());
-    let mut o = Options::new(dir.path(), TIMESTAMP);
-    o.repo = Some(repo.into());
-    o.commit = Some("4c8573c808a73d578c5eadc86d410646ea0b0d73".into());
-    let mut records = index(&o, &NoProgress).expect("index runs").dataset.records;
+    let mut records = errdex_testkit::index_copy(
+        fixture,
+        repo,
+        Some("4c8573c808a73d578c5eadc86d410646ea0b0d73"),
+    )
+    .records;
     analyze_all(&mut records);
     records
 }
@@ -93,10 +78,7 @@ fn assert_complete(r: &Record) {
 
 #[test]
 fn seed_records_are_explained_from_their_facts() {
-    let records = analysed(
-        &manifest().join("../extract/tests/fixtures/seed"),
-        "kubernetes/kops",
-    );
+    let records = analysed(&errdex_testkit::fixtures().join("seed"), "kubernetes/kops");
     records.iter().for_each(assert_complete);
 
     let stop = by(&records, "stop requested");
@@ -244,7 +226,7 @@ fn etcd_code_fields_parse() {
         );
         return;
     }
-    let mut o = Options::new(root, TIMESTAMP);
+    let mut o = Options::new(root, errdex_testkit::TIMESTAMP);
     o.repo = Some("etcd-io/etcd".into());
     let mut records = index(&o, &NoProgress).expect("index runs").dataset.records;
     analyze_all(&mut records);

@@ -119,30 +119,10 @@ impl Server {
     }
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
-
 /// Two analysed records of the shop fixture.
 fn records() -> Vec<Record> {
-    let dir = tempfile::tempdir().unwrap();
-    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../analyze/tests/fixtures/shop");
-    copy_tree(&fixture, dir.path());
-    let mut o = errdex_extract::Options::new(dir.path(), "2026-09-05T04:13:19.212Z");
-    o.repo = Some("example/shop".into());
-    let mut rs = errdex_extract::index(&o, &errdex_extract::NoProgress)
-        .unwrap()
-        .dataset
-        .records;
+    let shop = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../analyze/tests/fixtures/shop");
+    let mut rs = errdex_testkit::index_copy(&shop, "example/shop", None).records;
     errdex_analyze::analyze_all(&mut rs);
     rs.retain(|r| {
         r.message_pattern == "invalid quantity %d" || r.message_pattern == "item not found"

@@ -6,6 +6,7 @@ mod browser;
 mod mcp;
 mod serve;
 
+use errdex_testkit::copy_tree;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -31,9 +32,7 @@ fn stderr(o: &Output) -> String {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../extract/tests/fixtures")
-        .join(name)
+    errdex_testkit::fixtures().join(name)
 }
 
 /// A fresh copy of a fixture outside any git work tree, plus a database.
@@ -68,19 +67,6 @@ impl Env {
         );
         assert!(o.status.success(), "{}", stderr(&o));
         o
-    }
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
     }
 }
 
