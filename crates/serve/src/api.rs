@@ -210,10 +210,21 @@ pub(crate) fn search_hits(
                 if repo.is_some_and(|r| r != c.repo) {
                     continue;
                 }
-                if let Some(r) = s.store.get(&c.id)? {
-                    // A traced frame outranks any text match.
-                    push(&mut hits, Hit::of(&r, "traced", 0.5 + c.score / 2.0));
-                }
+                // The candidate names the matching site already; a traced
+                // frame outranks any text match.
+                push(
+                    &mut hits,
+                    Hit {
+                        id: c.id.clone(),
+                        repo: c.repo.clone(),
+                        slug: c.slug.clone(),
+                        message_pattern: c.message_pattern.clone(),
+                        file_path: c.file_path.clone(),
+                        line_number: c.line_number,
+                        match_type: "traced",
+                        score: (0.5 + c.score / 2.0).clamp(0.0, 1.0),
+                    },
+                );
             }
         }
     }

@@ -90,27 +90,22 @@ impl From<errdex_store::Error> for Failure {
 impl AppState {
     /// State over an opened store; `base_url` is the public root.
     pub fn new(store: SqliteStore, base_url: &str) -> Arc<AppState> {
-        Arc::new(AppState {
-            store,
-            base_url: base_url.trim_end_matches('/').to_string(),
-            explainer: Mutex::new(None),
-            requests: Mutex::new(BTreeMap::new()),
-            explained_lines: AtomicU64::new(0),
-            static_site: false,
-            version: Mutex::new(None),
-            cache: RwLock::new(PageCache::default()),
-        })
+        Arc::new(AppState::with(store, base_url, false))
     }
 
     /// State for rendering the static site.
     fn for_static_site(store: SqliteStore, base_url: &str) -> AppState {
+        AppState::with(store, base_url, true)
+    }
+
+    fn with(store: SqliteStore, base_url: &str, static_site: bool) -> AppState {
         AppState {
             store,
             base_url: base_url.trim_end_matches('/').to_string(),
             explainer: Mutex::new(None),
             requests: Mutex::new(BTreeMap::new()),
             explained_lines: AtomicU64::new(0),
-            static_site: true,
+            static_site,
             version: Mutex::new(None),
             cache: RwLock::new(PageCache::default()),
         }

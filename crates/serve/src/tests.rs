@@ -7,43 +7,18 @@ use std::path::{Path, PathBuf};
 
 const SHA: &str = "4c8573c808a73d578c5eadc86d410646ea0b0d73";
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_tree(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
-}
-
 /// The seed fixture indexed and analysed into `dir/atlas.db`.
 fn seed_db(dir: &Path) -> PathBuf {
-    let tree = dir.join("tree");
-    copy_tree(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../extract/tests/fixtures/seed"),
-        &tree,
-    );
-    let mut o = errdex_extract::Options::new(&tree, "2026-09-05T04:13:19.212Z");
-    o.repo = Some("kubernetes/kops".into());
-    o.commit = Some(SHA.into());
-    let mut ds = errdex_extract::index(&o, &errdex_extract::NoProgress)
-        .unwrap()
-        .dataset;
+    let seed = errdex_testkit::fixtures().join("seed");
+    let mut ds = errdex_testkit::index_copy(&seed, "kubernetes/kops", Some(SHA));
     errdex_analyze::analyze_all(&mut ds.records);
     let db = dir.join("atlas.db");
     SqliteStore::open(&db).unwrap().replace_repo(&ds).unwrap();
     db
 }
 
-/// The seed fixture indexed and analysed into a database, served on a free
-/// port; the base URL.
-fn start() -> (String, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = seed_db(dir.path());
+/// Serves `db` on a free port, on its own thread; the base URL.
+fn serve_db(db: PathBuf) -> String {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -59,7 +34,15 @@ fn start() -> (String, tempfile::TempDir) {
             serve(state, listener).await.unwrap();
         });
     });
-    (rx.recv().unwrap(), dir)
+    rx.recv().unwrap()
+}
+
+/// The seed fixture indexed and analysed into a database, served on a free
+/// port; the base URL.
+fn start() -> (String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let base = serve_db(seed_db(dir.path()));
+    (base, dir)
 }
 
 fn agent() -> ureq::Agent {
@@ -461,11 +444,7 @@ fn api_record_has_the_seed_records_shape_field_by_field() {
     let (_, _, body) = get(&format!("{base}/api/errors/{id}"));
     let ours: serde_json::Value = serde_json::from_str(&body).unwrap();
     let seed: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../extract/tests/fixtures/seed-record.json"),
-        )
-        .unwrap(),
+        &std::fs::read_to_string(errdex_testkit::fixtures().join("seed-record.json")).unwrap(),
     )
     .unwrap();
     let top: Vec<&String> = ours.as_object().unwrap().keys().collect();
@@ -513,27 +492,7 @@ fn api_record_has_the_seed_records_shape_field_by_field() {
 fn a_reindex_shows_under_a_running_server() {
     let dir = tempfile::tempdir().unwrap();
     let db = seed_db(dir.path());
-    let (tx, rx) = std::sync::mpsc::channel();
-    let served = db.clone();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let url = format!("http://{}", listener.local_addr().unwrap());
-            tx.send(url.clone()).unwrap();
-            serve(
-                AppState::new(SqliteStore::open(&served).unwrap(), &url),
-                listener,
-            )
-            .await
-            .unwrap();
-        });
-    });
-    let base = rx.recv().unwrap();
+    let base = serve_db(db.clone());
     let page = format!("{base}/kubernetes/kops/stop-requested/");
     let (_, h1, first) = get(&page);
     assert_eq!(

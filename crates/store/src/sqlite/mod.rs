@@ -283,14 +283,20 @@ impl SqliteStore {
                 ])?;
             }
         }
-        tx.execute(
-            "INSERT INTO meta (key, value) VALUES ('dataset_version', ?1)
-             ON CONFLICT(key) DO UPDATE SET value = ?1",
-            [&version],
-        )?;
+        set_version(&tx, &version)?;
         tx.commit()?;
         Ok(Some(version))
     }
+}
+
+/// Records `version` as the atlas's newest dataset version.
+fn set_version(tx: &rusqlite::Transaction<'_>, version: &str) -> Result<()> {
+    tx.execute(
+        "INSERT INTO meta (key, value) VALUES ('dataset_version', ?1)
+         ON CONFLICT(key) DO UPDATE SET value = ?1",
+        [version],
+    )?;
+    Ok(())
 }
 
 /// A new dataset version: now, or just after the last one if the clock
@@ -392,11 +398,7 @@ impl Store for SqliteStore {
                 params![version, repo],
             )?;
         }
-        tx.execute(
-            "INSERT INTO meta (key, value) VALUES ('dataset_version', ?1)
-             ON CONFLICT(key) DO UPDATE SET value = ?1",
-            [&version],
-        )?;
+        set_version(&tx, &version)?;
         tx.commit()?;
         Ok(Some(version))
     }
