@@ -16,8 +16,10 @@
 //! ```
 #![deny(missing_docs)]
 
+mod code;
 pub mod family;
 mod go_code;
+mod other_code;
 mod prose;
 mod related;
 
@@ -106,11 +108,11 @@ pub fn analyze(r: &Record) -> Analysis {
         trigger_scenarios: prose::triggers(&cx),
         common_situations: prose::situations(&cx),
         solutions: prose::solutions(&cx),
-        example_fix: go_code::example_fix(&cx),
+        example_fix: code::example_fix(&cx),
         handling_strategy: cx.strategy().to_string(),
-        validation_code: go_code::validation(&cx),
-        type_guard: go_code::type_guard(&cx),
-        try_catch_pattern: go_code::try_catch(&cx),
+        validation_code: code::validation(&cx),
+        type_guard: code::type_guard(&cx),
+        try_catch_pattern: code::try_catch(&cx),
         prevention_tips: prose::prevention(&cx),
         tags: cx.tags(),
         background_tag: cx.family.slug.to_string(),
@@ -240,6 +242,10 @@ impl<'a> Cx<'a> {
 
     /// A sentinel variable (`ErrX`, `errX`) rather than an error type.
     fn sentinel(&self) -> Option<&'a str> {
+        if self.r.language != errdex_model::Lang::Go {
+            // Elsewhere an error class is a type, caught by type.
+            return None;
+        }
         let c = self.r.error_class.as_deref()?;
         let name = c.rsplit('.').next().unwrap_or(c);
         (name.starts_with("Err") || name.starts_with("err")).then_some(c)
@@ -273,7 +279,7 @@ impl<'a> Cx<'a> {
             "fallback"
         } else if self.family.transient {
             "retry"
-        } else if go_code::validation(self).is_some() {
+        } else if code::validation(self).is_some() {
             "validation"
         } else {
             "try-catch"

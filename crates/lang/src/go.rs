@@ -32,6 +32,10 @@ impl LanguageSupport for Go {
         template(pattern, args, callee)
     }
 
+    fn grammar(&self) -> tree_sitter::Language {
+        tree_sitter_go::LANGUAGE.into()
+    }
+
     fn extract(&self, path: &str, source: &str, opts: &ExtractOptions) -> FileFacts {
         thread_local! {
             static PARSER: RefCell<Parser> = RefCell::new(new_parser());
@@ -1236,96 +1240,8 @@ fn collect_walk(root: Node<'_>) -> (Vec<Node<'_>>, Vec<Node<'_>>, Vec<Node<'_>>,
 /// `%v`/`%s` of an error value, are chain points. `errors.Wrap` and friends
 /// append `": " + cause` to their message, so their templates do too.
 pub(crate) fn template(pattern: &str, args: &[String], callee: &str) -> Template {
-    let mut t = Template::default();
-    let b = pattern.as_bytes();
-    let mut lit = String::new();
-    let mut next_arg = 0usize;
-    let mut i = 0usize;
-    let mut run_start = 0usize;
-    while i < b.len() {
-        if b[i] != b'%' {
-            i += 1;
-            continue;
-        }
-        lit.push_str(&pattern[run_start..i]);
-        let start = i;
-        i += 1;
-        if i < b.len() && b[i] == b'%' {
-            lit.push('%');
-            i += 1;
-            run_start = i;
-            continue;
-        }
-        // flags, [n], width, .precision, [n]
-        while i < b.len() && b"+-# 0".contains(&b[i]) {
-            i += 1;
-        }
-        let explicit = |i: &mut usize, next_arg: &mut usize| {
-            if *i < b.len() && b[*i] == b'[' {
-                if let Some(close) = pattern[*i..].find(']') {
-                    if let Ok(n) = pattern[*i + 1..*i + close].parse::<usize>() {
-                        *next_arg = n.saturating_sub(1);
-                    }
-                    *i += close + 1;
-                }
-            }
-        };
-        explicit(&mut i, &mut next_arg);
-        if i < b.len() && b[i] == b'*' {
-            next_arg += 1;
-            i += 1;
-        }
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i < b.len() && b[i] == b'.' {
-            i += 1;
-            if i < b.len() && b[i] == b'*' {
-                next_arg += 1;
-                i += 1;
-            }
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-        }
-        explicit(&mut i, &mut next_arg);
-        let Some(verb) = pattern[i..].chars().next() else {
-            // A lone trailing `%`: Go prints `%!(NOVERB)`.
-            lit.push_str(&pattern[start..]);
-            run_start = b.len();
-            break;
-        };
-        i += verb.len_utf8();
-        run_start = i;
-        let kind = match verb {
-            'd' => HoleKind::Int,
-            'x' | 'X' => HoleKind::Hex,
-            'o' | 'O' => HoleKind::Octal,
-            'b' => HoleKind::Binary,
-            'e' | 'E' | 'f' | 'F' | 'g' | 'G' => HoleKind::Float,
-            't' => HoleKind::Bool,
-            'q' => HoleKind::Quoted,
-            'c' => HoleKind::Char,
-            'U' => HoleKind::Unicode,
-            'p' => HoleKind::Pointer,
-            'T' => HoleKind::Type,
-            _ => HoleKind::Any,
-        };
-        let arg = args.get(next_arg).cloned();
-        next_arg += 1;
-        let chain = verb == 'w'
-            || (matches!(verb, 'v' | 's') && arg.as_deref().is_some_and(is_error_value));
-        t.push_lit(&lit);
-        lit.clear();
-        t.push_hole(Hole {
-            kind,
-            verb: pattern[start..i].to_string(),
-            arg,
-            chain,
-        });
-    }
-    lit.push_str(&pattern[run_start.min(b.len())..]);
-    t.push_lit(&lit);
+    let mut t =
+        crate::formats::printf_template(pattern, args, crate::formats::Printf::Go, is_error_value);
     if matches!(
         callee,
         "errors.Wrap" | "errors.Wrapf" | "errors.WithMessage" | "errors.WithMessagef"

@@ -19,19 +19,22 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod formats;
 mod go;
 mod go_checks;
 pub use go_checks::ErrorCheck;
 mod go_facts;
 pub mod message;
 mod prefilter;
+mod python;
+mod tree;
 
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
 use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
 /// [`LanguageSupport`], and one line here.
-pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go];
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {
@@ -45,6 +48,8 @@ pub trait LanguageSupport: Sync {
     /// text of the values that fill it and the callee (which may add text
     /// of its own, as `errors.Wrap` adds `": " + cause`).
     fn template(&self, pattern: &str, args: &[String], callee: &str) -> Template;
+    /// The tree-sitter grammar (code fields are checked to parse with it).
+    fn grammar(&self) -> tree_sitter::Language;
     /// Extracts the error sites of one file. Never fails: syntax errors are
     /// counted in [`FileFacts::syntax_errors`] and the parts that parsed are
     /// still used.

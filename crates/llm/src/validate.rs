@@ -16,9 +16,7 @@ const MAX_CODE: usize = 3_000;
 
 /// Whether `code` parses in `lang` without syntax errors.
 pub fn parses(lang: Lang, code: &str) -> bool {
-    let language: tree_sitter::Language = match lang {
-        Lang::Go => tree_sitter_go::LANGUAGE.into(),
-    };
+    let language = errdex_lang::language(lang).grammar();
     let mut p = tree_sitter::Parser::new();
     if p.set_language(&language).is_err() {
         return false;

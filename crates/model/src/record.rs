@@ -82,14 +82,91 @@ impl fmt::Display for Severity {
 pub enum Lang {
     /// Go.
     Go,
+    /// Rust.
+    Rust,
+    /// Python.
+    Python,
+    /// JavaScript.
+    JavaScript,
+    /// TypeScript.
+    TypeScript,
+    /// Java.
+    Java,
+    /// Kotlin.
+    Kotlin,
+    /// Scala.
+    Scala,
+    /// C#.
+    CSharp,
+    /// Ruby.
+    Ruby,
+    /// PHP.
+    Php,
+    /// C.
+    C,
+    /// C++.
+    Cpp,
 }
 
 impl Lang {
+    /// Every language, in a stable order.
+    pub const ALL: &'static [Lang] = &[
+        Lang::Go,
+        Lang::Rust,
+        Lang::Python,
+        Lang::JavaScript,
+        Lang::TypeScript,
+        Lang::Java,
+        Lang::Kotlin,
+        Lang::Scala,
+        Lang::CSharp,
+        Lang::Ruby,
+        Lang::Php,
+        Lang::C,
+        Lang::Cpp,
+    ];
+
     /// The lowercase name used in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
             Lang::Go => "go",
+            Lang::Rust => "rust",
+            Lang::Python => "python",
+            Lang::JavaScript => "javascript",
+            Lang::TypeScript => "typescript",
+            Lang::Java => "java",
+            Lang::Kotlin => "kotlin",
+            Lang::Scala => "scala",
+            Lang::CSharp => "csharp",
+            Lang::Ruby => "ruby",
+            Lang::Php => "php",
+            Lang::C => "c",
+            Lang::Cpp => "cpp",
         }
+    }
+
+    /// The name people write (`C#`, `C++`).
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Lang::Go => "Go",
+            Lang::Rust => "Rust",
+            Lang::Python => "Python",
+            Lang::JavaScript => "JavaScript",
+            Lang::TypeScript => "TypeScript",
+            Lang::Java => "Java",
+            Lang::Kotlin => "Kotlin",
+            Lang::Scala => "Scala",
+            Lang::CSharp => "C#",
+            Lang::Ruby => "Ruby",
+            Lang::Php => "PHP",
+            Lang::C => "C",
+            Lang::Cpp => "C++",
+        }
+    }
+
+    /// The language named by [`Lang::as_str`].
+    pub fn from_name(name: &str) -> Option<Lang> {
+        Lang::ALL.iter().copied().find(|l| l.as_str() == name)
     }
 }
 

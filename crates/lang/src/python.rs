@@ -1,0 +1,567 @@
+//! Python: `raise X(…)` (literals, f-strings, `%`, `.format`, bare
+//! `raise X`), `logging` calls, `warnings.warn`, `sys.exit("…")`,
+//! `print(…, file=sys.stderr)`, web answers (`abort(404)`,
+//! `HTTPException(status_code=…)`), translations seen through, and
+//! printf-style message functions of the project (`def fail(msg, *args)`).
+
+use crate::formats::{self, Piece};
+use crate::message::{Message, MsgPart};
+use crate::tree::{self, arguments, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use errdex_model::{ErrorType, Lang, Severity};
+use tree_sitter::Node;
+
+/// The Python language module.
+pub static PYTHON: TreeLanguage = TreeLanguage {
+    visitor: &PythonVisitor,
+    extensions: &[".py", ".pyi"],
+    is_test: tree::common_test_path,
+    printf: formats::Printf::Python,
+};
+
+static SYNTAX: Syntax = Syntax {
+    lang: Lang::Python,
+    grammar: || tree_sitter_python::LANGUAGE.into(),
+    functions: &["function_definition", "lambda"],
+    classes: &["class_definition"],
+    loops: &["for_statement", "while_statement"],
+    conditionals: &["if_statement", "elif_clause", "while_statement"],
+    returns: &["return_statement", "raise_statement"],
+    catches: &["except_clause"],
+    comments: &["comment"],
+};
+
+struct PythonVisitor;
+
+impl Visitor for PythonVisitor {
+    fn syntax(&self) -> &'static Syntax {
+        &SYNTAX
+    }
+
+    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
+        match n.kind() {
+            "raise_statement" => raise(n, cx),
+            "call" => call(n, cx),
+            "function_definition" => wrapper_def(n, cx),
+            _ => {}
+        }
+    }
+}
+
+/// `raise X("…")`, `raise X`, `raise X(…) from e`.
+fn raise(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(e) = n.named_child(0).filter(|e| e.kind() != "comment") else {
+        return; // a bare `raise` re-raises: no new message
+    };
+    match e.kind() {
+        "call" => {
+            let Some(f) = e.child_by_field_name("function") else {
+                return;
+            };
+            let class = cx.text(f).to_string();
+            let args = arguments(e.child_by_field_name("arguments"));
+            let mut site = cx.site(n, &class, ErrorType::Exception, Severity::Error);
+            site.error_class = Some(last_name(&class).to_string());
+            if let Some(status) = http_exception_status(&class, &args, cx) {
+                site.http_status = Some(status);
+                site.error_type = ErrorType::Http;
+                site.severity = severity_of_status(status);
+            }
+            let msg = keyword(&args, &["detail", "description", "message", "msg"], cx)
+                .or_else(|| args.iter().find(|a| !is_keyword(a)).copied());
+            match msg {
+                Some(m) => {
+                    let (message, holes) = message_of(m, cx);
+                    cx.push(site, message, holes, n);
+                }
+                None => {
+                    // `raise KeyError()` prints the class name alone.
+                    let name = last_name(&class).to_string();
+                    cx.push(site, vec![text_part(name)], Vec::new(), n);
+                }
+            }
+        }
+        "identifier" | "attribute" => {
+            let class = cx.text(e).to_string();
+            let name = last_name(&class);
+            // `raise exc` re-raises a value; `raise ValueError` a class.
+            if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                return;
+            }
+            let mut site = cx.site(n, &class, ErrorType::Exception, Severity::Error);
+            site.error_class = Some(name.to_string());
+            let name = name.to_string();
+            cx.push(site, vec![text_part(name)], Vec::new(), n);
+        }
+        _ => {}
+    }
+}
+
+/// Logging, warnings, exits, stderr prints, web aborts and calls of
+/// message functions.
+fn call(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(f) = n.child_by_field_name("function") else {
+        return;
+    };
+    let callee = cx.text(f);
+    if callee.len() > 80 {
+        return;
+    }
+    let name = last_name(callee);
+    let receiver = callee.rsplit_once('.').map(|(r, _)| r).unwrap_or("");
+    let args = arguments(n.child_by_field_name("arguments"));
+    let positional: Vec<Node<'_>> = args.iter().copied().filter(|a| !is_keyword(a)).collect();
+    // Logging: `logger.error("…%s", x)`, `logging.exception(…)`, `log.warn`.
+    let looks_like_logger = {
+        let r = receiver.to_ascii_lowercase();
+        r.contains("log") || r == "self.log" || r.ends_with("logger")
+    };
+    if f.kind() == "attribute" && looks_like_logger {
+        let level = match name {
+            "error" | "exception" => Some(Severity::Error),
+            "critical" | "fatal" => Some(Severity::Critical),
+            "warning" | "warn" => Some(Severity::Warning),
+            "info" if cx.opts.all_levels => Some(Severity::Info),
+            "debug" if cx.opts.all_levels => Some(Severity::Debug),
+            _ => None,
+        };
+        if let (Some(sev), Some(fmt)) = (level, positional.first()) {
+            let site = cx.site(n, callee, ErrorType::Log, sev);
+            let (message, holes) = format_message(*fmt, &positional[1..], cx);
+            cx.push(site, message, holes, n);
+            return;
+        }
+    }
+    match callee {
+        "warnings.warn" | "warn" => {
+            if let Some(m) = positional.first() {
+                let mut site = cx.site(n, callee, ErrorType::Log, Severity::Warning);
+                site.error_class = positional
+                    .get(1)
+                    .map(|c| cx.text(*c).to_string())
+                    .or_else(|| keyword(&args, &["category"], cx).map(|c| cx.text(c).to_string()))
+                    .map(|c| last_name(&c).to_string());
+                let (message, holes) = message_of(*m, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        "sys.exit" | "exit" | "SystemExit" => {
+            // `sys.exit("msg")` prints msg and exits 1; a number prints nothing.
+            if let Some(m) = positional.first().filter(|m| is_text(**m)) {
+                let site = cx.site(n, callee, ErrorType::Exit, Severity::Critical);
+                let (message, holes) = message_of(*m, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        "print" => {
+            let to_stderr =
+                keyword(&args, &["file"], cx).is_some_and(|f| cx.text(f).ends_with("stderr"));
+            if to_stderr && !positional.is_empty() {
+                let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+                let (message, holes) = joined(&positional, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        "abort" | "flask.abort" | "web.abort" => {
+            if let Some(status) = positional
+                .first()
+                .and_then(|s| cx.text(*s).parse::<u16>().ok())
+            {
+                let mut site = cx.site(n, callee, ErrorType::Http, severity_of_status(status));
+                site.http_status = Some(status);
+                let msg =
+                    keyword(&args, &["description"], cx).or_else(|| positional.get(1).copied());
+                let (message, holes) = match msg {
+                    Some(m) => message_of(m, cx),
+                    None => (vec![text_part(status_line(status))], Vec::new()),
+                };
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        _ => {}
+    }
+    // A call of a project message function: `fail("bad %s", x)`.
+    if crate::level_from_name(name).is_some() && (f.kind() == "identifier" || receiver == "self") {
+        if let Some((i, fmt)) = positional.iter().enumerate().find(|(_, a)| is_text(**a)) {
+            let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+            let (message, holes) = format_message(*fmt, &positional[i + 1..], cx);
+            cx.wrapper_call(name, i, site, message, holes, n);
+        }
+    }
+}
+
+/// `def fail(msg, *args)`: a message function whose calls are sites.
+fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(name), Some(params)) = (
+        n.child_by_field_name("name"),
+        n.child_by_field_name("parameters"),
+    ) else {
+        return;
+    };
+    let params = arguments(Some(params));
+    let Some(splat) = params.iter().position(|p| p.kind() == "list_splat_pattern") else {
+        return;
+    };
+    if splat == 0 {
+        return;
+    }
+    let fmt = cx.text(params[splat - 1]);
+    let fmt = fmt.split([':', '=']).next().unwrap_or("").trim();
+    if !matches!(
+        fmt,
+        "msg" | "fmt" | "format" | "message" | "template" | "text"
+    ) {
+        return;
+    }
+    // Methods count `self` among their parameters but not in their calls.
+    let offset = usize::from(
+        params
+            .first()
+            .is_some_and(|p| cx.text(*p) == "self" || cx.text(*p) == "cls"),
+    );
+    let name = cx.text(name).to_string();
+    let raises = cx.text(n).contains("raise ");
+    cx.wrapper_def(&name, splat - 1 - offset, raises);
+}
+
+fn is_keyword(n: &Node<'_>) -> bool {
+    matches!(
+        n.kind(),
+        "keyword_argument" | "list_splat" | "dictionary_splat"
+    )
+}
+
+fn is_text(n: Node<'_>) -> bool {
+    match n.kind() {
+        "string" | "concatenated_string" => true,
+        "binary_operator" | "parenthesized_expression" => n
+            .child_by_field_name("left")
+            .or_else(|| n.named_child(0))
+            .is_some_and(is_text),
+        // `"…".format(x)`
+        "call" => n
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "attribute")
+            .and_then(|f| f.child_by_field_name("object"))
+            .is_some_and(is_text),
+        _ => false,
+    }
+}
+
+/// The value of the first keyword argument named one of `names`.
+fn keyword<'t>(args: &[Node<'t>], names: &[&str], cx: &Cx<'_>) -> Option<Node<'t>> {
+    args.iter().find_map(|a| {
+        (a.kind() == "keyword_argument"
+            && a.child_by_field_name("name")
+                .is_some_and(|k| names.contains(&cx.text(k))))
+        .then(|| a.child_by_field_name("value"))
+        .flatten()
+    })
+}
+
+/// `HTTPException(status_code=404, …)` and `HTTPException(404, …)`.
+fn http_exception_status(class: &str, args: &[Node<'_>], cx: &Cx<'_>) -> Option<u16> {
+    if !last_name(class).contains("HTTP") && !last_name(class).contains("Http") {
+        return None;
+    }
+    let v =
+        keyword(args, &["status_code", "status", "code"], cx).or_else(|| args.first().copied())?;
+    cx.text(v)
+        .trim_start_matches("status.HTTP_")
+        .split('_')
+        .next()?
+        .parse()
+        .ok()
+}
+
+fn severity_of_status(status: u16) -> Severity {
+    if status >= 500 {
+        Severity::Error
+    } else {
+        Severity::Warning
+    }
+}
+
+/// `404 Not Found`: what Werkzeug prints for a bare abort.
+fn status_line(status: u16) -> String {
+    let reason = match status {
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        410 => "Gone",
+        413 => "Request Entity Too Large",
+        415 => "Unsupported Media Type",
+        422 => "Unprocessable Entity",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => "",
+    };
+    format!("{status} {reason}").trim().to_string()
+}
+
+/// A logging call's message: the first argument is a `%` format whose
+/// verbs the remaining arguments fill.
+fn format_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
+    if rest.is_empty() {
+        return message_of(fmt, cx);
+    }
+    match literal(fmt, cx) {
+        Some(text) => (
+            vec![MsgPart::Text { text, format: true }],
+            rest.iter().map(|a| cx.text(*a).to_string()).collect(),
+        ),
+        None => message_of(fmt, cx),
+    }
+}
+
+/// `print(a, b)`: operands joined by spaces.
+fn joined(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let mut message = Vec::new();
+    let mut holes = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            message.push(text_part(" "));
+        }
+        let (m, h) = message_of(*a, cx);
+        message.extend(m);
+        holes.extend(h);
+    }
+    (message, holes)
+}
+
+/// The text of a plain (non-f) string literal or a concatenation of them.
+fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    match n.kind() {
+        "string" => {
+            let mut out = String::new();
+            for piece in string_pieces(n, cx) {
+                match piece {
+                    Piece::Text(t) => out.push_str(&t),
+                    Piece::Expr(..) => return None,
+                }
+            }
+            Some(out)
+        }
+        "concatenated_string" => {
+            let mut out = String::new();
+            let mut cur = n.walk();
+            for s in n.named_children(&mut cur) {
+                out.push_str(&literal(s, cx)?);
+            }
+            Some(out)
+        }
+        "parenthesized_expression" => literal(n.named_child(0)?, cx),
+        _ => None,
+    }
+}
+
+/// A string literal as text and f-string holes.
+fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
+    let start = n
+        .named_child(0)
+        .filter(|c| c.kind() == "string_start")
+        .map(|c| cx.text(c))
+        .unwrap_or("\"");
+    let raw = start.to_ascii_lowercase().contains('r');
+    let bytes = start.to_ascii_lowercase().contains('b');
+    let mut pieces = Vec::new();
+    let mut cur = n.walk();
+    for c in n.named_children(&mut cur) {
+        match c.kind() {
+            "string_content" => {
+                let t = cx.text(c);
+                pieces.push(Piece::Text(if raw {
+                    t.to_string()
+                } else {
+                    decode_escapes(t)
+                }));
+            }
+            "escape_sequence" => {
+                let t = cx.text(c);
+                pieces.push(Piece::Text(if raw {
+                    t.to_string()
+                } else {
+                    decode_escapes(t)
+                }));
+            }
+            "interpolation" => {
+                let expr = c
+                    .child_by_field_name("expression")
+                    .map(|e| cx.text(e))
+                    .unwrap_or("");
+                let spec = c
+                    .child_by_field_name("format_specifier")
+                    .map(|s| cx.text(s).trim_start_matches(':'))
+                    .unwrap_or("");
+                pieces.push(Piece::Expr(expr, spec));
+            }
+            _ => {}
+        }
+    }
+    if bytes {
+        // `b"…"` prints as `b'…'` when formatted; keep the text.
+    }
+    pieces
+}
+
+/// Python escapes, plus `\N{…}` kept as written.
+fn decode_escapes(s: &str) -> String {
+    if s.contains("\\N{") {
+        return s.to_string();
+    }
+    tree::decode_c_escapes(s)
+}
+
+/// The message an expression evaluates to and the source of its holes.
+pub(crate) fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
+    match n.kind() {
+        "string" => formats::interpolated(string_pieces(n, cx)),
+        "concatenated_string" => {
+            let mut message = Vec::new();
+            let mut holes = Vec::new();
+            let mut cur = n.walk();
+            for s in n.named_children(&mut cur) {
+                let (m, h) = message_of(s, cx);
+                message.extend(m);
+                holes.extend(h);
+            }
+            (message, holes)
+        }
+        "parenthesized_expression" => match n.named_child(0) {
+            Some(inner) => message_of(inner, cx),
+            None => hole(),
+        },
+        "binary_operator" => {
+            let op = n.child_by_field_name("operator").map(|o| cx.text(o));
+            let (Some(l), Some(r)) = (
+                n.child_by_field_name("left"),
+                n.child_by_field_name("right"),
+            ) else {
+                return hole();
+            };
+            match op {
+                Some("+") => {
+                    let (mut m, mut h) = message_of(l, cx);
+                    let (m2, h2) = message_of(r, cx);
+                    m.extend(m2);
+                    h.extend(h2);
+                    (m, h)
+                }
+                Some("%") => match literal(l, cx) {
+                    Some(text) => {
+                        let values = if r.kind() == "tuple" {
+                            let mut cur = r.walk();
+                            r.named_children(&mut cur)
+                                .map(|v| cx.text(v).to_string())
+                                .collect()
+                        } else {
+                            vec![cx.text(r).to_string()]
+                        };
+                        (vec![MsgPart::Text { text, format: true }], values)
+                    }
+                    None => hole(),
+                },
+                _ => hole(),
+            }
+        }
+        "call" => {
+            let Some(f) = n.child_by_field_name("function") else {
+                return hole();
+            };
+            let args = arguments(n.child_by_field_name("arguments"));
+            // `"…{}".format(x)`
+            if f.kind() == "attribute"
+                && f.child_by_field_name("attribute")
+                    .is_some_and(|a| cx.text(a) == "format")
+            {
+                if let Some(text) = f.child_by_field_name("object").and_then(|o| literal(o, cx)) {
+                    let values: Vec<String> = args
+                        .iter()
+                        .map(|a| match a.kind() {
+                            "keyword_argument" => {
+                                let k = a
+                                    .child_by_field_name("name")
+                                    .map(|k| cx.text(k))
+                                    .unwrap_or("");
+                                let v = a
+                                    .child_by_field_name("value")
+                                    .map(|v| cx.text(v))
+                                    .unwrap_or("");
+                                format!("{k}={v}")
+                            }
+                            _ => cx.text(*a).to_string(),
+                        })
+                        .collect();
+                    return formats::brace_message(&text, &values, true);
+                }
+            }
+            // `_("…")`, `gettext("…")`: the translation of a message.
+            if formats::is_translation(cx.text(f)) {
+                if let Some(first) = args.first() {
+                    return message_of(*first, cx);
+                }
+            }
+            // `str(e)` and friends are the value itself.
+            hole()
+        }
+        _ => hole(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{language_for_path, resolve_package};
+
+    fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
+        let py = language_for_path("pkg/app.py").unwrap();
+        let facts = py.extract("pkg/app.py", src, &Default::default());
+        let (sites, _) = resolve_package(vec![facts]);
+        sites
+            .into_iter()
+            .map(|s| (s.callee, s.message_pattern, s.args))
+            .collect()
+    }
+
+    #[test]
+    fn raise_with_every_string_form() {
+        let s = sites(
+            r#"
+def f(path, n, e):
+    raise ValueError("plain %d percent")
+    raise ValueError(f"cannot open {path!r}: {e}")
+    raise OSError("read %s bytes from %s" % (n, path))
+    raise KeyError("missing {} in {name}".format(n, name=path))
+    raise RuntimeError("a" + str(n) + " b")
+    raise ConfigError(_("bad config"))
+    raise StopIteration
+    raise
+"#,
+        );
+        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(
+            got,
+            vec![
+                "plain %%d percent",
+                "cannot open %v: %v",
+                "read %s bytes from %s",
+                "missing %v in %v",
+                "a%v b",
+                "bad config",
+                "StopIteration"
+            ]
+        );
+        assert_eq!(s[1].2, vec!["path", "e"]);
+        assert_eq!(s[3].2, vec!["n", "path"]);
+    }
+}

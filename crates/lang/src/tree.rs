@@ -1,0 +1,629 @@
+//! What every tree-sitter language module shares: parsing, one walk over
+//! the tree that hands each node to the language's visitor, pushing sites,
+//! and the facts around a site (enclosing function and class, guards,
+//! loops, the call a `catch` handles, comments) read from node kinds the
+//! language names in its [`Syntax`]. Go keeps its own, older walk.
+
+use crate::message::{Message, MsgPart};
+use crate::{ExtractOptions, FileFacts, PendingSite, WrapperCall, WrapperDef};
+use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, SiteFacts};
+use std::cell::RefCell;
+use tree_sitter::{Node, Parser};
+
+/// Node kinds that carry the facts of a site, per language.
+pub(crate) struct Syntax {
+    /// The language.
+    pub lang: Lang,
+    /// Its grammar.
+    pub grammar: fn() -> tree_sitter::Language,
+    /// Function and method definitions (with a `name` field, or a
+    /// declarator the language's [`Visitor::function_name`] reads).
+    pub functions: &'static [&'static str],
+    /// Class-like definitions (class, struct, impl, module, object).
+    pub classes: &'static [&'static str],
+    /// Loops.
+    pub loops: &'static [&'static str],
+    /// Conditionals with a `condition` field (`if`, `elif`, `while`).
+    pub conditionals: &'static [&'static str],
+    /// Statements that hand the error to the caller (`return`, `raise`,
+    /// `throw`).
+    pub returns: &'static [&'static str],
+    /// Exception handlers (`except`, `catch`, `rescue`): a site inside one
+    /// wraps the failure of the first call of the `try` body.
+    pub catches: &'static [&'static str],
+    /// Comments.
+    pub comments: &'static [&'static str],
+}
+
+/// A language's part of the walk.
+pub(crate) trait Visitor: Sync {
+    /// Its node kinds.
+    fn syntax(&self) -> &'static Syntax;
+    /// Looks at one node and pushes the sites it makes.
+    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>);
+    /// The name of a function definition node.
+    fn function_name(&self, f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+        f.child_by_field_name("name")
+            .map(|n| cx.text(n).to_string())
+    }
+    /// The name of a class-like definition node.
+    fn class_name(&self, c: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+        c.child_by_field_name("name")
+            .or_else(|| c.child_by_field_name("type"))
+            .map(|n| cx.text(n).to_string())
+    }
+}
+
+/// The state of one file's walk.
+pub(crate) struct Cx<'a> {
+    /// Repository-relative path.
+    pub path: &'a str,
+    /// The source.
+    pub src: &'a [u8],
+    /// What to look for.
+    pub opts: ExtractOptions,
+    /// What the file contributes so far.
+    pub facts: FileFacts,
+    visitor: &'a dyn Visitor,
+}
+
+/// Longest expression kept for a dynamic site.
+const MAX_EXPRESSION: usize = 200;
+
+impl<'a> Cx<'a> {
+    /// Source text of a node.
+    pub fn text(&self, n: Node<'_>) -> &'a str {
+        std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or_default()
+    }
+
+    /// A site at node `n`, with the facts around it.
+    pub fn site(&self, n: Node<'_>, callee: &str, ty: ErrorType, sev: Severity) -> RawSite {
+        let pos = n.start_position();
+        let (function, facts) = site_facts(n, self);
+        RawSite {
+            file_path: self.path.to_string(),
+            line_number: pos.row as u32 + 1,
+            column: pos.column as u32 + 1,
+            function,
+            callee: callee.to_string(),
+            message_pattern: String::new(),
+            error_message: String::new(),
+            error_type: ty,
+            severity: sev,
+            error_class: None,
+            error_code: None,
+            http_status: None,
+            lang: self.visitor.syntax().lang,
+            args: Vec::new(),
+            facts,
+        }
+    }
+
+    /// Records a site with its message; one with no literal text at all
+    /// is listed as dynamic.
+    pub fn push(&mut self, mut site: RawSite, message: Message, args: Vec<String>, n: Node<'_>) {
+        let expression = clip(self.text(n));
+        if message.iter().all(|p| matches!(p, MsgPart::Hole)) {
+            self.facts.dynamic.push(DynamicSite {
+                file_path: site.file_path,
+                line_number: site.line_number,
+                function: site.function,
+                callee: site.callee,
+                expression,
+            });
+            return;
+        }
+        site.args = args;
+        self.facts.sites.push(PendingSite {
+            site,
+            message,
+            expression,
+        });
+    }
+
+    /// Records a call that becomes a site if a message function of its
+    /// name is defined anywhere in the repository.
+    pub fn wrapper_call(
+        &mut self,
+        name: &str,
+        format_index: usize,
+        site: RawSite,
+        message: Message,
+        args: Vec<String>,
+        n: Node<'_>,
+    ) {
+        let mut site = site;
+        site.args = args;
+        self.facts.wrapper_calls.push(WrapperCall {
+            name: name.to_string(),
+            format_index,
+            site: PendingSite {
+                site,
+                message,
+                expression: clip(self.text(n)),
+            },
+        });
+    }
+
+    /// Records a message function defined in this file.
+    pub fn wrapper_def(&mut self, name: &str, format_index: usize, returns_error: bool) {
+        self.facts.wrappers.push(WrapperDef {
+            name: name.to_string(),
+            format_index,
+            returns_error,
+            known_logger: false,
+        });
+    }
+}
+
+fn clip(s: &str) -> String {
+    match s.char_indices().nth(MAX_EXPRESSION) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// Parses a file and walks it with the language's visitor.
+pub(crate) fn extract(
+    visitor: &dyn Visitor,
+    path: &str,
+    source: &str,
+    opts: &ExtractOptions,
+) -> FileFacts {
+    thread_local! {
+        static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
+    }
+    let syntax = visitor.syntax();
+    let tree = PARSER.with(|p| {
+        let mut p = p.borrow_mut();
+        p.set_language(&(syntax.grammar)()).ok()?;
+        p.parse(source, None)
+    });
+    let Some(tree) = tree else {
+        return FileFacts {
+            syntax_errors: 1,
+            ..FileFacts::default()
+        };
+    };
+    let mut cx = Cx {
+        path,
+        src: source.as_bytes(),
+        opts: *opts,
+        facts: FileFacts {
+            scope: path.to_string(),
+            ..FileFacts::default()
+        },
+        visitor,
+    };
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    let mut errors = 0usize;
+    // Preorder walk without recursion: deep expression trees (generated
+    // code, minified JS) must not overflow the stack.
+    'walk: loop {
+        let n = cursor.node();
+        if n.is_error() || n.is_missing() {
+            errors += 1;
+        }
+        visitor.visit(n, &mut cx);
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    cx.facts.syntax_errors = errors;
+    cx.facts
+}
+
+/// The enclosing function (`Class.method` for methods) and the facts of
+/// the site at `n`.
+fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts) {
+    let syntax = cx.visitor.syntax();
+    let text = |n: Node<'_>| cx.text(n);
+    let chain: Vec<Node<'_>> = std::iter::successors(Some(n), |c| c.parent()).collect();
+    let mut f = SiteFacts::default();
+    let func = chain
+        .iter()
+        .skip(1)
+        .find(|a| syntax.functions.contains(&a.kind()))
+        .copied();
+    let class = chain
+        .iter()
+        .find(|a| syntax.classes.contains(&a.kind()))
+        .and_then(|c| cx.visitor.class_name(*c, cx));
+    f.receiver = class.clone();
+    let mut function = None;
+    if let Some(func) = func {
+        let name = cx.visitor.function_name(func, cx);
+        f.doc = comment_above(func, syntax, cx.src).or_else(|| docstring(func, cx));
+        let body = func
+            .child_by_field_name("body")
+            .or_else(|| func.named_child(func.named_child_count().saturating_sub(1) as u32));
+        if let Some(body) = body {
+            let head = text(func).get(..body.start_byte() - func.start_byte());
+            f.signature = head
+                .map(|h| h.split_whitespace().collect::<Vec<_>>().join(" "))
+                .filter(|h| !h.is_empty() && h.len() <= 300);
+            f.loop_follows = loop_after(body, n.end_byte(), syntax);
+        }
+        f.in_main = name.as_deref() == Some("main");
+        function = name.map(|name| match &class {
+            Some(c) => format!("{c}.{name}"),
+            None => name,
+        });
+    }
+    // A `raise`/`throw` site is itself the statement that hands it on.
+    f.returned = syntax.returns.contains(&n.kind());
+    for pair in chain.windows(2) {
+        let (child, p) = (pair[0], pair[1]);
+        let k = p.kind();
+        if syntax.functions.contains(&k) {
+            break;
+        }
+        if syntax.loops.contains(&k) {
+            f.in_loop = true;
+        }
+        if syntax.returns.contains(&k) {
+            f.returned = true;
+        }
+        if syntax.conditionals.contains(&k) {
+            if let Some(cond) = p.child_by_field_name("condition") {
+                if cond.id() != child.id() && f.guards.len() < 4 {
+                    let c = clip_line(text(cond));
+                    let alternative = p
+                        .child_by_field_name("alternative")
+                        .is_some_and(|a| a.id() == child.id());
+                    f.guards
+                        .push(if alternative { format!("not ({c})") } else { c });
+                }
+            }
+            if text(p).contains("__name__") && text(p).contains("__main__") {
+                f.in_main = true;
+            }
+        }
+        if syntax.catches.contains(&k) && f.wrapped_call.is_none() {
+            // The handler's header (`except OSError as e`) is a condition.
+            let header = text(p).lines().next().unwrap_or("").trim();
+            let header = header.trim_end_matches(['{', ':']).trim();
+            if !header.is_empty() && f.guards.len() < 4 {
+                f.guards.push(clip_line(header));
+            }
+            if let Some(call) = p.parent().and_then(|t| first_call_before(t, p, cx)) {
+                f.wrapped_call = Some(call);
+            }
+        }
+    }
+    f.comment = chain
+        .iter()
+        .take_while(|a| !syntax.functions.contains(&a.kind()))
+        .find_map(|a| comment_above(*a, syntax, cx.src));
+    (function, f)
+}
+
+fn clip_line(s: &str) -> String {
+    let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one.char_indices().nth(120) {
+        Some((i, _)) => format!("{}…", &one[..i]),
+        None => one,
+    }
+}
+
+/// The callee of the first call in a `try` statement before its handler
+/// `handler` (`open(path)` → `open`).
+fn first_call_before(try_stmt: Node<'_>, handler: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let mut stack = vec![try_stmt];
+    let mut best: Option<Node<'_>> = None;
+    while let Some(n) = stack.pop() {
+        if n.start_byte() >= handler.start_byte() {
+            continue;
+        }
+        let k = n.kind();
+        if matches!(
+            k,
+            "call"
+                | "call_expression"
+                | "method_invocation"
+                | "invocation_expression"
+                | "function_call_expression"
+                | "member_call_expression"
+                | "scoped_call_expression"
+                | "method_call"
+                | "object_creation_expression"
+        ) && best.is_none_or(|b| n.start_byte() < b.start_byte())
+        {
+            best = Some(n);
+            continue;
+        }
+        let mut cur = n.walk();
+        stack.extend(n.named_children(&mut cur));
+    }
+    let call = best?;
+    let f = call
+        .child_by_field_name("function")
+        .or_else(|| call.child_by_field_name("name"))
+        .or_else(|| call.child_by_field_name("method"))
+        .or_else(|| call.named_child(0))?;
+    let t = cx.text(f);
+    (t.len() <= 80).then(|| t.split_whitespace().collect())
+}
+
+/// Whether a loop starts among the body's statements after `end`.
+fn loop_after(body: Node<'_>, end: usize, syntax: &Syntax) -> bool {
+    let mut cur = body.walk();
+    let found = body
+        .named_children(&mut cur)
+        .any(|s| s.start_byte() > end && syntax.loops.contains(&s.kind()));
+    found
+}
+
+/// Comment lines right above `n` (its previous siblings, line after line).
+fn comment_above(n: Node<'_>, syntax: &Syntax, src: &[u8]) -> Option<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut row = n.start_position().row;
+    let mut prev = n.prev_sibling();
+    while let Some(c) = prev {
+        if !syntax.comments.contains(&c.kind()) || c.end_position().row + 1 < row {
+            break;
+        }
+        let t = c.utf8_text(src).unwrap_or_default();
+        lines.push(strip_comment(t));
+        row = c.start_position().row;
+        prev = c.prev_sibling();
+    }
+    lines.reverse();
+    let joined = lines.join(" ").trim().to_string();
+    (!joined.is_empty()).then_some(joined)
+}
+
+/// A Python docstring: the string that opens a function's body.
+fn docstring(func: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let body = func.child_by_field_name("body")?;
+    let first = body.named_child(0)?;
+    if first.kind() != "expression_statement" {
+        return None;
+    }
+    let s = first.named_child(0)?;
+    if s.kind() != "string" {
+        return None;
+    }
+    let t = cx.text(s).trim_matches(['"', '\'', 'r', 'u']);
+    let one = t.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!one.is_empty()).then_some(one)
+}
+
+/// A comment's text without its markers.
+fn strip_comment(t: &str) -> String {
+    t.lines()
+        .map(|l| {
+            let l = l.trim();
+            let l = l
+                .trim_start_matches("///")
+                .trim_start_matches("//!")
+                .trim_start_matches("//")
+                .trim_start_matches("/**")
+                .trim_start_matches("/*")
+                .trim_end_matches("*/")
+                .trim_start_matches('*')
+                .trim_start_matches('#')
+                .trim_start_matches("--");
+            l.trim()
+        })
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Positional argument nodes of an argument list, comments left out.
+pub(crate) fn arguments<'t>(list: Option<Node<'t>>) -> Vec<Node<'t>> {
+    let Some(list) = list else {
+        return Vec::new();
+    };
+    let mut cur = list.walk();
+    let args: Vec<Node<'t>> = list
+        .named_children(&mut cur)
+        .filter(|c| !c.kind().contains("comment"))
+        .collect();
+    args
+}
+
+/// The last segment of a dotted or scoped name (`logging.error` →
+/// `error`, `std::io::Error::new` → `new`).
+pub(crate) fn last_name(callee: &str) -> &str {
+    callee
+        .rsplit(['.', ':', '>'])
+        .next()
+        .unwrap_or(callee)
+        .trim()
+}
+
+/// A plain text part.
+pub(crate) fn text_part(s: impl Into<String>) -> MsgPart {
+    MsgPart::Text {
+        text: s.into(),
+        format: false,
+    }
+}
+
+/// Decodes backslash escapes shared by C-family languages (`\n`, `\t`,
+/// `\"`, `\\`, `\xHH`, `\uHHHH`, `\u{H}`, octal); unknown escapes keep
+/// the escaped character.
+pub(crate) fn decode_c_escapes(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        match e {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            '0'..='7' => {
+                let mut v = e.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(8)) {
+                        Some(d) => {
+                            v = v * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+            }
+            'x' => {
+                let mut v = 0;
+                let mut n = 0;
+                while n < 2 {
+                    match chars.peek().and_then(|c| c.to_digit(16)) {
+                        Some(d) => {
+                            v = v * 16 + d;
+                            chars.next();
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+            }
+            'u' | 'U' => {
+                let mut hex = String::new();
+                if chars.peek() == Some(&'{') {
+                    chars.next();
+                    for c in chars.by_ref() {
+                        if c == '}' {
+                            break;
+                        }
+                        hex.push(c);
+                    }
+                } else {
+                    let n = if e == 'u' { 4 } else { 8 };
+                    for _ in 0..n {
+                        match chars.peek() {
+                            Some(c) if c.is_ascii_hexdigit() => {
+                                hex.push(*c);
+                                chars.next();
+                            }
+                            _ => break,
+                        }
+                    }
+                }
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(c) => out.push(c),
+                    None => out.push('\u{fffd}'),
+                }
+            }
+            'a' => out.push('\u{7}'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            'v' => out.push('\u{b}'),
+            'e' => out.push('\u{1b}'),
+            '\n' => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A language module built on the shared walk: the visitor, the file
+/// endings, what counts as a test file, and the printf rules its stored
+/// patterns follow.
+pub(crate) struct TreeLanguage {
+    /// The language's visitor.
+    pub visitor: &'static dyn Visitor,
+    /// File endings it claims.
+    pub extensions: &'static [&'static str],
+    /// Whether a path is a test file.
+    pub is_test: fn(&str) -> bool,
+    /// The printf rules of its patterns.
+    pub printf: crate::formats::Printf,
+}
+
+impl crate::LanguageSupport for TreeLanguage {
+    fn lang(&self) -> Lang {
+        self.visitor.syntax().lang
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        self.extensions
+    }
+
+    fn is_test_path(&self, path: &str) -> bool {
+        (self.is_test)(path)
+    }
+
+    fn grammar(&self) -> tree_sitter::Language {
+        (self.visitor.syntax().grammar)()
+    }
+
+    fn template(&self, pattern: &str, args: &[String], _callee: &str) -> errdex_model::Template {
+        crate::formats::printf_template(
+            pattern,
+            args,
+            self.printf,
+            crate::formats::looks_like_error,
+        )
+    }
+
+    fn extract(&self, path: &str, source: &str, opts: &ExtractOptions) -> FileFacts {
+        extract(self.visitor, path, source, opts)
+    }
+}
+
+/// Whether a path is under a test folder or named like a test, by the
+/// conventions most languages share (`tests/`, `test_x.py`, `x_test.rb`,
+/// `x.test.ts`, `XTest.java`, `x_spec.rb`).
+pub(crate) fn common_test_path(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let dirs = lower.split('/').collect::<Vec<_>>();
+    let (file, dirs) = dirs.split_last().unwrap_or((&"", &[]));
+    let stem = file.split('.').next().unwrap_or(file);
+    dirs.iter().any(|d| {
+        matches!(
+            *d,
+            "test" | "tests" | "testing" | "__tests__" | "spec" | "specs" | "testdata" | "fixtures"
+        )
+    }) || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_spec")
+        || stem.ends_with("tests") && path.rsplit('/').next().is_some_and(|f| f.contains("Tests"))
+        || file.contains(".test.")
+        || file.contains(".spec.")
+        || path.rsplit('/').next().is_some_and(|f| {
+            f.split('.')
+                .next()
+                .is_some_and(|s| s.ends_with("Test") || s.ends_with("Tests") || s.ends_with("Spec"))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_escapes() {
+        assert_eq!(
+            decode_c_escapes(r#"a\n\t\"b\\ \x41\101 \u00e9\u{1F600}"#),
+            "a\n\t\"b\\ AA é😀"
+        );
+    }
+
+    #[test]
+    fn comment_markers() {
+        assert_eq!(strip_comment("// hello\n// world"), "hello world");
+        assert_eq!(strip_comment("/**\n * Opens it.\n */"), "Opens it.");
+        assert_eq!(strip_comment("# why"), "why");
+    }
+}
