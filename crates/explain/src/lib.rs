@@ -13,7 +13,9 @@
 #![deny(missing_docs)]
 
 use errdex_lang::language;
-use errdex_match::{prefix, TemplateSet, TemplateSetBuilder, Trace};
+pub use errdex_match::stack;
+use errdex_match::stack::{Role, StackLine};
+use errdex_match::{prefix, Hints, TemplateSet, TemplateSetBuilder, Trace};
 use errdex_store::TraceRow;
 use serde::Serialize;
 
@@ -102,6 +104,10 @@ pub struct Explanation {
     pub frames: Vec<FrameOut>,
     /// Unexplained text.
     pub unmatched: Vec<Unmatched>,
+    /// For a stack-trace line that is no message: `frame` (`at C.m(C.java:3)`,
+    /// `File "x.py", line 3`) or `link` (`Caused by:`, `Traceback …`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stack: Option<&'static str>,
 }
 
 /// A line's verdict and best outermost site.
@@ -181,14 +187,71 @@ impl Explainer {
         self.set.len()
     }
 
-    /// Explains one line.
+    /// Explains one line (a stack-trace line too: `ValueError: msg` is
+    /// traced without its class).
     pub fn explain(&self, line: &str) -> Explanation {
-        let (p, traces) = self.trace_parts(line);
+        let read = stack::read(&[line]);
+        self.explain_line(line, &read[0])
+    }
+
+    /// Explains a block of lines, reading stack traces across them: frames
+    /// become location hints for their message, and frame and link lines
+    /// are marked as such instead of traced.
+    pub fn explain_block(&self, lines: &[&str]) -> Vec<Explanation> {
+        let read = stack::read(lines);
+        lines
+            .iter()
+            .zip(&read)
+            .map(|(l, s)| self.explain_line(l, s))
+            .collect()
+    }
+
+    /// Explains one line as [`stack::read`] read it.
+    pub fn explain_line(&self, line: &str, s: &StackLine) -> Explanation {
+        let role = match s.role {
+            Role::Message => None,
+            Role::Frame => Some("frame"),
+            Role::Link => Some("link"),
+        };
+        if role.is_some() {
+            return Explanation {
+                input: line.to_string(),
+                prefix: String::new(),
+                verdict: Verdict::Unknown,
+                frames: Vec::new(),
+                unmatched: Vec::new(),
+                stack: role,
+            };
+        }
+        // Where the message starts: after the class when the trace shows
+        // it; when that was a guess, the whole line is tried first, since
+        // the class-like head may be part of the message.
+        let start = s.start.min(line.len());
+        // A certain start is not second-guessed: `ValueError: too many
+        // values to unpack` is Python's own text, not a `raise ValueError`.
+        let order = if s.certain {
+            [start, start]
+        } else {
+            [0, start]
+        };
+        let mut e = self.explain_text(&line[order[0]..], &s.hints, order[0]);
+        if e.frames.is_empty() && order[0] != order[1] {
+            e = self.explain_text(&line[order[1]..], &s.hints, order[1]);
+            e.prefix = format!("{}{}", &line[..order[1]], e.prefix);
+        } else {
+            e.prefix = format!("{}{}", &line[..order[0]], e.prefix);
+        }
+        e.input = line.to_string();
+        e
+    }
+
+    fn explain_text(&self, text: &str, hints: &Hints, offset: usize) -> Explanation {
+        let (p, traces) = self.trace_parts(text, hints);
         let mut frames = Vec::new();
         let mut unmatched = Vec::new();
         let mut prefix = p.prefix.clone();
         for (part, tr) in p.parts.iter().zip(&traces) {
-            let at = |s: usize| part.offset + s;
+            let at = |s: usize| offset + part.offset + s;
             if let Some((s, e)) = tr.head {
                 prefix.push_str(&part.text[s..e]);
             }
@@ -210,18 +273,47 @@ impl Explainer {
             }
         }
         Explanation {
-            input: line.to_string(),
+            input: text.to_string(),
             prefix,
             verdict: verdict(&traces),
             frames,
             unmatched,
+            stack: None,
         }
     }
 
     /// The verdict and the outermost frame's best record, without building
     /// an [`Explanation`]: what grouping a whole log needs, at less cost.
     pub fn outline(&self, line: &str) -> Outline {
-        let (p, traces) = self.trace_parts(line);
+        self.outline_text(line, &Hints::default())
+    }
+
+    /// [`Explainer::outline`] of a line as [`stack::read`] read it; frame
+    /// and link lines have no outline.
+    pub fn outline_line(&self, line: &str, s: &StackLine) -> Option<Outline> {
+        if s.role != Role::Message {
+            return None;
+        }
+        let start = s.start.min(line.len());
+        let order = if s.certain {
+            [start, start]
+        } else {
+            [0, start]
+        };
+        let mut o = self.outline_text(&line[order[0]..], &s.hints);
+        let mut at = order[0];
+        if o.top.is_none() && order[0] != order[1] {
+            o = self.outline_text(&line[order[1]..], &s.hints);
+            at = order[1];
+        }
+        Some(Outline {
+            prefix_len: o.prefix_len + at,
+            ..o
+        })
+    }
+
+    fn outline_text(&self, line: &str, hints: &Hints) -> Outline {
+        let (p, traces) = self.trace_parts(line, hints);
         let top = traces
             .iter()
             .find_map(|t| t.frames.first())
@@ -243,8 +335,17 @@ impl Explainer {
         (row, &row.sites[top.1])
     }
 
-    fn trace_parts(&self, line: &str) -> (prefix::Prepared, Vec<Trace>) {
-        let p = prefix::prepare(line);
+    fn trace_parts(&self, line: &str, hints: &Hints) -> (prefix::Prepared, Vec<Trace>) {
+        let mut p = prefix::prepare(line);
+        // A log header's own location comes first; a trace's frames after.
+        for f in &hints.files {
+            if !p.hints.files.contains(f) {
+                p.hints.files.push(f.clone());
+            }
+        }
+        if p.hints.line.is_none() {
+            p.hints.line = hints.line;
+        }
         let traces = p
             .parts
             .iter()

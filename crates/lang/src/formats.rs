@@ -186,6 +186,13 @@ pub fn looks_like_error(arg: &str) -> bool {
             a = inner.trim();
         }
     }
+    // An exception's own message, inside its formatting methods.
+    if matches!(
+        a,
+        "self.message" | "self.msg" | "this.message" | "$this->message"
+    ) {
+        return true;
+    }
     if a.starts_with("strerror(") || a.starts_with("gai_strerror(") || a.starts_with("ssh_err(") {
         return true;
     }
@@ -560,7 +567,7 @@ mod tests {
         ] {
             assert!(looks_like_error(a), "{a}");
         }
-        for a in ["path", "name", "len(x)", "user.id", "count"] {
+        for a in ["path", "name", "len(x)", "user.id", "count", "message_id"] {
             assert!(!looks_like_error(a), "{a}");
         }
     }

@@ -40,7 +40,8 @@ impl Visitor for PythonVisitor {
     fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
         match n.kind() {
             "raise_statement" => raise(n, cx),
-            "call" => call(n, cx),
+            "call" if !exception_init(n, cx) => call(n, cx),
+            "assignment" | "return_statement" => exception_message(n, cx),
             "function_definition" => wrapper_def(n, cx),
             _ => {}
         }
@@ -66,8 +67,12 @@ fn raise(n: Node<'_>, cx: &mut Cx<'_>) {
                 site.error_type = ErrorType::Http;
                 site.severity = severity_of_status(status);
             }
+            // The message is the first text argument: urllib3 raises
+            // `NewConnectionError(self, f"Failed to …: {e}")`.
+            let positional = || args.iter().filter(|a| !is_keyword(a));
             let msg = keyword(&args, &["detail", "description", "message", "msg"], cx)
-                .or_else(|| args.iter().find(|a| !is_keyword(a)).copied());
+                .or_else(|| positional().find(|a| is_text(**a, cx)).copied())
+                .or_else(|| positional().next().copied());
             match msg {
                 Some(m) => {
                     let (message, holes) = message_of(m, cx);
@@ -147,7 +152,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         }
         "sys.exit" | "exit" | "SystemExit" => {
             // `sys.exit("msg")` prints msg and exits 1; a number prints nothing.
-            if let Some(m) = positional.first().filter(|m| is_text(**m)) {
+            if let Some(m) = positional.first().filter(|m| is_text(**m, cx)) {
                 let site = cx.site(n, callee, ErrorType::Exit, Severity::Critical);
                 let (message, holes) = message_of(*m, cx);
                 cx.push(site, message, holes, n);
@@ -185,7 +190,11 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     }
     // A call of a project message function: `fail("bad %s", x)`.
     if crate::level_from_name(name).is_some() && (f.kind() == "identifier" || receiver == "self") {
-        if let Some((i, fmt)) = positional.iter().enumerate().find(|(_, a)| is_text(**a)) {
+        if let Some((i, fmt)) = positional
+            .iter()
+            .enumerate()
+            .find(|(_, a)| is_text(**a, cx))
+        {
             let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
             let (message, holes) = format_message(*fmt, &positional[i + 1..], cx);
             cx.wrapper_call(name, i, site, message, holes, n);
@@ -193,7 +202,99 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     }
 }
 
-/// `def fail(msg, *args)`: a message function whose calls are sites.
+/// The exception class whose `__init__` or `__str__` encloses `n`, when
+/// the class looks like an exception (its name or a base says Error,
+/// Exception or Warning).
+fn enclosing_exception_class(n: Node<'_>, methods: &[&str], cx: &Cx<'_>) -> Option<String> {
+    let mut cur = n.parent();
+    let mut method = None;
+    while let Some(p) = cur {
+        match p.kind() {
+            "function_definition" if method.is_none() => {
+                let name = p.child_by_field_name("name").map(|x| cx.text(x))?;
+                if !methods.contains(&name) {
+                    return None;
+                }
+                method = Some(name);
+            }
+            "class_definition" => {
+                method?;
+                let name = cx.text(p.child_by_field_name("name")?);
+                let bases = p
+                    .child_by_field_name("superclasses")
+                    .map(|b| cx.text(b))
+                    .unwrap_or("");
+                let looks = |t: &str| {
+                    t.contains("Error") || t.contains("Exception") || t.contains("Warning")
+                };
+                return (looks(name) || looks(bases)).then(|| name.to_string());
+            }
+            _ => {}
+        }
+        cur = p.parent();
+    }
+    None
+}
+
+/// `super().__init__(f"{pool}: {message}")` in an exception class: the
+/// text its instances print. True when the call was such a site.
+fn exception_init(n: Node<'_>, cx: &mut Cx<'_>) -> bool {
+    let Some(f) = n.child_by_field_name("function") else {
+        return false;
+    };
+    let callee = cx.text(f);
+    if !callee.ends_with(".__init__") {
+        return false;
+    }
+    let Some(class) = enclosing_exception_class(n, &["__init__"], cx) else {
+        return false;
+    };
+    let args = arguments(n.child_by_field_name("arguments"));
+    let Some(m) = args.iter().find(|a| is_text(**a, cx)) else {
+        return true;
+    };
+    let mut site = cx.site(n, &class, ErrorType::Exception, Severity::Error);
+    site.error_class = Some(class);
+    let (message, holes) = message_of(*m, cx);
+    cx.push(site, message, holes, n);
+    true
+}
+
+/// `message = f"Max retries exceeded …"` in an exception's `__init__`, or
+/// `return f"…"` from its `__str__`.
+fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
+    let value = if n.kind() == "assignment" {
+        let target = n
+            .child_by_field_name("left")
+            .map(|l| cx.text(l))
+            .unwrap_or("");
+        if !matches!(
+            target,
+            "message" | "msg" | "self.message" | "self.msg" | "self.args"
+        ) {
+            return;
+        }
+        n.child_by_field_name("right")
+    } else {
+        n.named_child(0)
+    };
+    let Some(value) = value.filter(|v| is_text(*v, cx)) else {
+        return;
+    };
+    let Some(class) =
+        enclosing_exception_class(n, &["__init__", "__str__", "format_message", "message"], cx)
+    else {
+        return;
+    };
+    let mut site = cx.site(n, &class, ErrorType::Exception, Severity::Error);
+    site.error_class = Some(class);
+    let (message, holes) = message_of(value, cx);
+    cx.push(site, message, holes, n);
+}
+
+/// `def fail(msg, *args)`, or `def fail(self, message, param=None)` whose
+/// body raises with `message` (click's `self.fail(…)`): a message function
+/// whose calls are sites.
 fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
     let (Some(name), Some(params)) = (
         n.child_by_field_name("name"),
@@ -202,29 +303,46 @@ fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
         return;
     };
     let params = arguments(Some(params));
-    let Some(splat) = params.iter().position(|p| p.kind() == "list_splat_pattern") else {
-        return;
+    let names: Vec<&str> = params
+        .iter()
+        .map(|p| cx.text(*p).split([':', '=']).next().unwrap_or("").trim())
+        .collect();
+    let is_message = |p: &str| {
+        matches!(
+            p,
+            "msg" | "fmt" | "format" | "message" | "template" | "text"
+        )
     };
-    if splat == 0 {
-        return;
-    }
-    let fmt = cx.text(params[splat - 1]);
-    let fmt = fmt.split([':', '=']).next().unwrap_or("").trim();
-    if !matches!(
-        fmt,
-        "msg" | "fmt" | "format" | "message" | "template" | "text"
-    ) {
-        return;
-    }
+    let splat = params.iter().position(|p| p.kind() == "list_splat_pattern");
+    let body = n
+        .child_by_field_name("body")
+        .map(|b| cx.text(b))
+        .unwrap_or("");
+    let index = match splat {
+        Some(i) if i > 0 && is_message(names[i - 1]) => i - 1,
+        _ => {
+            // No varargs: the message parameter must reach a `raise`.
+            let Some(i) = names.iter().position(|p| is_message(p)) else {
+                return;
+            };
+            let raises_it = body.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with("raise ") && l.contains(&format!("({}", names[i]))
+            });
+            if !raises_it {
+                return;
+            }
+            i
+        }
+    };
     // Methods count `self` among their parameters but not in their calls.
-    let offset = usize::from(
-        params
-            .first()
-            .is_some_and(|p| cx.text(*p) == "self" || cx.text(*p) == "cls"),
-    );
+    let offset = usize::from(matches!(names.first(), Some(&"self") | Some(&"cls")));
+    if index < offset {
+        return;
+    }
     let name = cx.text(name).to_string();
-    let raises = cx.text(n).contains("raise ");
-    cx.wrapper_def(&name, splat - 1 - offset, raises);
+    let raises = body.contains("raise ");
+    cx.wrapper_def(&name, index - offset, raises);
 }
 
 fn is_keyword(n: &Node<'_>) -> bool {
@@ -234,19 +352,35 @@ fn is_keyword(n: &Node<'_>) -> bool {
     )
 }
 
-fn is_text(n: Node<'_>) -> bool {
+/// Whether an expression is message text: a string, a concatenation or
+/// `%` of one, `"…".format(…)`, or a translation of one (`_("…")`,
+/// `ngettext("…", "…", n)`).
+fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
     match n.kind() {
         "string" | "concatenated_string" => true,
-        "binary_operator" | "parenthesized_expression" => n
+        "binary_operator" => n
             .child_by_field_name("left")
-            .or_else(|| n.named_child(0))
-            .is_some_and(is_text),
-        // `"…".format(x)`
-        "call" => n
-            .child_by_field_name("function")
-            .filter(|f| f.kind() == "attribute")
-            .and_then(|f| f.child_by_field_name("object"))
-            .is_some_and(is_text),
+            .is_some_and(|l| is_text(l, cx)),
+        "parenthesized_expression" => n.named_child(0).is_some_and(|l| is_text(l, cx)),
+        "call" => {
+            let Some(f) = n.child_by_field_name("function") else {
+                return false;
+            };
+            match f.kind() {
+                "attribute" => {
+                    f.child_by_field_name("attribute")
+                        .is_some_and(|a| cx.text(a) == "format")
+                        && f.child_by_field_name("object")
+                            .is_some_and(|o| is_text(o, cx))
+                }
+                _ => {
+                    formats::is_translation(cx.text(f))
+                        && arguments(n.child_by_field_name("arguments"))
+                            .first()
+                            .is_some_and(|a| is_text(*a, cx))
+                }
+            }
+        }
         _ => false,
     }
 }
@@ -361,6 +495,10 @@ fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
             Some(out)
         }
         "parenthesized_expression" => literal(n.named_child(0)?, cx),
+        // `_("…")`: the message before translation.
+        "call" if formats::is_translation(cx.text(n.child_by_field_name("function")?)) => {
+            literal(*arguments(n.child_by_field_name("arguments")).first()?, cx)
+        }
         _ => None,
     }
 }

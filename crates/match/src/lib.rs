@@ -31,6 +31,7 @@ mod anchors;
 mod holes;
 pub mod prefix;
 pub mod sample;
+pub mod stack;
 
 use anchors::{Anchors, Occurrence};
 use errdex_model::{HoleKind, Segment, Template};
@@ -285,14 +286,31 @@ impl TemplateSet {
         }
         let anchored = self.candidates(cx, s, e, true);
         let mut best = self.best(cx.text, &anchored, e);
+        if best.is_empty() && !outermost {
+            // A wrapped error printed with its repr (Python's `{reason!r}`:
+            // `NewConnectionError('…: Connection refused')`): its message
+            // is the quoted text.
+            if let Some((is, ie)) = repr_inner(cx.text.as_bytes(), s, e) {
+                self.trace_span(cx, is, ie, depth + 1, false, out);
+                return;
+            }
+        }
         if best.is_empty() && self.glue(cx, s, e, depth, out) {
             return;
         }
-        if best.is_empty() && outermost {
-            // The message may follow a prefix nobody stripped: let templates
-            // that start with their anchor start where it occurs.
+        if best.is_empty() {
+            // The message may follow a prefix nobody stripped (outermost),
+            // or text no template explains (a wrapped error's `{conn}: `
+            // before its message): let templates that start with their
+            // anchor start where it occurs.
             let anywhere = self.candidates(cx, s, e, false);
-            best = self.best(cx.text, &self.floating(&anywhere, cx.text, s, e), e);
+            let mut floating = self.floating(&anywhere, cx.text, s, e);
+            if !outermost {
+                // Inside a chain, only after a `: ` separator: an unknown
+                // head is one layer, not any text.
+                floating.retain(|&(_, p)| cx.text.as_bytes()[..p].ends_with(b": "));
+            }
+            best = self.best(cx.text, &floating, e);
         }
         if best.is_empty() {
             out.unmatched.push((s, e));
@@ -300,7 +318,11 @@ impl TemplateSet {
         }
         let start = best[0].start;
         if start > s {
-            out.head = Some((s, start));
+            if outermost {
+                out.head = Some((s, start));
+            } else {
+                out.unmatched.push((s, start));
+            }
         }
         self.push_frame(cx, &best, start, e, depth, out);
     }
@@ -471,6 +493,21 @@ impl TemplateSet {
         }
         best
     }
+}
+
+/// The quoted argument of `Name('text')` or `Name("text")` spanning
+/// `b[s..e]`.
+fn repr_inner(b: &[u8], s: usize, e: usize) -> Option<(usize, usize)> {
+    let t = &b[s..e];
+    let name = t
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'.')
+        .count();
+    if name == 0 || t.len() < name + 4 || t[name] != b'(' || t[t.len() - 1] != b')' {
+        return None;
+    }
+    let q = t[name + 1];
+    ((q == b'\'' || q == b'"') && t[t.len() - 2] == q).then(|| (s + name + 2, e - 2))
 }
 
 /// What every layer of one trace shares.

@@ -181,11 +181,8 @@ impl AppState {
     /// Traces each non-empty line of `text`, as `POST /api/explain` does.
     pub fn explain(&self, text: &str) -> Result<Vec<errdex_explain::Explanation>, String> {
         let ex = self.explainer().map_err(|f| f.1)?;
-        Ok(text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| ex.explain(l))
-            .collect())
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        Ok(ex.explain_block(&lines))
     }
 
     fn count(&self, route: &'static str) {

@@ -420,11 +420,12 @@ pub(crate) async fn search(
             Vec::new()
         } else {
             let ex = s.explainer()?;
-            q.lines()
+            let lines: Vec<&str> = q
+                .lines()
                 .filter(|l| !l.trim().is_empty())
                 .take(20)
-                .map(|l| ex.explain(l))
-                .collect()
+                .collect();
+            ex.explain_block(&lines)
         };
         let hits = search_hits(s, &q, p.repo.as_deref(), 30)?;
         let body = html! {

@@ -2,6 +2,7 @@
 
 use crate::cli::ExplainArgs;
 use crate::{not_found, Failure};
+use errdex_explain::stack;
 use errdex_explain::{Explainer, Explanation, Outline, Verdict};
 use errdex_store::Store;
 use rayon::prelude::*;
@@ -40,23 +41,49 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
     // Lines are explained in batches (in parallel with --threads) and
     // written in input order; memory stays one batch.
     let mut emit = |batch: &[String], out: &mut dyn Write| -> Result<(), Failure> {
+        // Stack traces are read across the batch: frames become hints for
+        // their message, and frame lines are not errors of their own.
+        let lines: Vec<&str> = batch.iter().map(String::as_str).collect();
+        let read = stack::read(&lines);
         if a.summary {
             // Grouping needs only each line's verdict and outermost site.
-            let outlines: Vec<Outline> = if a.threads == 1 {
-                batch.iter().map(|l| ex.outline(l)).collect()
+            let outlines: Vec<Option<Outline>> = if a.threads == 1 {
+                lines
+                    .iter()
+                    .zip(&read)
+                    .map(|(l, s)| ex.outline_line(l, s))
+                    .collect()
             } else {
-                pool.install(|| batch.par_iter().map(|l| ex.outline(l)).collect())
+                pool.install(|| {
+                    lines
+                        .par_iter()
+                        .zip(&read)
+                        .map(|(l, s)| ex.outline_line(l, s))
+                        .collect()
+                })
             };
-            for (line, o) in batch.iter().zip(outlines) {
-                traced_any |= o.top.is_some();
-                summary.add(&ex, line, o);
+            for (line, o) in lines.iter().zip(outlines) {
+                if let Some(o) = o {
+                    traced_any |= o.top.is_some();
+                    summary.add(&ex, line, o);
+                }
             }
             return Ok(());
         }
         let explained: Vec<Explanation> = if a.threads == 1 {
-            batch.iter().map(|l| ex.explain(l)).collect()
+            lines
+                .iter()
+                .zip(&read)
+                .map(|(l, s)| ex.explain_line(l, s))
+                .collect()
         } else {
-            pool.install(|| batch.par_iter().map(|l| ex.explain(l)).collect())
+            pool.install(|| {
+                lines
+                    .par_iter()
+                    .zip(&read)
+                    .map(|(l, s)| ex.explain_line(l, s))
+                    .collect()
+            })
         };
         for e in &explained {
             traced_any |= !e.frames.is_empty();
@@ -154,6 +181,9 @@ fn memchr_newline(b: &[u8]) -> Option<usize> {
 
 fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
     writeln!(out, "{}", e.input)?;
+    if let Some(kind) = e.stack {
+        return writeln!(out, "  ({kind} of a stack trace)\n");
+    }
     if !e.prefix.trim().is_empty() {
         writeln!(out, "  prefix: {}", e.prefix.trim_end())?;
     }

@@ -1,0 +1,553 @@
+//! Stack traces as programs print them: which lines of a pasted block are
+//! error messages, where in each line the message starts (after the
+//! exception's class), and which files the trace names, as location hints
+//! for the message it belongs to.
+//!
+//! - Python: `Traceback (most recent call last):`, `File "x.py", line N,
+//!   in f` (hints for the exception line that ends the traceback, the
+//!   innermost frame first), `ValueError: msg`, and the links `During
+//!   handling of the above exception…` / `The above exception was the
+//!   direct cause…`.
+//! - Java, Kotlin, Scala: `Exception in thread "main" x.Y: msg`, `Caused
+//!   by: x.Y: msg`, `at pkg.C.m(C.java:123)` and `... 5 more` (frames
+//!   follow their message, so they hint the message above them).
+//! - Rust: `thread 'main' panicked at src/x.rs:10:5:` (the message is the
+//!   next line; older Rust put it inline), `Error: msg` with anyhow's
+//!   `Caused by:` list, `note: run with RUST_BACKTRACE=1…`.
+//! - Node: `Error: msg`, `TypeError [ERR_X]: msg`, `at f (file.js:10:5)`,
+//!   and the `file.js:10` line Node prints above an uncaught error.
+//! - C#: `Unhandled exception. X: msg`, ` ---> X: msg`, `at N.C.M() in
+//!   /src/F.cs:line 42`, `--- End of inner exception stack trace ---`.
+//!
+//! Lines outside a trace are messages as they are.
+
+use crate::Hints;
+
+/// What a line of a stack trace is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A message to trace (a log line, or an exception's message).
+    Message,
+    /// A frame (`File "x.py", line 3`, `at C.m(C.java:3)`), or the source
+    /// line a Python frame shows.
+    Frame,
+    /// A header or link between exceptions (`Traceback …`, `Caused by:`,
+    /// `During handling …`).
+    Link,
+}
+
+/// One line of a block, read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StackLine {
+    /// What it is.
+    pub role: Role,
+    /// Byte offset where the message starts (after `Caused by: x.Y: `).
+    pub start: usize,
+    /// The exception class the line names, if any.
+    pub class: Option<String>,
+    /// Locations the trace names for this message, most specific first.
+    pub hints: Hints,
+    /// Whether the trace's shape shows where the message starts (a
+    /// Python traceback's last line, `Caused by: `); otherwise `start` is
+    /// a guess from a class-like head, and the whole line is tried first.
+    pub certain: bool,
+}
+
+impl StackLine {
+    fn message(start: usize, class: Option<String>) -> StackLine {
+        StackLine {
+            role: Role::Message,
+            start,
+            class,
+            hints: Hints::default(),
+            certain: true,
+        }
+    }
+
+    fn other(role: Role) -> StackLine {
+        StackLine {
+            role,
+            start: 0,
+            class: None,
+            hints: Hints::default(),
+            certain: true,
+        }
+    }
+}
+
+/// Reads a block of lines (a pasted trace, or a batch of a log).
+pub fn read(lines: &[&str]) -> Vec<StackLine> {
+    let mut out: Vec<StackLine> = Vec::with_capacity(lines.len());
+    // Python frames seen since the last `Traceback`, innermost last.
+    let mut py_frames: Vec<(String, u32)> = Vec::new();
+    // Frames of the earlier tracebacks of one chain.
+    let mut chain_frames: Vec<(String, u32)> = Vec::new();
+    let mut linked = false;
+    let mut in_python = false;
+    // The message a following Rust panic line belongs to.
+    let mut rust_panic_at: Option<(String, u32)> = None;
+    let mut in_caused_list = false;
+    // Node's `file.js:10` line above an uncaught error.
+    let mut node_at: Option<(String, u32)> = None;
+    let mut node_source = false;
+    // Index of the last message line, for frames that follow it.
+    let mut last_message: Option<usize> = None;
+    for &line in lines {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        // Python.
+        if trimmed.starts_with("Traceback (most recent call last)") {
+            in_python = true;
+            py_frames.clear();
+            if !linked {
+                chain_frames.clear();
+            }
+            linked = false;
+            out.push(StackLine::other(Role::Link));
+            continue;
+        }
+        if trimmed.starts_with("During handling of the above exception")
+            || trimmed.starts_with("The above exception was the direct cause")
+        {
+            linked = true;
+            out.push(StackLine::other(Role::Link));
+            continue;
+        }
+        if in_python {
+            if let Some(frame) = python_frame(trimmed) {
+                py_frames.push(frame);
+                out.push(StackLine::other(Role::Frame));
+                continue;
+            }
+            if indent > 0 || trimmed.starts_with('^') || trimmed.starts_with('~') {
+                // The frame's source line and its carets.
+                out.push(StackLine::other(Role::Frame));
+                continue;
+            }
+            if let Some((class, start)) = exception_head(line) {
+                let mut s = StackLine::message(start, Some(class));
+                // This traceback's frames first, then those of the
+                // exceptions it was raised from or while handling.
+                s.hints = hints(py_frames.iter().rev().chain(chain_frames.iter().rev()));
+                out.push(s);
+                in_python = false;
+                chain_frames.append(&mut py_frames);
+                continue;
+            }
+            in_python = false;
+        }
+        // JVM and .NET frames hint the message above them.
+        if let Some(frame) = jvm_frame(trimmed)
+            .or_else(|| dotnet_frame(trimmed))
+            .or_else(|| node_frame(trimmed))
+        {
+            if let Some(i) = last_message {
+                let h = &mut out[i].hints;
+                if !h.files.contains(&frame.0) && h.files.len() < 8 {
+                    h.files.push(frame.0.clone());
+                    if h.files.len() == 1 {
+                        h.line = Some(frame.1);
+                    }
+                }
+            }
+            out.push(StackLine::other(Role::Frame));
+            continue;
+        }
+        if node_source {
+            // The source line and caret Node shows under its location.
+            if trimmed.is_empty() {
+                node_source = false;
+            }
+            out.push(StackLine::other(Role::Frame));
+            continue;
+        }
+        if (trimmed.starts_with("... ") && trimmed.ends_with(" more"))
+            || (trimmed.starts_with("at ")
+                && (trimmed.ends_with(')') || trimmed.contains(':'))
+                && !trimmed.contains(": "))
+            || trimmed.starts_with("--- End of inner exception stack trace")
+            || trimmed.starts_with("--- End of stack trace from previous location")
+            || trimmed.starts_with("note: run with `RUST_BACKTRACE")
+            || trimmed == "stack backtrace:"
+        {
+            out.push(StackLine::other(Role::Frame));
+            continue;
+        }
+        // Rust.
+        if let Some(rest) = trimmed
+            .strip_prefix("thread '")
+            .and_then(|r| r.split_once("' panicked at "))
+        {
+            let rest = rest.1;
+            if let Some(loc) = rest.strip_suffix(':') {
+                // Rust 1.73+: the location, then the message on its own line.
+                rust_panic_at = rust_location(loc);
+                out.push(StackLine::other(Role::Link));
+                continue;
+            }
+            // Older: `panicked at 'msg', src/x.rs:3:5`.
+            if let Some((msg, loc)) = rest.rsplit_once("', ") {
+                let start = line.len() - rest.len() + 1;
+                let mut s = StackLine::message(start, None);
+                if let Some((f, l)) = rust_location(loc) {
+                    s.hints.files.push(f);
+                    s.hints.line = Some(l);
+                }
+                let _ = msg;
+                out.push(s);
+                last_message = Some(out.len() - 1);
+                continue;
+            }
+        }
+        if let Some((f, l)) = rust_panic_at.take() {
+            let mut s = StackLine::message(indent, None);
+            s.hints.files.push(f);
+            s.hints.line = Some(l);
+            out.push(s);
+            last_message = Some(out.len() - 1);
+            continue;
+        }
+        if trimmed == "Caused by:" {
+            in_caused_list = true;
+            out.push(StackLine::other(Role::Link));
+            continue;
+        }
+        if in_caused_list {
+            if indent > 0 && !trimmed.is_empty() {
+                // `    0: msg` or `    msg`.
+                let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+                let start = if digits > 0 && trimmed[digits..].starts_with(": ") {
+                    indent + digits + 2
+                } else {
+                    indent
+                };
+                out.push(StackLine::message(start, None));
+                last_message = Some(out.len() - 1);
+                continue;
+            }
+            in_caused_list = false;
+        }
+        // Node's location line above an uncaught error: `/app/x.js:10`.
+        if let Some(loc) = node_location_line(trimmed) {
+            node_at = Some(loc);
+            node_source = true;
+            out.push(StackLine::other(Role::Frame));
+            continue;
+        }
+        // Exception lines: JVM `Exception in thread "main" x.Y: msg`,
+        // `Caused by: x.Y: msg`, .NET `Unhandled exception. X: msg` and
+        // ` ---> X: msg`, Node `TypeError [ERR_X]: msg`.
+        let mut s = exception_line(line).unwrap_or_else(|| StackLine::message(0, None));
+        if let Some((f, l)) = node_at.take() {
+            s.hints.files.push(f);
+            s.hints.line = Some(l);
+        }
+        out.push(s);
+        last_message = Some(out.len() - 1);
+    }
+    out
+}
+
+/// Hints from frames, innermost first: the innermost frame's line too.
+fn hints<'a>(frames: impl Iterator<Item = &'a (String, u32)>) -> Hints {
+    let mut h = Hints::default();
+    for (f, l) in frames {
+        if h.files.is_empty() {
+            h.line = Some(*l);
+        }
+        if !h.files.contains(f) && h.files.len() < 16 {
+            h.files.push(f.clone());
+        }
+    }
+    h
+}
+
+/// `File "/x/y.py", line 3, in f`.
+fn python_frame(t: &str) -> Option<(String, u32)> {
+    let rest = t.strip_prefix("File \"")?;
+    let (path, rest) = rest.split_once("\", line ")?;
+    let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((suffix_path(path), n.parse().ok()?))
+}
+
+/// `at pkg.C.m(C.java:123)`, `at pkg.C.m(C.kt:9)`; the file name is all a
+/// JVM frame names, and the package gives its folders.
+fn jvm_frame(t: &str) -> Option<(String, u32)> {
+    let rest = t.strip_prefix("at ")?;
+    let open = rest.rfind('(')?;
+    let inner = rest[open + 1..].strip_suffix(')')?;
+    let (file, line) = inner.rsplit_once(':')?;
+    if !(file.ends_with(".java") || file.ends_with(".kt") || file.ends_with(".scala")) {
+        return None;
+    }
+    let line: u32 = line.parse().ok()?;
+    // `org.apache.commons.lang3.Validate.notNull` → org/apache/commons/lang3/Validate.java
+    let qualified = &rest[..open];
+    let parts: Vec<&str> = qualified.split('.').collect();
+    let dirs = parts
+        .iter()
+        .take_while(|p| p.starts_with(|c: char| c.is_ascii_lowercase()))
+        .copied()
+        .collect::<Vec<_>>();
+    let path = if dirs.is_empty() {
+        file.to_string()
+    } else {
+        format!("{}/{file}", dirs.join("/"))
+    };
+    Some((path, line))
+}
+
+/// `at N.C.M() in /src/F.cs:line 42`.
+fn dotnet_frame(t: &str) -> Option<(String, u32)> {
+    let rest = t.strip_prefix("at ")?;
+    let (_, loc) = rest.rsplit_once(" in ")?;
+    let (file, line) = loc.rsplit_once(":line ")?;
+    Some((suffix_path(file), line.trim().parse().ok()?))
+}
+
+/// `at f (/app/x.js:10:5)`, `at /app/x.js:10:5`, `at async f (file:///x.mjs:3:9)`.
+fn node_frame(t: &str) -> Option<(String, u32)> {
+    let rest = t.strip_prefix("at ")?;
+    let loc = match rest.rfind(" (") {
+        Some(p) => rest[p + 2..].strip_suffix(')')?,
+        None => rest,
+    };
+    let loc = loc.strip_prefix("file://").unwrap_or(loc);
+    let (rest, _col) = loc.rsplit_once(':')?;
+    let (file, line) = rest.rsplit_once(':')?;
+    if !is_script(file) {
+        return None;
+    }
+    Some((suffix_path(file), line.parse().ok()?))
+}
+
+fn is_script(f: &str) -> bool {
+    [".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".mts", ".cts"]
+        .iter()
+        .any(|e| f.ends_with(e))
+}
+
+/// Node prints `/app/x.js:10` alone above an uncaught error's source line.
+fn node_location_line(t: &str) -> Option<(String, u32)> {
+    let (file, line) = t.rsplit_once(':')?;
+    if !is_script(file) || file.contains(' ') {
+        return None;
+    }
+    Some((suffix_path(file), line.parse().ok()?))
+}
+
+/// `src/main.rs:10:5`.
+fn rust_location(loc: &str) -> Option<(String, u32)> {
+    let (rest, _col) = loc.trim().rsplit_once(':')?;
+    let (file, line) = rest.rsplit_once(':')?;
+    file.ends_with(".rs")
+        .then(|| (suffix_path(file), line.parse().ok()))
+        .and_then(|(f, l)| Some((f, l?)))
+}
+
+/// The part of an absolute path a repository path can end with: installed
+/// packages live under `site-packages/`, `node_modules/`, a registry; the
+/// repository's own path starts after those.
+fn suffix_path(p: &str) -> String {
+    for marker in ["site-packages/", "dist-packages/", "node_modules/", "/src/"] {
+        if let Some(i) = p.rfind(marker) {
+            let rest = &p[i + marker.len()..];
+            if marker == "/src/" {
+                return rest.to_string();
+            }
+            // `requests/adapters.py` (drop the package's folder name? no:
+            // keep it, repositories often have `src/requests/…`).
+            return rest.to_string();
+        }
+    }
+    p.rsplit('/')
+        .take(2)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// `x.y.ClassName: msg` at the start of a line: the class and where the
+/// message starts. Class names end in Error, Exception, Warning, Exit,
+/// Interrupt, Failure, or are dotted and capitalised.
+fn exception_head(line: &str) -> Option<(String, usize)> {
+    let (head, _) = line.split_once(": ").or_else(|| {
+        // A bare class (`StopIteration`) has no message.
+        (!line.contains(' ')).then_some((line, ""))
+    })?;
+    let name = head.rsplit('.').next().unwrap_or(head);
+    let plausible = !head.is_empty()
+        && head
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b'_' || c == b'$')
+        && name.starts_with(|c: char| c.is_ascii_uppercase());
+    if !plausible {
+        return None;
+    }
+    let start = (head.len() + 2).min(line.len());
+    Some((head.to_string(), start))
+}
+
+/// JVM, .NET and Node exception lines.
+fn exception_line(line: &str) -> Option<StackLine> {
+    let t = line.trim_start();
+    let indent = line.len() - t.len();
+    let mut at = indent;
+    let mut rest = t;
+    let mut certain = false;
+    for p in [
+        "Caused by: ",
+        "Suppressed: ",
+        "Unhandled exception. ",
+        "---> ",
+        "Uncaught ",
+    ] {
+        if let Some(r) = rest.strip_prefix(p) {
+            at += p.len();
+            rest = r;
+            certain = true;
+        }
+    }
+    if let Some(r) = rest.strip_prefix("Exception in thread \"") {
+        let close = r.find("\" ")?;
+        at += "Exception in thread \"".len() + close + 2;
+        rest = &r[close + 2..];
+        certain = true;
+    }
+    // Node: `TypeError [ERR_INVALID_ARG_TYPE]: msg`.
+    let (head, _) = rest.split_once(": ")?;
+    let class = head.split(" [").next().unwrap_or(head);
+    let name = class.rsplit('.').next().unwrap_or(class);
+    let known = [
+        "Error",
+        "Exception",
+        "Throwable",
+        "Failure",
+        "Fault",
+        "Exit",
+    ]
+    .iter()
+    .any(|s| name.ends_with(s));
+    let dotted_class = class.contains('.')
+        && class
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'.' || c == b'_' || c == b'$')
+        && name.starts_with(|c: char| c.is_ascii_uppercase());
+    if !(known || dotted_class) || class.contains(' ') {
+        return None;
+    }
+    // `Error: msg` alone is how anyhow, Node and many CLIs print any
+    // error: the message follows; the generic class says nothing.
+    let class = (name != "Error").then(|| class.to_string());
+    let mut s = StackLine::message(at + head.len() + 2, class);
+    s.certain = certain || known;
+    Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roles(block: &str) -> Vec<(Role, String, Vec<String>)> {
+        let lines: Vec<&str> = block.lines().collect();
+        read(&lines)
+            .into_iter()
+            .zip(&lines)
+            .map(|(s, l)| (s.role, l[s.start..].to_string(), s.hints.files))
+            .collect()
+    }
+
+    #[test]
+    fn python_chained_traceback() {
+        let r = roles(
+            "Traceback (most recent call last):
+  File \"/usr/lib/python3/dist-packages/urllib3/connection.py\", line 198, in _new_conn
+    sock = connection.create_connection(
+ConnectionRefusedError: [Errno 111] Connection refused
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File \"/tmp/x.py\", line 2, in <module>
+  File \"/usr/lib/python3/dist-packages/requests/adapters.py\", line 700, in send
+    raise ConnectionError(e, request=request)
+requests.exceptions.ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=1): Max retries",
+        );
+        assert_eq!(r[3].0, Role::Message);
+        assert_eq!(r[3].1, "[Errno 111] Connection refused");
+        assert_eq!(r[3].2, vec!["urllib3/connection.py"]);
+        assert_eq!(r[5].0, Role::Link);
+        let last = r.last().unwrap();
+        assert_eq!(
+            last.1,
+            "HTTPConnectionPool(host='127.0.0.1', port=1): Max retries"
+        );
+        assert_eq!(last.2[0], "requests/adapters.py");
+    }
+
+    #[test]
+    fn java_caused_by_and_frames_after() {
+        let r = roles(
+            "Exception in thread \"main\" java.lang.IllegalStateException: cannot start: port taken
+\tat com.acme.Server.start(Server.java:42)
+\tat com.acme.Main.main(Main.java:7)
+Caused by: java.net.BindException: Address already in use
+\t... 2 more",
+        );
+        assert_eq!(r[0].1, "cannot start: port taken");
+        assert_eq!(r[0].2, vec!["com/acme/Server.java", "com/acme/Main.java"]);
+        assert_eq!(r[1].0, Role::Frame);
+        assert_eq!(r[3].1, "Address already in use");
+        assert_eq!(r[4].0, Role::Frame);
+    }
+
+    #[test]
+    fn rust_panic_and_anyhow_causes() {
+        let r = roles(
+            "thread 'main' panicked at src/main.rs:10:5:
+index out of range
+note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace
+Error: failed to load config
+
+Caused by:
+    0: reading /etc/x.toml
+    1: No such file or directory (os error 2)",
+        );
+        assert_eq!(r[1].1, "index out of range");
+        assert_eq!(r[1].2, vec!["src/main.rs"]);
+        assert_eq!(r[2].0, Role::Frame);
+        assert_eq!(r[3].1, "failed to load config");
+        assert_eq!(r[6].1, "reading /etc/x.toml");
+        assert_eq!(r[7].1, "No such file or directory (os error 2)");
+    }
+
+    #[test]
+    fn node_and_dotnet() {
+        let r = roles(
+            "/app/server.js:12
+    throw new Error(`bad port ${port}`);
+    ^
+
+TypeError [ERR_INVALID_ARG_TYPE]: The \"path\" argument must be of type string
+    at Object.open (node:fs:580:10)
+    at load (/app/lib/config.js:8:3)
+Unhandled exception. System.InvalidOperationException: Sequence contains no elements
+ ---> System.IO.IOException: disk full
+   at Shop.Orders.Save() in /src/Shop/Orders.cs:line 42",
+        );
+        let msg: Vec<&(Role, String, Vec<String>)> = r
+            .iter()
+            .filter(|x| x.0 == Role::Message && !x.1.trim().is_empty())
+            .collect();
+        assert!(msg
+            .iter()
+            .any(|m| m.1 == "The \"path\" argument must be of type string"
+                && m.2.contains(&"lib/config.js".to_string())));
+        assert!(msg.iter().any(|m| m.1 == "Sequence contains no elements"));
+        assert!(msg
+            .iter()
+            .any(|m| m.1 == "disk full" && m.2 == vec!["Shop/Orders.cs"]));
+    }
+}
