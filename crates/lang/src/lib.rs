@@ -19,6 +19,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod csharp;
 pub mod formats;
 mod go;
 mod go_checks;
@@ -34,7 +35,7 @@ use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
 /// [`LanguageSupport`], and one line here.
-pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON];
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &csharp::CSHARP];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {
