@@ -28,6 +28,7 @@ mod go_facts;
 pub mod message;
 mod prefilter;
 mod python;
+mod ruby;
 mod tree;
 
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
@@ -35,7 +36,8 @@ use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
 /// [`LanguageSupport`], and one line here.
-pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &csharp::CSHARP];
+pub static LANGUAGES: &[&dyn LanguageSupport] =
+    &[&go::Go, &python::PYTHON, &csharp::CSHARP, &ruby::RUBY];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {
