@@ -596,9 +596,9 @@ fn escape_specs(fmt: &str) -> String {
     while let Some(p) = rest.find('{') {
         out.push_str(&rest[..p]);
         let tail = &rest[p..];
-        if tail.starts_with("{{") {
+        if let Some(after) = tail.strip_prefix("{{") {
             out.push_str("{{");
-            rest = &tail[2..];
+            rest = after;
             continue;
         }
         match tail.find('}') {

@@ -26,6 +26,7 @@ mod go_checks;
 pub use go_checks::ErrorCheck;
 mod go_facts;
 pub mod message;
+mod php;
 mod prefilter;
 mod python;
 mod ruby;
@@ -36,8 +37,13 @@ use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
 /// [`LanguageSupport`], and one line here.
-pub static LANGUAGES: &[&dyn LanguageSupport] =
-    &[&go::Go, &python::PYTHON, &csharp::CSHARP, &ruby::RUBY];
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[
+    &go::Go,
+    &python::PYTHON,
+    &csharp::CSHARP,
+    &ruby::RUBY,
+    &php::PHP,
+];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {

@@ -424,9 +424,9 @@ fn named_references(fmt: &str, pairs: &[Node<'_>], cx: &Cx<'_>) -> (String, Opti
             out.push('%');
             holes.push(value(&tail[2..close]));
             rest = &tail[close + 1..];
-        } else if tail.starts_with("%%") {
+        } else if let Some(after) = tail.strip_prefix("%%") {
             out.push_str("%%");
-            rest = &tail[2..];
+            rest = after;
         } else {
             out.push('%');
             holes.push(String::new());
