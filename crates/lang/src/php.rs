@@ -542,8 +542,42 @@ fn printf_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Ve
             vec![MsgPart::Text { text, format: true }],
             rest.iter().map(|a| cx.text(*a).to_string()).collect(),
         ),
+        None if is_text(fmt) && fmt.kind() == "binary_expression" => {
+            let (parts, inner) = message_of(fmt, cx);
+            let values: Vec<String> = rest.iter().map(|a| cx.text(*a).to_string()).collect();
+            printf_of_parts(parts, inner, &values)
+        }
         None => message_of(fmt, cx),
     }
+}
+
+/// A printf format built by concatenation (`sprintf('"%s" failed: ' .
+/// $err, $path)`): its literal parts stay format syntax whose verbs take
+/// the call's values in turn, its run-time parts are holes of their own.
+fn printf_of_parts(parts: Message, inner: Vec<String>, rest: &[String]) -> (Message, Vec<String>) {
+    let mut values = rest.iter();
+    let mut inner = inner.into_iter();
+    let mut message = Vec::new();
+    let mut holes = Vec::new();
+    for p in parts {
+        match p {
+            MsgPart::Text { text, .. } => {
+                let t = formats::printf_template(&text, &[], formats::Printf::C, |_| false);
+                let verbs = t
+                    .segments
+                    .iter()
+                    .filter(|s| matches!(s, errdex_model::Segment::Hole(_)))
+                    .count();
+                holes.extend(values.by_ref().take(verbs).cloned());
+                message.push(MsgPart::Text { text, format: true });
+            }
+            other => {
+                holes.extend(inner.next());
+                message.push(other);
+            }
+        }
+    }
+    (message, holes)
 }
 
 /// The message an expression evaluates to and the source of its holes.
@@ -682,5 +716,72 @@ $this->logger->info('fine');
         assert_eq!(s[0].2, vec!["$h", "3"]);
         assert_eq!(s[1].1, "disk %v full");
         assert_eq!(s[1].2, vec!["disk"]);
+    }
+    /// Extracts a real code base: must not panic. Prints files, sites,
+    /// dynamic sites, files with syntax errors and time; with
+    /// `ERRDEX_CORPUS_OUT` set, writes one line per site there.
+    #[test]
+    #[ignore]
+    fn corpus() {
+        let roots = ["/usr/share/php/Monolog", "/usr/share/php/GuzzleHttp"];
+        let mut paths = Vec::new();
+        for root in roots {
+            if !std::path::Path::new(root).exists() {
+                println!("corpus {root} absent: skipped");
+                continue;
+            }
+            let mut stack = vec![std::path::PathBuf::from(root)];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).unwrap().flatten() {
+                    let p = e.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if p.to_string_lossy().ends_with(".php") {
+                        paths.push(p);
+                    }
+                }
+            }
+        }
+        paths.sort();
+        let start = std::time::Instant::now();
+        let mut files = Vec::new();
+        let mut broken = 0;
+        for p in &paths {
+            let path = p.to_string_lossy().to_string();
+            let lang = crate::language_for_path(&path).unwrap();
+            let src = std::fs::read_to_string(p).unwrap_or_default();
+            let facts = lang.extract(&path, &src, &Default::default());
+            broken += usize::from(facts.syntax_errors > 0);
+            files.push(facts);
+        }
+        crate::apply_wrappers(&mut files, false);
+        let (sites, dynamic) = crate::resolve_package(files);
+        println!(
+            "php: {} files, {} sites, {} dynamic, {} with syntax errors, {:?}",
+            paths.len(),
+            sites.len(),
+            dynamic.len(),
+            broken,
+            start.elapsed()
+        );
+        if let Some(out) = std::env::var_os("ERRDEX_CORPUS_OUT") {
+            let lines: Vec<String> = sites
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{}:{}\t{}\t{}/{}\t{:?}\t{:?}\t{:?}",
+                        s.file_path,
+                        s.line_number,
+                        s.callee,
+                        s.error_type.as_str(),
+                        s.severity.as_str(),
+                        s.error_class,
+                        s.message_pattern,
+                        s.args
+                    )
+                })
+                .collect();
+            std::fs::write(out, lines.join("\n")).unwrap();
+        }
     }
 }

@@ -72,7 +72,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         }
         // `abort("msg")` prints msg to stderr and exits 1.
         "abort" | "exit!" if plain => {
-            if let Some(first) = args.first().filter(|a| is_text(**a)) {
+            if let Some(first) = args.first() {
                 let site = cx.site(n, method, ErrorType::Exit, Severity::Critical);
                 let (message, holes) = message_of(*first, cx);
                 cx.push(site, message, holes, n);
@@ -139,6 +139,24 @@ fn raise(n: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
     let Some(first) = args.first().copied() else {
         return;
     };
+    // Kernel's raise takes no number: `fail(404, "Not Found")` is a
+    // project method answering HTTP (Rack::Files).
+    if first.kind() == "integer" {
+        let status = cx.text(first).parse::<u16>().ok();
+        if let (Some(status @ 400..=599), Some(body)) = (status, args.get(1)) {
+            let sev = if status >= 500 {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            let callee = n.child_by_field_name("method").map(|m| cx.text(m));
+            let mut site = cx.site(n, callee.unwrap_or("fail"), ErrorType::Http, sev);
+            site.http_status = Some(status);
+            let (message, holes) = message_of(*body, cx);
+            cx.push(site, message, holes, n);
+        }
+        return;
+    }
     let (class, msg) = if is_class(first) {
         (Some(cx.text(first).to_string()), args.get(1).copied())
     } else if let Some((class, new_args)) = new_call(first, cx) {
@@ -350,6 +368,11 @@ fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
 /// `%<name>d`) take their value from the hash argument.
 fn printf_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
     let Some(text) = literal(fmt, cx) else {
+        if fmt.kind() == "binary" && is_text(fmt) {
+            let (parts, inner) = message_of(fmt, cx);
+            let values: Vec<String> = rest.iter().map(|a| cx.text(*a).to_string()).collect();
+            return printf_of_parts(parts, inner, &values);
+        }
         return message_of(fmt, cx);
     };
     if rest.is_empty() && !text.contains('%') {
@@ -435,6 +458,35 @@ fn named_references(fmt: &str, pairs: &[Node<'_>], cx: &Cx<'_>) -> (String, Opti
     }
     out.push_str(rest);
     (out, Some(holes))
+}
+
+/// A printf format built by concatenation (`sprintf('"%s" failed: ' .
+/// $err, $path)`): its literal parts stay format syntax whose verbs take
+/// the call's values in turn, its run-time parts are holes of their own.
+fn printf_of_parts(parts: Message, inner: Vec<String>, rest: &[String]) -> (Message, Vec<String>) {
+    let mut values = rest.iter();
+    let mut inner = inner.into_iter();
+    let mut message = Vec::new();
+    let mut holes = Vec::new();
+    for p in parts {
+        match p {
+            MsgPart::Text { text, .. } => {
+                let t = formats::printf_template(&text, &[], formats::Printf::C, |_| false);
+                let verbs = t
+                    .segments
+                    .iter()
+                    .filter(|s| matches!(s, errdex_model::Segment::Hole(_)))
+                    .count();
+                holes.extend(values.by_ref().take(verbs).cloned());
+                message.push(MsgPart::Text { text, format: true });
+            }
+            other => {
+                holes.extend(inner.next());
+                message.push(other);
+            }
+        }
+    }
+    (message, holes)
 }
 
 /// The message an expression evaluates to and the source of its holes.
@@ -559,5 +611,75 @@ end
         );
         assert_eq!(s[0].2, vec!["path", "e.message"]);
         assert_eq!(s[3].2, vec!["n", "path"]);
+    }
+    /// Extracts a real code base: must not panic. Prints files, sites,
+    /// dynamic sites, files with syntax errors and time; with
+    /// `ERRDEX_CORPUS_OUT` set, writes one line per site there.
+    #[test]
+    #[ignore]
+    fn corpus() {
+        let roots = [
+            "/usr/share/rubygems-integration/all/gems/rack-2.2.22/lib/rack",
+            "/usr/share/rubygems-integration/all/gems/sinatra-3.0.5/lib/sinatra",
+        ];
+        let mut paths = Vec::new();
+        for root in roots {
+            if !std::path::Path::new(root).exists() {
+                println!("corpus {root} absent: skipped");
+                continue;
+            }
+            let mut stack = vec![std::path::PathBuf::from(root)];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).unwrap().flatten() {
+                    let p = e.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if p.to_string_lossy().ends_with(".rb") {
+                        paths.push(p);
+                    }
+                }
+            }
+        }
+        paths.sort();
+        let start = std::time::Instant::now();
+        let mut files = Vec::new();
+        let mut broken = 0;
+        for p in &paths {
+            let path = p.to_string_lossy().to_string();
+            let lang = crate::language_for_path(&path).unwrap();
+            let src = std::fs::read_to_string(p).unwrap_or_default();
+            let facts = lang.extract(&path, &src, &Default::default());
+            broken += usize::from(facts.syntax_errors > 0);
+            files.push(facts);
+        }
+        crate::apply_wrappers(&mut files, false);
+        let (sites, dynamic) = crate::resolve_package(files);
+        println!(
+            "ruby: {} files, {} sites, {} dynamic, {} with syntax errors, {:?}",
+            paths.len(),
+            sites.len(),
+            dynamic.len(),
+            broken,
+            start.elapsed()
+        );
+        if let Some(out) = std::env::var_os("ERRDEX_CORPUS_OUT") {
+            let lines: Vec<String> = sites
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{}:{}\t{}\t{}/{}\t{:?}\t{:?}\t{:?}",
+                        s.file_path,
+                        s.line_number,
+                        s.callee,
+                        s.error_type.as_str(),
+                        s.severity.as_str(),
+                        s.error_class,
+                        s.message_pattern,
+                        s.args
+                    )
+                })
+                .collect();
+            std::fs::write(out, lines.join("\n")).unwrap();
+        }
     }
 }
