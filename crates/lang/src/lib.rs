@@ -19,14 +19,17 @@
 //! ```
 #![deny(missing_docs)]
 
+mod csharp;
 pub mod formats;
 mod go;
 mod go_checks;
 pub use go_checks::ErrorCheck;
 mod go_facts;
 pub mod message;
+mod php;
 mod prefilter;
 mod python;
+mod ruby;
 mod tree;
 
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
@@ -34,7 +37,13 @@ use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
 /// [`LanguageSupport`], and one line here.
-pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON];
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[
+    &go::Go,
+    &python::PYTHON,
+    &csharp::CSHARP,
+    &ruby::RUBY,
+    &php::PHP,
+];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {

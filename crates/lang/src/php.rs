@@ -1,0 +1,787 @@
+//! PHP: `throw new X(…)` (single-quoted literals, `"…$x…{$y->z}…"`
+//! interpolation, heredocs, `.` concatenation, `sprintf`/`vsprintf` kept
+//! as printf), `trigger_error` at the level it names, PSR-3 logger calls
+//! (`$this->logger->error('…{key}…', ['key' => $v])`, `Log::error`),
+//! `error_log`, `exit("…")`/`die("…")`, HTTP answers (`abort(404, '…')`,
+//! `HttpException(404, '…')`), translations (`__('…')`) seen through, and
+//! the project's own message functions (`function fail(string $format,
+//! ...$args)`).
+
+use crate::formats::{self, Piece};
+use crate::message::{Message, MsgPart};
+use crate::tree::{self, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use errdex_model::{ErrorType, Lang, Severity};
+use tree_sitter::Node;
+
+/// The PHP language module.
+pub static PHP: TreeLanguage = TreeLanguage {
+    visitor: &PhpVisitor,
+    extensions: &[".php"],
+    is_test: tree::common_test_path,
+    printf: formats::Printf::C,
+};
+
+static SYNTAX: Syntax = Syntax {
+    lang: Lang::Php,
+    grammar: || tree_sitter_php::LANGUAGE_PHP.into(),
+    functions: &[
+        "function_definition",
+        "method_declaration",
+        "anonymous_function",
+        "arrow_function",
+    ],
+    classes: &[
+        "class_declaration",
+        "interface_declaration",
+        "trait_declaration",
+        "enum_declaration",
+    ],
+    loops: &[
+        "for_statement",
+        "foreach_statement",
+        "while_statement",
+        "do_statement",
+    ],
+    conditionals: &["if_statement", "else_if_clause", "while_statement"],
+    returns: &["return_statement", "throw_expression"],
+    catches: &["catch_clause"],
+    comments: &["comment"],
+};
+
+struct PhpVisitor;
+
+impl Visitor for PhpVisitor {
+    fn syntax(&self) -> &'static Syntax {
+        &SYNTAX
+    }
+
+    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
+        match n.kind() {
+            "throw_expression" => throw(n, cx),
+            "function_call_expression" => function_call(n, cx),
+            "member_call_expression" | "nullsafe_member_call_expression" => {
+                method_call(n, "object", cx)
+            }
+            "scoped_call_expression" => method_call(n, "scope", cx),
+            "exit_statement" => exit(n, cx),
+            "function_definition" | "method_declaration" => wrapper_def(n, cx),
+            _ => {}
+        }
+    }
+}
+
+/// `throw new X('…', $code, $previous)`; `throw $e` re-throws.
+fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(e) = n
+        .named_child(0)
+        .filter(|e| e.kind() == "object_creation_expression")
+    else {
+        return;
+    };
+    let mut cur = e.walk();
+    let Some(ty) = e
+        .named_children(&mut cur)
+        .find(|c| matches!(c.kind(), "name" | "qualified_name" | "relative_name"))
+    else {
+        return;
+    };
+    let class = cx.text(ty).trim_start_matches('\\').to_string();
+    let name = last_name(&class.replace('\\', ".")).to_string();
+    let mut cur = e.walk();
+    let list = e.named_children(&mut cur).find(|c| c.kind() == "arguments");
+    let args = arguments(list);
+    let pos = positional(&args);
+    let mut site = cx.site(n, &class, ErrorType::Exception, Severity::Error);
+    site.error_class = Some(name.clone());
+    let status = http_exception_status(&name, &pos, cx);
+    if let Some(status) = status {
+        site.http_status = Some(status);
+        site.error_type = ErrorType::Http;
+        site.severity = severity_of_status(status);
+    }
+    // `HttpException($status, $message)` puts the status first.
+    let msg_at = usize::from(name == "HttpException");
+    let msg = named(&args, &["message"], cx).or_else(|| pos.get(msg_at).copied());
+    // `new X($message, 42)`: a literal code.
+    if let Some(code) = named(&args, &["code"], cx)
+        .or_else(|| pos.get(msg_at + 1).copied())
+        .filter(|c| c.kind() == "integer" || c.kind() == "class_constant_access_expression")
+    {
+        site.error_code = Some(cx.text(code).to_string());
+    }
+    let (message, holes) = match msg {
+        Some(m) => message_of(m, cx),
+        None => (vec![text_part(name)], Vec::new()),
+    };
+    cx.push(site, message, holes, n);
+}
+
+/// Symfony's HTTP exceptions: `HttpException(404, …)` and the classes
+/// named for a status (`NotFoundHttpException`).
+fn http_exception_status(class: &str, pos: &[Node<'_>], cx: &Cx<'_>) -> Option<u16> {
+    Some(match class {
+        "HttpException" => cx.text(*pos.first()?).parse().ok()?,
+        "BadRequestHttpException" => 400,
+        "UnauthorizedHttpException" => 401,
+        "AccessDeniedHttpException" => 403,
+        "NotFoundHttpException" => 404,
+        "MethodNotAllowedHttpException" => 405,
+        "ConflictHttpException" => 409,
+        "GoneHttpException" => 410,
+        "UnprocessableEntityHttpException" => 422,
+        "TooManyRequestsHttpException" => 429,
+        "ServiceUnavailableHttpException" => 503,
+        _ => return None,
+    })
+}
+
+fn severity_of_status(status: u16) -> Severity {
+    if status >= 500 {
+        Severity::Error
+    } else {
+        Severity::Warning
+    }
+}
+
+/// `trigger_error`, `error_log`, Laravel's `abort`, and calls of message
+/// functions.
+fn function_call(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(f) = n.child_by_field_name("function") else {
+        return;
+    };
+    if !matches!(f.kind(), "name" | "qualified_name") {
+        return;
+    }
+    let callee = cx.text(f).trim_start_matches('\\');
+    let args = arguments(n.child_by_field_name("arguments"));
+    let pos = positional(&args);
+    match callee {
+        "trigger_error" | "user_error" => {
+            let level = pos.get(1).map(|l| cx.text(*l)).unwrap_or("E_USER_NOTICE");
+            let sev = match last_name(level) {
+                "E_USER_ERROR" => Severity::Error,
+                "E_USER_WARNING" | "E_USER_DEPRECATED" => Severity::Warning,
+                _ if cx.opts.all_levels => Severity::Info,
+                _ => return,
+            };
+            if let Some(m) = pos.first() {
+                let mut site = cx.site(n, callee, ErrorType::Log, sev);
+                site.error_class = Some(last_name(level).to_string());
+                let (message, holes) = message_of(*m, cx);
+                cx.push(site, message, holes, n);
+            }
+        }
+        "die" | "exit" => {
+            if let Some(m) = pos.first().filter(|m| is_text(**m)) {
+                let site = cx.site(n, callee, ErrorType::Exit, Severity::Critical);
+                let (message, holes) = message_of(*m, cx);
+                cx.push(site, message, holes, n);
+            }
+        }
+        // `fwrite(STDERR, '…')`, `fprintf(STDERR, '%s…', $x)`.
+        "fwrite" | "fputs" | "fprintf"
+            if pos.first().is_some_and(|s| cx.text(*s).ends_with("STDERR")) =>
+        {
+            if let Some(m) = pos.get(1) {
+                let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+                let (message, holes) = if callee == "fprintf" {
+                    printf_message(*m, &pos[2..], cx)
+                } else {
+                    message_of(*m, cx)
+                };
+                cx.push(site, message, holes, n);
+            }
+        }
+        "error_log" => {
+            if let Some(m) = pos.first() {
+                let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+                let (message, holes) = message_of(*m, cx);
+                cx.push(site, message, holes, n);
+            }
+        }
+        // Laravel: `abort(404, 'Order not found')`.
+        "abort" => {
+            if let (Some(status), Some(m)) = (
+                pos.first().and_then(|s| cx.text(*s).parse::<u16>().ok()),
+                pos.get(1),
+            ) {
+                let mut site = cx.site(n, callee, ErrorType::Http, severity_of_status(status));
+                site.http_status = Some(status);
+                let (message, holes) = message_of(*m, cx);
+                cx.push(site, message, holes, n);
+            }
+        }
+        _ => {
+            let name = last_name(callee);
+            wrapper_call(n, name, &pos, cx);
+        }
+    }
+}
+
+/// PSR-3 logger calls (`$this->logger->error(…)`, `Log::error(…)`,
+/// `$logger->log('error', …)`) and `$this->fail(…)`/`self::fail(…)`.
+fn method_call(n: Node<'_>, object_field: &str, cx: &mut Cx<'_>) {
+    let (Some(obj), Some(m)) = (
+        n.child_by_field_name(object_field),
+        n.child_by_field_name("name"),
+    ) else {
+        return;
+    };
+    let object = cx.text(obj);
+    let method = cx.text(m);
+    let args = arguments(n.child_by_field_name("arguments"));
+    let mut pos = positional(&args);
+    if matches!(object, "$this" | "self" | "static") {
+        wrapper_call(n, method, &pos, cx);
+        return;
+    }
+    if !object.to_ascii_lowercase().contains("log") {
+        return;
+    }
+    let mut level = method.to_ascii_lowercase();
+    if level == "log" {
+        // `->log(LogLevel::ERROR, '…')`, `->log('error', '…')`.
+        let Some(l) = pos.first() else {
+            return;
+        };
+        level = last_name(cx.text(*l))
+            .trim_matches(['\'', '"'])
+            .to_ascii_lowercase();
+        pos.remove(0);
+    }
+    let sev = match level.as_str() {
+        "emergency" | "alert" | "critical" => Severity::Critical,
+        "error" => Severity::Error,
+        "warning" => Severity::Warning,
+        "notice" | "info" if cx.opts.all_levels => Severity::Info,
+        "debug" if cx.opts.all_levels => Severity::Debug,
+        _ => return,
+    };
+    let Some(msg) = pos.first().copied() else {
+        return;
+    };
+    let callee = format!("{object}->{method}");
+    let site = cx.site(n, &callee, ErrorType::Log, sev);
+    let (message, holes) = psr3_message(msg, pos.get(1).copied(), cx);
+    cx.push(site, message, holes, n);
+}
+
+/// A PSR-3 message: `{key}` placeholders are filled from the context
+/// array (`['key' => $value]`); a key the call does not list stays a
+/// hole named by its key.
+fn psr3_message(msg: Node<'_>, context: Option<Node<'_>>, cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let Some(text) = literal(msg, cx) else {
+        return message_of(msg, cx);
+    };
+    if !text.contains('{') {
+        return (vec![text_part(text)], Vec::new());
+    }
+    let mut values = Vec::new();
+    if let Some(ctx) = context.filter(|c| c.kind() == "array_creation_expression") {
+        let mut cur = ctx.walk();
+        for el in ctx.named_children(&mut cur) {
+            let mut ec = el.walk();
+            let kv: Vec<Node<'_>> = el
+                .named_children(&mut ec)
+                .filter(|c| c.kind() != "comment")
+                .collect();
+            if let [k, v] = kv[..] {
+                if let Some(key) = literal(k, cx) {
+                    values.push(format!("{key}={}", cx.text(v)));
+                }
+            }
+        }
+    }
+    formats::brace_message(&text, &values, false)
+}
+
+/// `exit("…")` and `die("…")` print their string and stop.
+fn exit(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(m) = n
+        .named_child(0)
+        .filter(|m| m.kind() != "integer" && m.kind() != "comment")
+    else {
+        return;
+    };
+    if !is_text(m) {
+        return;
+    }
+    let verb = if cx.text(n).starts_with("die") {
+        "die"
+    } else {
+        "exit"
+    };
+    let site = cx.site(n, verb, ErrorType::Exit, Severity::Critical);
+    let (message, holes) = message_of(m, cx);
+    cx.push(site, message, holes, n);
+}
+
+/// A call of a plain name (or `$this->`, `self::` method) with a literal
+/// argument, which a project message function of that name makes a site.
+fn wrapper_call(n: Node<'_>, name: &str, pos: &[Node<'_>], cx: &mut Cx<'_>) {
+    if crate::level_from_name(name).is_none() {
+        return;
+    }
+    if let Some((i, fmt)) = pos.iter().enumerate().find(|(_, a)| is_literal(**a)) {
+        let site = cx.site(n, name, ErrorType::Log, Severity::Error);
+        let (message, holes) = printf_message(*fmt, &pos[i + 1..], cx);
+        cx.wrapper_call(name, i, site, message, holes, n);
+    }
+}
+
+/// `function fail(string $format, ...$args)`: a message function whose
+/// calls are sites (its format goes to `sprintf`).
+fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(name), Some(params)) = (
+        n.child_by_field_name("name"),
+        n.child_by_field_name("parameters"),
+    ) else {
+        return;
+    };
+    let mut cur = params.walk();
+    let params: Vec<Node<'_>> = params
+        .named_children(&mut cur)
+        .filter(|p| p.kind() != "comment")
+        .collect();
+    let Some(splat) = params.iter().position(|p| p.kind() == "variadic_parameter") else {
+        return;
+    };
+    if splat == 0 {
+        return;
+    }
+    let fmt = params[splat - 1]
+        .child_by_field_name("name")
+        .map(|v| cx.text(v).trim_start_matches('$').to_ascii_lowercase())
+        .unwrap_or_default();
+    if !matches!(
+        fmt.as_str(),
+        "msg" | "fmt" | "format" | "message" | "template" | "text"
+    ) {
+        return;
+    }
+    let name = cx.text(name).to_string();
+    let throws = cx.text(n).contains("throw ");
+    cx.wrapper_def(&name, splat - 1, throws);
+}
+
+/// Argument nodes (comments left out).
+fn arguments(list: Option<Node<'_>>) -> Vec<Node<'_>> {
+    tree::arguments(list)
+        .into_iter()
+        .filter(|a| a.kind() == "argument")
+        .collect()
+}
+
+/// The values of arguments without a `name:`.
+fn positional<'t>(args: &[Node<'t>]) -> Vec<Node<'t>> {
+    args.iter()
+        .filter(|a| a.child_by_field_name("name").is_none())
+        .filter_map(|a| {
+            let mut cur = a.walk();
+            let v = a.named_children(&mut cur).find(|c| c.kind() != "comment");
+            v
+        })
+        .collect()
+}
+
+/// The value of the first `name: value` argument named one of `names`.
+fn named<'t>(args: &[Node<'t>], names: &[&str], cx: &Cx<'_>) -> Option<Node<'t>> {
+    args.iter().find_map(|a| {
+        let n = a.child_by_field_name("name")?;
+        names
+            .contains(&cx.text(n))
+            .then(|| a.named_child(a.named_child_count() as u32 - 1))
+            .flatten()
+    })
+}
+
+/// A string literal without interpolation.
+fn is_literal(n: Node<'_>) -> bool {
+    match n.kind() {
+        "string" | "nowdoc" => true,
+        "encapsed_string" => {
+            let mut cur = n.walk();
+            let plain = n
+                .named_children(&mut cur)
+                .all(|c| matches!(c.kind(), "string_content" | "escape_sequence"));
+            plain
+        }
+        _ => false,
+    }
+}
+
+/// An expression that evaluates to text with a literal part.
+fn is_text(n: Node<'_>) -> bool {
+    match n.kind() {
+        "string" | "encapsed_string" | "heredoc" | "nowdoc" => true,
+        "binary_expression" | "parenthesized_expression" => n
+            .child_by_field_name("left")
+            .or_else(|| n.named_child(0))
+            .is_some_and(is_text),
+        "function_call_expression" => n
+            .child_by_field_name("arguments")
+            .and_then(|a| a.named_child(0))
+            .and_then(|a| a.named_child(0))
+            .is_some_and(is_text),
+        _ => false,
+    }
+}
+
+/// Text and holes of a double-quoted string or heredoc body.
+fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
+    let mut pieces = Vec::new();
+    let mut cur = n.walk();
+    // A heredoc body leaves its line breaks between the nodes.
+    let body = matches!(n.kind(), "heredoc_body" | "nowdoc_body");
+    let mut end: Option<usize> = None;
+    for c in n.children(&mut cur) {
+        if let Some(e) = end.filter(|e| body && c.start_byte() > *e) {
+            let gap = std::str::from_utf8(&cx.src[e..c.start_byte()]).unwrap_or_default();
+            pieces.push(Piece::Text(gap.to_string()));
+        }
+        end = Some(c.end_byte());
+        if !c.is_named() {
+            continue;
+        }
+        match c.kind() {
+            "string_content" | "nowdoc_string" => pieces.push(Piece::Text(cx.text(c).to_string())),
+            "escape_sequence" => pieces.push(Piece::Text(tree::decode_c_escapes(cx.text(c)))),
+            "heredoc_body" | "nowdoc_body" => {
+                // A closing marker's indentation is removed from every line.
+                let indent = n
+                    .child_by_field_name("end_tag")
+                    .map(|e| e.start_position().column)
+                    .unwrap_or(0);
+                let mut at_line_start = true;
+                for p in string_pieces(c, cx) {
+                    match p {
+                        Piece::Text(t) => {
+                            let t = dedent(&t, indent, at_line_start);
+                            at_line_start = t.ends_with('\n');
+                            pieces.push(Piece::Text(t));
+                        }
+                        e => {
+                            at_line_start = false;
+                            pieces.push(e);
+                        }
+                    }
+                }
+            }
+            "heredoc_start" | "heredoc_end" | "comment" => {}
+            _ => pieces.push(Piece::Expr(cx.text(c), "")),
+        }
+    }
+    pieces
+}
+
+/// Removes up to `indent` leading blanks of every line of `t` (of its
+/// first line only when it starts one).
+fn dedent(t: &str, indent: usize, at_line_start: bool) -> String {
+    let strip = |l: &str| -> String {
+        let n = l
+            .bytes()
+            .take(indent)
+            .take_while(|b| *b == b' ' || *b == b'\t')
+            .count();
+        l[n..].to_string()
+    };
+    t.split('\n')
+        .enumerate()
+        .map(|(i, l)| {
+            if i > 0 || at_line_start {
+                strip(l)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The text of a string without interpolation.
+fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    match n.kind() {
+        // Single quotes: only `\'` and `\\` are escapes.
+        "string" => {
+            let t = cx.text(n);
+            let inner = t
+                .strip_prefix(['b', 'B'])
+                .unwrap_or(t)
+                .strip_prefix('\'')?
+                .strip_suffix('\'')?;
+            let mut out = String::with_capacity(inner.len());
+            let mut chars = inner.chars().peekable();
+            while let Some(c) = chars.next() {
+                if c == '\\' && matches!(chars.peek(), Some('\\' | '\'')) {
+                    out.push(chars.next().unwrap_or('\\'));
+                } else {
+                    out.push(c);
+                }
+            }
+            Some(out)
+        }
+        "encapsed_string" | "nowdoc" | "heredoc" => {
+            let mut out = String::new();
+            for p in string_pieces(n, cx) {
+                match p {
+                    Piece::Text(t) => out.push_str(&t),
+                    Piece::Expr(..) => return None,
+                }
+            }
+            Some(out)
+        }
+        "parenthesized_expression" => literal(n.named_child(0)?, cx),
+        _ => None,
+    }
+}
+
+/// `sprintf('…%s', $x)` and a message function's arguments.
+fn printf_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
+    match literal(fmt, cx) {
+        Some(text) => (
+            vec![MsgPart::Text { text, format: true }],
+            rest.iter().map(|a| cx.text(*a).to_string()).collect(),
+        ),
+        None if is_text(fmt) && fmt.kind() == "binary_expression" => {
+            let (parts, inner) = message_of(fmt, cx);
+            let values: Vec<String> = rest.iter().map(|a| cx.text(*a).to_string()).collect();
+            printf_of_parts(parts, inner, &values)
+        }
+        None => message_of(fmt, cx),
+    }
+}
+
+/// A printf format built by concatenation (`sprintf('"%s" failed: ' .
+/// $err, $path)`): its literal parts stay format syntax whose verbs take
+/// the call's values in turn, its run-time parts are holes of their own.
+fn printf_of_parts(parts: Message, inner: Vec<String>, rest: &[String]) -> (Message, Vec<String>) {
+    let mut values = rest.iter();
+    let mut inner = inner.into_iter();
+    let mut message = Vec::new();
+    let mut holes = Vec::new();
+    for p in parts {
+        match p {
+            MsgPart::Text { text, .. } => {
+                let t = formats::printf_template(&text, &[], formats::Printf::C, |_| false);
+                let verbs = t
+                    .segments
+                    .iter()
+                    .filter(|s| matches!(s, errdex_model::Segment::Hole(_)))
+                    .count();
+                holes.extend(values.by_ref().take(verbs).cloned());
+                message.push(MsgPart::Text { text, format: true });
+            }
+            other => {
+                holes.extend(inner.next());
+                message.push(other);
+            }
+        }
+    }
+    (message, holes)
+}
+
+/// The message an expression evaluates to and the source of its holes.
+fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
+    if let Some(text) = literal(n, cx) {
+        return (vec![text_part(text)], Vec::new());
+    }
+    match n.kind() {
+        "encapsed_string" | "heredoc" => formats::interpolated(string_pieces(n, cx)),
+        "parenthesized_expression" => match n.named_child(0) {
+            Some(inner) => message_of(inner, cx),
+            None => hole(),
+        },
+        "binary_expression" => {
+            let op = n.child_by_field_name("operator").map(|o| cx.text(o));
+            match (
+                op,
+                n.child_by_field_name("left"),
+                n.child_by_field_name("right"),
+            ) {
+                (Some("."), Some(l), Some(r)) => {
+                    let (mut m, mut h) = message_of(l, cx);
+                    let (m2, h2) = message_of(r, cx);
+                    m.extend(m2);
+                    h.extend(h2);
+                    (m, h)
+                }
+                _ => hole(),
+            }
+        }
+        "function_call_expression" => {
+            let Some(f) = n.child_by_field_name("function") else {
+                return hole();
+            };
+            let callee = cx.text(f).trim_start_matches('\\');
+            let args = arguments(n.child_by_field_name("arguments"));
+            let pos = positional(&args);
+            match callee {
+                "sprintf" => match pos.first() {
+                    Some(fmt) => printf_message(*fmt, &pos[1..], cx),
+                    None => hole(),
+                },
+                // `vsprintf('…', [$a, $b])`: the values are the array's.
+                "vsprintf" => match (pos.first(), pos.get(1)) {
+                    (Some(fmt), Some(arr)) if arr.kind() == "array_creation_expression" => {
+                        let mut cur = arr.walk();
+                        let values: Vec<Node<'_>> = arr
+                            .named_children(&mut cur)
+                            .filter_map(|e| e.named_child(0))
+                            .collect();
+                        printf_message(*fmt, &values, cx)
+                    }
+                    (Some(fmt), _) => printf_message(*fmt, &[], cx),
+                    _ => hole(),
+                },
+                "implode" | "join" => hole(),
+                _ if formats::is_translation(callee) => match pos.first() {
+                    Some(a) => message_of(*a, cx),
+                    None => hole(),
+                },
+                _ => hole(),
+            }
+        }
+        "member_call_expression" => {
+            // `$this->translator->trans('…')`
+            let method = n.child_by_field_name("name").map(|m| cx.text(m));
+            let args = arguments(n.child_by_field_name("arguments"));
+            let pos = positional(&args);
+            match (method, pos.first()) {
+                (Some(m), Some(a)) if formats::is_translation(m) && is_literal(*a) => {
+                    message_of(*a, cx)
+                }
+                _ => hole(),
+            }
+        }
+        _ => hole(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{language_for_path, resolve_package};
+
+    fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
+        let php = language_for_path("src/App.php").unwrap();
+        let facts = php.extract("src/App.php", src, &Default::default());
+        assert_eq!(facts.syntax_errors, 0);
+        let (sites, _) = resolve_package(vec![facts]);
+        sites
+            .into_iter()
+            .map(|s| (s.callee, s.message_pattern, s.args))
+            .collect()
+    }
+
+    #[test]
+    fn throw_with_every_string_form() {
+        let s = sites(
+            r#"<?php
+function f($x, $y, $e) {
+    throw new \RuntimeException(sprintf('cannot open %s: %s', $x, $e->getMessage()));
+    throw new Foo\Bar("v $x and {$y->z} 100%\n");
+    throw new X('it\'s ' . $y . " \$done");
+    throw new Y(vsprintf('%d of %d', [$x, $y]));
+    throw new LogicException();
+    throw $e;
+}
+"#,
+        );
+        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(
+            got,
+            vec![
+                "cannot open %s: %s",
+                "v %v and %v 100%%\n",
+                "it's %v $done",
+                "%d of %d",
+                "LogicException",
+            ]
+        );
+        assert_eq!(s[0].2, vec!["$x", "$e->getMessage()"]);
+        assert_eq!(s[1].2, vec!["$x", "$y->z"]);
+    }
+
+    #[test]
+    fn psr3_placeholders_take_context_values() {
+        let s = sites(
+            r#"<?php
+$this->logger->error('cannot reach {host} after {n} tries', ['host' => $h, 'n' => 3]);
+$logger->log(LogLevel::CRITICAL, 'disk {disk} full', $context);
+$this->logger->info('fine');
+"#,
+        );
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].1, "cannot reach %v after %v tries");
+        assert_eq!(s[0].2, vec!["$h", "3"]);
+        assert_eq!(s[1].1, "disk %v full");
+        assert_eq!(s[1].2, vec!["disk"]);
+    }
+    /// Extracts a real code base: must not panic. Prints files, sites,
+    /// dynamic sites, files with syntax errors and time; with
+    /// `ERRDEX_CORPUS_OUT` set, writes one line per site there.
+    #[test]
+    #[ignore]
+    fn corpus() {
+        let roots = ["/usr/share/php/Monolog", "/usr/share/php/GuzzleHttp"];
+        let mut paths = Vec::new();
+        for root in roots {
+            if !std::path::Path::new(root).exists() {
+                println!("corpus {root} absent: skipped");
+                continue;
+            }
+            let mut stack = vec![std::path::PathBuf::from(root)];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).unwrap().flatten() {
+                    let p = e.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if p.to_string_lossy().ends_with(".php") {
+                        paths.push(p);
+                    }
+                }
+            }
+        }
+        paths.sort();
+        let start = std::time::Instant::now();
+        let mut files = Vec::new();
+        let mut broken = 0;
+        for p in &paths {
+            let path = p.to_string_lossy().to_string();
+            let lang = crate::language_for_path(&path).unwrap();
+            let src = std::fs::read_to_string(p).unwrap_or_default();
+            let facts = lang.extract(&path, &src, &Default::default());
+            broken += usize::from(facts.syntax_errors > 0);
+            files.push(facts);
+        }
+        crate::apply_wrappers(&mut files, false);
+        let (sites, dynamic) = crate::resolve_package(files);
+        println!(
+            "php: {} files, {} sites, {} dynamic, {} with syntax errors, {:?}",
+            paths.len(),
+            sites.len(),
+            dynamic.len(),
+            broken,
+            start.elapsed()
+        );
+        if let Some(out) = std::env::var_os("ERRDEX_CORPUS_OUT") {
+            let lines: Vec<String> = sites
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{}:{}\t{}\t{}/{}\t{:?}\t{:?}\t{:?}",
+                        s.file_path,
+                        s.line_number,
+                        s.callee,
+                        s.error_type.as_str(),
+                        s.severity.as_str(),
+                        s.error_class,
+                        s.message_pattern,
+                        s.args
+                    )
+                })
+                .collect();
+            std::fs::write(out, lines.join("\n")).unwrap();
+        }
+    }
+}

@@ -1,0 +1,685 @@
+//! Ruby: `raise`/`fail` in all their forms (`raise X, "…"`,
+//! `raise X.new("…")`, `raise "…"`, bare `raise X`), `#{}` interpolation,
+//! `"…%s" % x`, `format`/`sprintf` (kept as printf), `+` concatenation,
+//! `Logger` calls (`logger.error`, `@logger.warn`, `Rails.logger.error`,
+//! the block form), `warn "…"`, `abort("…")`, `$stderr.puts`, Sinatra's
+//! `halt 500, "…"`, translations (`I18n.t`) seen through, and the project's
+//! own message functions (`def fail(msg, *args)`).
+
+use crate::formats::{self, Piece};
+use crate::message::{Message, MsgPart};
+use crate::tree::{self, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use errdex_model::{ErrorType, Lang, Severity};
+use tree_sitter::Node;
+
+/// The Ruby language module.
+pub static RUBY: TreeLanguage = TreeLanguage {
+    visitor: &RubyVisitor,
+    extensions: &[".rb", ".rake"],
+    is_test: tree::common_test_path,
+    printf: formats::Printf::C,
+};
+
+static SYNTAX: Syntax = Syntax {
+    lang: Lang::Ruby,
+    grammar: || tree_sitter_ruby::LANGUAGE.into(),
+    functions: &["method", "singleton_method", "lambda"],
+    classes: &["class", "module", "singleton_class"],
+    loops: &["while", "until", "for"],
+    // `unless` is left out: the shared walk would record its condition
+    // with the wrong polarity.
+    conditionals: &["if", "elsif", "if_modifier", "while"],
+    returns: &["return"],
+    catches: &["rescue"],
+    comments: &["comment"],
+};
+
+struct RubyVisitor;
+
+impl Visitor for RubyVisitor {
+    fn syntax(&self) -> &'static Syntax {
+        &SYNTAX
+    }
+
+    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
+        match n.kind() {
+            "call" => call(n, cx),
+            "method" | "singleton_method" => wrapper_def(n, cx),
+            _ => {}
+        }
+    }
+}
+
+/// Every call: `raise`, loggers, Kernel's `warn`/`abort`, stderr,
+/// `halt`, and calls of message functions.
+fn call(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(m) = n.child_by_field_name("method") else {
+        return;
+    };
+    let method = cx.text(m);
+    let receiver = n.child_by_field_name("receiver").map(|r| cx.text(r));
+    let args = arguments(n);
+    let plain = matches!(receiver, None | Some("Kernel") | Some("self"));
+    match method {
+        "raise" | "fail" if plain => return raise(n, &args, cx),
+        "warn" if plain => {
+            if let Some(first) = args.first() {
+                let site = cx.site(n, method, ErrorType::Log, Severity::Warning);
+                let (message, holes) = message_of(*first, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        // `abort("msg")` prints msg to stderr and exits 1.
+        "abort" | "exit!" if plain => {
+            if let Some(first) = args.first() {
+                let site = cx.site(n, method, ErrorType::Exit, Severity::Critical);
+                let (message, holes) = message_of(*first, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        // Sinatra: `halt 404, "not found"`, `halt 500, body`.
+        "halt" if plain => {
+            if let (Some(status), Some(body)) = (
+                args.first().and_then(|s| cx.text(*s).parse::<u16>().ok()),
+                args.get(1).filter(|b| is_text(**b)),
+            ) {
+                let sev = if status >= 500 {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                };
+                let mut site = cx.site(n, method, ErrorType::Http, sev);
+                site.http_status = Some(status);
+                let (message, holes) = message_of(*body, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        _ => {}
+    }
+    if let Some(r) = receiver {
+        let callee = format!("{r}.{method}");
+        if matches!(r, "$stderr" | "STDERR") && matches!(method, "puts" | "print" | "write") {
+            if let Some(first) = args.first() {
+                let site = cx.site(n, &callee, ErrorType::Log, Severity::Error);
+                let (message, holes) = message_of(*first, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        if let Some(sev) = logger_level(r, method, cx) {
+            // `logger.error("…")`, or the block form `logger.error { "…" }`
+            // that builds the message only when the level is on.
+            let msg = args.first().copied().or_else(|| block_value(n));
+            if let Some(msg) = msg {
+                let site = cx.site(n, &callee, ErrorType::Log, sev);
+                let (message, holes) = message_of(msg, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        return;
+    }
+    // A call of a project message function: `fail_with("bad %s", x)`.
+    if crate::level_from_name(method).is_some() {
+        if let Some((i, fmt)) = args.iter().enumerate().find(|(_, a)| is_text(**a)) {
+            let site = cx.site(n, method, ErrorType::Log, Severity::Error);
+            let (message, holes) = printf_message(*fmt, &args[i + 1..], cx);
+            cx.wrapper_call(method, i, site, message, holes, n);
+        }
+    }
+}
+
+/// `raise X, "…"`, `raise X.new("…")`, `raise "…"` (a `RuntimeError`),
+/// `raise X` (the class name is the message); `raise` alone and
+/// `raise e` re-raise.
+fn raise(n: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
+    let Some(first) = args.first().copied() else {
+        return;
+    };
+    // Kernel's raise takes no number: `fail(404, "Not Found")` is a
+    // project method answering HTTP (Rack::Files).
+    if first.kind() == "integer" {
+        let status = cx.text(first).parse::<u16>().ok();
+        if let (Some(status @ 400..=599), Some(body)) = (status, args.get(1)) {
+            let sev = if status >= 500 {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            let callee = n.child_by_field_name("method").map(|m| cx.text(m));
+            let mut site = cx.site(n, callee.unwrap_or("fail"), ErrorType::Http, sev);
+            site.http_status = Some(status);
+            let (message, holes) = message_of(*body, cx);
+            cx.push(site, message, holes, n);
+        }
+        return;
+    }
+    let (class, msg) = if is_class(first) {
+        (Some(cx.text(first).to_string()), args.get(1).copied())
+    } else if let Some((class, new_args)) = new_call(first, cx) {
+        (Some(class), new_args.first().copied())
+    } else if is_text(first) {
+        (None, Some(first))
+    } else if let Some(m) = args.get(1) {
+        // `raise error_class, "…"`
+        (None, Some(*m))
+    } else {
+        return;
+    };
+    let verb = n
+        .child_by_field_name("method")
+        .map(|m| cx.text(m))
+        .unwrap_or("raise");
+    let callee = class.clone().unwrap_or_else(|| verb.to_string());
+    let mut site = cx.site(n, &callee, ErrorType::Exception, Severity::Error);
+    // A raise hands the error to the caller, like a `return`.
+    site.facts.returned = true;
+    let name = class
+        .as_deref()
+        .map(|c| last_name(c).to_string())
+        .or_else(|| is_text(first).then(|| "RuntimeError".to_string()));
+    site.error_class = name.clone();
+    let (message, holes) = match msg {
+        Some(m) => message_of(m, cx),
+        None => match name {
+            Some(name) => (vec![text_part(name)], Vec::new()),
+            None => return,
+        },
+    };
+    cx.push(site, message, holes, n);
+}
+
+/// `Foo` or `Foo::Bar`.
+fn is_class(n: Node<'_>) -> bool {
+    matches!(n.kind(), "constant" | "scope_resolution")
+}
+
+/// `X.new(args)`: the class and the arguments.
+fn new_call<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<(String, Vec<Node<'t>>)> {
+    if n.kind() != "call" {
+        return None;
+    }
+    let m = n.child_by_field_name("method")?;
+    let r = n.child_by_field_name("receiver")?;
+    if cx.text(m) != "new" || !is_class(r) {
+        return None;
+    }
+    Some((cx.text(r).to_string(), arguments(n)))
+}
+
+/// The level of a `Logger` call on a receiver that looks like a logger.
+fn logger_level(receiver: &str, method: &str, cx: &Cx<'_>) -> Option<Severity> {
+    if !receiver.to_ascii_lowercase().contains("log") {
+        return None;
+    }
+    Some(match method {
+        "error" => Severity::Error,
+        "fatal" | "unknown" => Severity::Critical,
+        "warn" => Severity::Warning,
+        "info" if cx.opts.all_levels => Severity::Info,
+        "debug" if cx.opts.all_levels => Severity::Debug,
+        _ => return None,
+    })
+}
+
+/// The last expression of a `{ … }` or `do … end` block.
+fn block_value(n: Node<'_>) -> Option<Node<'_>> {
+    let block = n.child_by_field_name("block")?;
+    let body = block.child_by_field_name("body")?;
+    body.named_child(body.named_child_count().checked_sub(1)? as u32)
+}
+
+/// `def fail(msg, *args)`: a message function whose calls are sites.
+fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(name), Some(params)) = (
+        n.child_by_field_name("name"),
+        n.child_by_field_name("parameters"),
+    ) else {
+        return;
+    };
+    let mut cur = params.walk();
+    let params: Vec<Node<'_>> = params
+        .named_children(&mut cur)
+        .filter(|p| !matches!(p.kind(), "comment" | "block_parameter"))
+        .collect();
+    let Some(splat) = params.iter().position(|p| p.kind() == "splat_parameter") else {
+        return;
+    };
+    if splat == 0 || params[splat - 1].kind() != "identifier" {
+        return;
+    }
+    if !matches!(
+        cx.text(params[splat - 1]),
+        "msg" | "fmt" | "format" | "message" | "template" | "text"
+    ) {
+        return;
+    }
+    let name = cx.text(name).to_string();
+    let body = cx.text(n);
+    let raises = body.contains("raise ") || body.contains("raise(");
+    cx.wrapper_def(&name, splat - 1, raises);
+}
+
+/// Positional arguments of a call (comments, `key: value` pairs and
+/// `&block` left out).
+fn arguments<'t>(call: Node<'t>) -> Vec<Node<'t>> {
+    let Some(list) = call.child_by_field_name("arguments") else {
+        return Vec::new();
+    };
+    let mut cur = list.walk();
+    let args: Vec<Node<'t>> = list
+        .named_children(&mut cur)
+        .filter(|a| {
+            !matches!(
+                a.kind(),
+                "comment" | "pair" | "block_argument" | "hash_splat_argument"
+            )
+        })
+        .collect();
+    args
+}
+
+/// An expression that evaluates to text with a literal part.
+fn is_text(n: Node<'_>) -> bool {
+    match n.kind() {
+        "string" | "chained_string" => true,
+        "binary" | "parenthesized_statements" => n
+            .child_by_field_name("left")
+            .or_else(|| n.named_child(0))
+            .is_some_and(is_text),
+        "call" => {
+            n.child_by_field_name("receiver").is_none()
+                && n.child_by_field_name("arguments")
+                    .and_then(|a| a.named_child(0))
+                    .is_some_and(|a| a.kind() == "string")
+        }
+        _ => false,
+    }
+}
+
+/// A single-quoted string (`'…'`, `%q(…)`): no interpolation, and only
+/// `\\` and `\'` are escapes.
+fn single_quoted(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    let t = cx.text(n);
+    t.starts_with('\'') || t.starts_with("%q")
+}
+
+/// A string literal as text and `#{}` holes.
+fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
+    let single = single_quoted(n, cx);
+    let mut pieces = Vec::new();
+    let mut cur = n.walk();
+    for c in n.named_children(&mut cur) {
+        match c.kind() {
+            "string_content" if single => {
+                pieces.push(Piece::Text(
+                    cx.text(c).replace("\\\\", "\\").replace("\\'", "'"),
+                ));
+            }
+            "string_content" => pieces.push(Piece::Text(cx.text(c).to_string())),
+            "escape_sequence" if single => {
+                pieces.push(Piece::Text(cx.text(c).trim_start_matches('\\').to_string()));
+            }
+            "escape_sequence" => pieces.push(Piece::Text(tree::decode_c_escapes(cx.text(c)))),
+            "interpolation" => {
+                let t = cx.text(c);
+                let inner = t
+                    .strip_prefix("#{")
+                    .and_then(|t| t.strip_suffix('}'))
+                    .unwrap_or_else(|| t.trim_start_matches('#'));
+                pieces.push(Piece::Expr(inner, ""));
+            }
+            _ => {}
+        }
+    }
+    pieces
+}
+
+/// The text of a string without interpolation.
+fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    match n.kind() {
+        "string" => {
+            let mut out = String::new();
+            for p in string_pieces(n, cx) {
+                match p {
+                    Piece::Text(t) => out.push_str(&t),
+                    Piece::Expr(..) => return None,
+                }
+            }
+            Some(out)
+        }
+        "chained_string" => {
+            let mut out = String::new();
+            let mut cur = n.walk();
+            for s in n.named_children(&mut cur) {
+                out.push_str(&literal(s, cx)?);
+            }
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+/// A printf format and its values: `format("…%s", x)`, `"…%s" % [x]`,
+/// a message function's arguments. Ruby's named references (`%{name}`,
+/// `%<name>d`) take their value from the hash argument.
+fn printf_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let Some(text) = literal(fmt, cx) else {
+        if fmt.kind() == "binary" && is_text(fmt) {
+            let (parts, inner) = message_of(fmt, cx);
+            let values: Vec<String> = rest.iter().map(|a| cx.text(*a).to_string()).collect();
+            return printf_of_parts(parts, inner, &values);
+        }
+        return message_of(fmt, cx);
+    };
+    if rest.is_empty() && !text.contains('%') {
+        return (vec![text_part(text)], Vec::new());
+    }
+    let values: Vec<String> = rest.iter().map(|a| cx.text(*a).to_string()).collect();
+    // `format("%{a}", a: x)` passes its pairs beside the format.
+    let mut pairs: Vec<Node<'_>> = rest.to_vec();
+    if let Some(list) = fmt.parent() {
+        pairs.extend(pairs_of(list, cx));
+    }
+    let (text, named) = named_references(&text, &pairs, cx);
+    let holes = named.unwrap_or(values);
+    (vec![MsgPart::Text { text, format: true }], holes)
+}
+
+/// `key: value` pairs of an argument list or hash.
+fn pairs_of<'t>(n: Node<'t>, _cx: &Cx<'_>) -> Vec<Node<'t>> {
+    let mut cur = n.walk();
+    let mut out = Vec::new();
+    for c in n.named_children(&mut cur) {
+        match c.kind() {
+            "pair" => out.push(c),
+            "hash" => out.extend(pairs_of(c, _cx)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Rewrites `%{name}` to `%s` and `%<name>d` to `%d`, and returns the
+/// values of the names (from `name: value` pairs, else the name) when
+/// the format has any.
+fn named_references(fmt: &str, pairs: &[Node<'_>], cx: &Cx<'_>) -> (String, Option<Vec<String>>) {
+    if !fmt.contains("%{") && !fmt.contains("%<") {
+        return (fmt.to_string(), None);
+    }
+    let mut pair_values: Vec<(String, String)> = Vec::new();
+    for p in pairs {
+        let nodes: Vec<Node<'_>> = if p.kind() == "hash" {
+            pairs_of(*p, cx)
+        } else {
+            vec![*p]
+        };
+        for q in nodes.into_iter().filter(|q| q.kind() == "pair") {
+            if let (Some(k), Some(v)) =
+                (q.child_by_field_name("key"), q.child_by_field_name("value"))
+            {
+                let key = cx.text(k).trim_matches([':', '"', '\'']).to_string();
+                pair_values.push((key, cx.text(v).to_string()));
+            }
+        }
+    }
+    let value = |name: &str| {
+        pair_values
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| name.to_string())
+    };
+    let mut out = String::new();
+    let mut holes = Vec::new();
+    let mut rest = fmt;
+    while let Some(p) = rest.find('%') {
+        out.push_str(&rest[..p]);
+        let tail = &rest[p..];
+        if let Some(close) = tail.starts_with("%{").then(|| tail.find('}')).flatten() {
+            out.push_str("%s");
+            holes.push(value(&tail[2..close]));
+            rest = &tail[close + 1..];
+        } else if let Some(close) = tail.starts_with("%<").then(|| tail.find('>')).flatten() {
+            out.push('%');
+            holes.push(value(&tail[2..close]));
+            rest = &tail[close + 1..];
+        } else if let Some(after) = tail.strip_prefix("%%") {
+            out.push_str("%%");
+            rest = after;
+        } else {
+            out.push('%');
+            holes.push(String::new());
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    (out, Some(holes))
+}
+
+/// A printf format built by concatenation (`sprintf('"%s" failed: ' .
+/// $err, $path)`): its literal parts stay format syntax whose verbs take
+/// the call's values in turn, its run-time parts are holes of their own.
+fn printf_of_parts(parts: Message, inner: Vec<String>, rest: &[String]) -> (Message, Vec<String>) {
+    let mut values = rest.iter();
+    let mut inner = inner.into_iter();
+    let mut message = Vec::new();
+    let mut holes = Vec::new();
+    for p in parts {
+        match p {
+            MsgPart::Text { text, .. } => {
+                let t = formats::printf_template(&text, &[], formats::Printf::C, |_| false);
+                let verbs = t
+                    .segments
+                    .iter()
+                    .filter(|s| matches!(s, errdex_model::Segment::Hole(_)))
+                    .count();
+                holes.extend(values.by_ref().take(verbs).cloned());
+                message.push(MsgPart::Text { text, format: true });
+            }
+            other => {
+                holes.extend(inner.next());
+                message.push(other);
+            }
+        }
+    }
+    (message, holes)
+}
+
+/// The message an expression evaluates to and the source of its holes.
+fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
+    match n.kind() {
+        "string" => formats::interpolated(string_pieces(n, cx)),
+        "chained_string" => {
+            let mut message = Vec::new();
+            let mut holes = Vec::new();
+            let mut cur = n.walk();
+            for s in n.named_children(&mut cur) {
+                let (m, h) = message_of(s, cx);
+                message.extend(m);
+                holes.extend(h);
+            }
+            (message, holes)
+        }
+        "parenthesized_statements" if n.named_child_count() == 1 => match n.named_child(0) {
+            Some(inner) => message_of(inner, cx),
+            None => hole(),
+        },
+        "binary" => {
+            let op = n.child_by_field_name("operator").map(|o| cx.text(o));
+            let (Some(l), Some(r)) = (
+                n.child_by_field_name("left"),
+                n.child_by_field_name("right"),
+            ) else {
+                return hole();
+            };
+            match op {
+                Some("+") => {
+                    let (mut m, mut h) = message_of(l, cx);
+                    let (m2, h2) = message_of(r, cx);
+                    m.extend(m2);
+                    h.extend(h2);
+                    (m, h)
+                }
+                Some("%") if literal(l, cx).is_some() => {
+                    let values: Vec<Node<'_>> = if r.kind() == "array" {
+                        let mut cur = r.walk();
+                        r.named_children(&mut cur)
+                            .filter(|c| c.kind() != "comment")
+                            .collect()
+                    } else {
+                        vec![r]
+                    };
+                    printf_message(l, &values, cx)
+                }
+                _ => hole(),
+            }
+        }
+        "call" => {
+            let Some(m) = n.child_by_field_name("method") else {
+                return hole();
+            };
+            let method = cx.text(m);
+            let receiver = n.child_by_field_name("receiver").map(|r| cx.text(r));
+            let args = arguments(n);
+            let callee = match receiver {
+                Some(r) => format!("{r}.{method}"),
+                None => method.to_string(),
+            };
+            if matches!(receiver, None | Some("Kernel")) && matches!(method, "format" | "sprintf") {
+                if let Some(first) = args.first() {
+                    return printf_message(*first, &args[1..], cx);
+                }
+            }
+            if formats::is_translation(&callee) || callee == "I18n.t" {
+                if let Some(first) = args.first() {
+                    return message_of(*first, cx);
+                }
+            }
+            hole()
+        }
+        _ => hole(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{language_for_path, resolve_package};
+
+    fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
+        let rb = language_for_path("lib/app.rb").unwrap();
+        let facts = rb.extract("lib/app.rb", src, &Default::default());
+        assert_eq!(facts.syntax_errors, 0);
+        let (sites, _) = resolve_package(vec![facts]);
+        sites
+            .into_iter()
+            .map(|s| (s.callee, s.message_pattern, s.args))
+            .collect()
+    }
+
+    #[test]
+    fn raise_with_every_string_form() {
+        let s = sites(
+            r#"
+def f(path, n, e)
+  raise ArgumentError, "cannot open #{path}: #{e.message}"
+  raise IOError.new('no #{interpolation} 100%')
+  raise "read %d of %s" % [n, path]
+  fail format("bad %<n>d in %{file}", n: n, file: path)
+  raise Errno::ENOENT
+  raise "a" + n.to_s + " b"
+  raise
+  raise e
+end
+"#,
+        );
+        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(
+            got,
+            vec![
+                "cannot open %v: %v",
+                "no #{interpolation} 100%%",
+                "read %d of %s",
+                "bad %d in %s",
+                "ENOENT",
+                "a%v b",
+            ]
+        );
+        assert_eq!(s[0].2, vec!["path", "e.message"]);
+        assert_eq!(s[3].2, vec!["n", "path"]);
+    }
+    /// Extracts a real code base: must not panic. Prints files, sites,
+    /// dynamic sites, files with syntax errors and time; with
+    /// `ERRDEX_CORPUS_OUT` set, writes one line per site there.
+    #[test]
+    #[ignore]
+    fn corpus() {
+        let roots = [
+            "/usr/share/rubygems-integration/all/gems/rack-2.2.22/lib/rack",
+            "/usr/share/rubygems-integration/all/gems/sinatra-3.0.5/lib/sinatra",
+        ];
+        let mut paths = Vec::new();
+        for root in roots {
+            if !std::path::Path::new(root).exists() {
+                println!("corpus {root} absent: skipped");
+                continue;
+            }
+            let mut stack = vec![std::path::PathBuf::from(root)];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).unwrap().flatten() {
+                    let p = e.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if p.to_string_lossy().ends_with(".rb") {
+                        paths.push(p);
+                    }
+                }
+            }
+        }
+        paths.sort();
+        let start = std::time::Instant::now();
+        let mut files = Vec::new();
+        let mut broken = 0;
+        for p in &paths {
+            let path = p.to_string_lossy().to_string();
+            let lang = crate::language_for_path(&path).unwrap();
+            let src = std::fs::read_to_string(p).unwrap_or_default();
+            let facts = lang.extract(&path, &src, &Default::default());
+            broken += usize::from(facts.syntax_errors > 0);
+            files.push(facts);
+        }
+        crate::apply_wrappers(&mut files, false);
+        let (sites, dynamic) = crate::resolve_package(files);
+        println!(
+            "ruby: {} files, {} sites, {} dynamic, {} with syntax errors, {:?}",
+            paths.len(),
+            sites.len(),
+            dynamic.len(),
+            broken,
+            start.elapsed()
+        );
+        if let Some(out) = std::env::var_os("ERRDEX_CORPUS_OUT") {
+            let lines: Vec<String> = sites
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{}:{}\t{}\t{}/{}\t{:?}\t{:?}\t{:?}",
+                        s.file_path,
+                        s.line_number,
+                        s.callee,
+                        s.error_type.as_str(),
+                        s.severity.as_str(),
+                        s.error_class,
+                        s.message_pattern,
+                        s.args
+                    )
+                })
+                .collect();
+            std::fs::write(out, lines.join("\n")).unwrap();
+        }
+    }
+}
