@@ -24,6 +24,7 @@ mod go;
 mod go_checks;
 pub use go_checks::ErrorCheck;
 mod go_facts;
+mod javascript;
 pub mod message;
 mod prefilter;
 mod python;
@@ -34,7 +35,13 @@ use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
 /// [`LanguageSupport`], and one line here.
-pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON];
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[
+    &go::Go,
+    &python::PYTHON,
+    &javascript::JAVASCRIPT,
+    &javascript::TYPESCRIPT,
+    &javascript::TSX,
+];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {
