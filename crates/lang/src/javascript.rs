@@ -541,6 +541,20 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             }
             return;
         }
+        // depd's `deprecate("…")` and node's `util.deprecate(fn, "…",
+        // "DEP0001")` print a deprecation warning once.
+        "deprecate" | "depd" | "deprecate.function" | "deprecate.property" | "util.deprecate" => {
+            if let Some(i) = args.iter().position(|a| is_text(*a, cx)) {
+                let mut site = cx.site(n, callee, ErrorType::Log, Severity::Warning);
+                site.error_class = Some("DeprecationWarning".into());
+                if callee == "util.deprecate" {
+                    site.error_code = args.get(i + 1).and_then(|c| string_value(*c, cx));
+                }
+                let (message, holes) = message_of(args[i], cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
         "process.stderr.write" => {
             if let Some(m) = args.first() {
                 let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
@@ -957,6 +971,61 @@ fn unwrap(mut n: Node<'_>) -> Node<'_> {
     n
 }
 
+/// The value a local variable was declared with, looking back from its
+/// use `n` through the enclosing blocks of the function: `const msg =
+/// \`…\`; throw new Error(msg)`. A `let` or `var` counts only when no
+/// assignment to it comes between (within a short distance).
+fn local_value<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
+    let name = cx.text(n);
+    let mut child = n;
+    while let Some(block) = child.parent() {
+        if FUNCTIONS.contains(&block.kind()) || block.kind() == "class_body" {
+            return None;
+        }
+        if matches!(block.kind(), "statement_block" | "program" | "switch_case") {
+            let earlier =
+                std::iter::successors(child.prev_named_sibling(), |s| s.prev_named_sibling());
+            for stmt in earlier.take(50) {
+                if !matches!(stmt.kind(), "lexical_declaration" | "variable_declaration") {
+                    continue;
+                }
+                let mut cur = stmt.walk();
+                let decl = stmt.named_children(&mut cur).find(|d| {
+                    d.kind() == "variable_declarator"
+                        && d.child_by_field_name("name")
+                            .is_some_and(|x| cx.text(x) == name)
+                });
+                let Some(decl) = decl else {
+                    continue;
+                };
+                let value = decl.child_by_field_name("value")?;
+                let constant = stmt.child(0).is_some_and(|k| k.kind() == "const");
+                if !constant {
+                    let between = cx.src.get(stmt.end_byte()..n.start_byte())?;
+                    if between.len() > 20_000 {
+                        return None;
+                    }
+                    let between = std::str::from_utf8(between).ok()?;
+                    let assigned = between.match_indices(name).any(|(i, _)| {
+                        let before = between[..i].chars().next_back();
+                        let after = between[i + name.len()..].trim_start();
+                        !before.is_some_and(|c| {
+                            c.is_alphanumeric() || c == '_' || c == '$' || c == '.'
+                        }) && (after.starts_with("+=")
+                            || after.starts_with('=') && !after.starts_with("=="))
+                    });
+                    if assigned {
+                        return None;
+                    }
+                }
+                return (value.kind() != "identifier").then_some(value);
+            }
+        }
+        child = block;
+    }
+    None
+}
+
 /// Whether an expression evaluates to text with literal parts.
 fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
     let n = unwrap(n);
@@ -971,7 +1040,10 @@ fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
                     || n.child_by_field_name("right")
                         .is_some_and(|r| is_text(r, cx)))
         }
-        "identifier" => cx.facts.constants.contains_key(cx.text(n)),
+        "identifier" => {
+            cx.facts.constants.contains_key(cx.text(n))
+                || local_value(n, cx).is_some_and(|v| is_text(v, cx))
+        }
         "call_expression" => {
             let (Some(f), Some(first)) = (
                 n.child_by_field_name("function"),
@@ -1208,7 +1280,10 @@ fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
         }
         "identifier" => match cx.facts.constants.get(cx.text(n)) {
             Some(m) => (m.clone(), Vec::new()),
-            None => hole(),
+            None => match local_value(n, cx).filter(|v| is_text(*v, cx)) {
+                Some(v) => message_of(v, cx),
+                None => hole(),
+            },
         },
         "call_expression" => {
             let Some(f) = n.child_by_field_name("function") else {
@@ -1309,5 +1384,108 @@ console.warn('only %s');
             &Default::default(),
         );
         assert!(facts.sites.is_empty());
+    }
+}
+
+#[cfg(test)]
+mod corpus {
+    use crate::{apply_wrappers, language_for_path, resolve_package, ExtractOptions};
+    use std::path::{Path, PathBuf};
+    use std::time::Instant;
+
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() && !p.ends_with("node_modules") {
+                walk(&p, out);
+            } else if p.is_file() {
+                out.push(p);
+            }
+        }
+    }
+
+    /// Extracts every file of the JS corpora; prints counts and times and
+    /// writes the sites to /tmp/errdex-js-corpus.tsv for reading by hand.
+    #[test]
+    #[ignore]
+    fn real_corpus() {
+        let root = Path::new("/var/tmp/errdex-corpora/js");
+        if !root.exists() {
+            eprintln!("skipped: {} is absent", root.display());
+            return;
+        }
+        let mut tsv = String::new();
+        let mut dyn_tsv = String::new();
+        for project in ["express", "axios", "webpack", "typescript"] {
+            let mut paths = Vec::new();
+            walk(&root.join(project), &mut paths);
+            paths.sort();
+            let start = Instant::now();
+            let (mut files, mut skipped, mut broken) = (Vec::new(), 0, 0);
+            let mut slowest = (0.0f64, String::new());
+            for p in &paths {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
+                let Some(lang) = language_for_path(&rel) else {
+                    continue;
+                };
+                if lang.is_test_path(&rel) {
+                    skipped += 1;
+                    continue;
+                }
+                let Ok(src) = std::fs::read_to_string(p) else {
+                    continue;
+                };
+                let t = Instant::now();
+                let facts = lang.extract(&rel, &src, &ExtractOptions::default());
+                let secs = t.elapsed().as_secs_f64();
+                if secs > slowest.0 {
+                    slowest = (secs, rel.clone());
+                }
+                broken += usize::from(facts.syntax_errors > 0);
+                files.push(facts);
+            }
+            let n = files.len();
+            apply_wrappers(&mut files, false);
+            let (mut sites, mut dynamic) = (Vec::new(), 0);
+            for f in files {
+                let (s, d) = resolve_package(vec![f]);
+                sites.extend(s);
+                dynamic += d.len();
+                for d in d {
+                    dyn_tsv.push_str(&format!(
+                        "{}:{}\t{}\n",
+                        d.file_path,
+                        d.line_number,
+                        d.expression.replace('\n', " ")
+                    ));
+                }
+            }
+            for s in &sites {
+                tsv.push_str(&format!(
+                    "{}:{}\t{}\t{}\t{}\t{:?}\t{:?}\t{:?}\t{}\n",
+                    s.file_path,
+                    s.line_number,
+                    s.callee,
+                    s.error_type.as_str(),
+                    s.severity.as_str(),
+                    s.error_class,
+                    s.error_code,
+                    s.http_status,
+                    s.message_pattern.replace('\n', "\\n"),
+                ));
+            }
+            eprintln!(
+                "{project}: {n} files ({skipped} skipped as tests/declarations), {} sites, {dynamic} dynamic, {broken} with syntax errors, {:.2}s (slowest {} in {:.2}s)",
+                sites.len(),
+                start.elapsed().as_secs_f64(),
+                slowest.1,
+                slowest.0
+            );
+        }
+        std::fs::write("/tmp/errdex-js-corpus.tsv", tsv).unwrap();
+        std::fs::write("/tmp/errdex-js-dynamic.tsv", dyn_tsv).unwrap();
     }
 }
