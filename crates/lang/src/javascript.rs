@@ -544,11 +544,16 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         // depd's `deprecate("…")` and node's `util.deprecate(fn, "…",
         // "DEP0001")` print a deprecation warning once.
         "deprecate" | "depd" | "deprecate.function" | "deprecate.property" | "util.deprecate" => {
-            if let Some(i) = args.iter().position(|a| is_text(*a, cx)) {
+            let i = match callee {
+                "deprecate.property" => 2,
+                "deprecate.function" | "util.deprecate" => 1,
+                _ => 0,
+            };
+            if args.get(i).is_some_and(|a| is_text(*a, cx)) {
                 let mut site = cx.site(n, callee, ErrorType::Log, Severity::Warning);
                 site.error_class = Some("DeprecationWarning".into());
                 if callee == "util.deprecate" {
-                    site.error_code = args.get(i + 1).and_then(|c| string_value(*c, cx));
+                    site.error_code = args.get(2).and_then(|c| string_value(*c, cx));
                 }
                 let (message, holes) = message_of(args[i], cx);
                 cx.push(site, message, holes, n);
