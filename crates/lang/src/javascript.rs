@@ -199,17 +199,6 @@ fn new_expression(n: Node<'_>, cx: &mut Cx<'_>) {
     error_object(n, ctor, &args, thrown, cx);
 }
 
-/// Builtin error classes, whose first argument is the message.
-const BUILTIN_ERRORS: &[&str] = &[
-    "Error",
-    "TypeError",
-    "RangeError",
-    "SyntaxError",
-    "ReferenceError",
-    "EvalError",
-    "URIError",
-];
-
 /// The severity an error class's name implies, if it names one.
 fn error_class_severity(name: &str) -> Option<Severity> {
     if name.ends_with("Warning") {
@@ -264,12 +253,11 @@ fn error_object(n: Node<'_>, ctor: Node<'_>, args: &[Node<'_>], thrown: bool, cx
             args.first().copied()
         }
         "AggregateError" => args.get(1).copied(),
-        n if BUILTIN_ERRORS.contains(&n) => args.first().copied(),
-        _ => args
-            .iter()
-            .copied()
-            .find(|a| is_text(*a, cx))
-            .or_else(|| args.first().copied()),
+        // By convention the message comes first (after an HTTP status);
+        // a class taking other values first builds its message in its own
+        // constructor, whose `super(…)` is the site, and a word among
+        // them (`new NodeStuffInWebError(loc, "global", …)`) is no message.
+        _ => args.iter().copied().find(|a| unwrap(*a).kind() != "number"),
     };
     if name.contains("Http") || name.contains("HTTP") {
         if let Some(status) = args.iter().find_map(|a| status_of(*a, cx)) {
