@@ -1368,6 +1368,22 @@ console.warn('only %s');
     }
 
     #[test]
+    fn info_and_debug_only_with_all_levels() {
+        let src = "console.log('served %s', url);\nlogger.debug('cache miss for ' + key);\nlogger.log('error', 'disk full');\n";
+        let js = language_for_path("lib/a.js").unwrap();
+        let few = js.extract("lib/a.js", src, &Default::default());
+        assert_eq!(few.sites.len(), 1, "winston's log('error', …) is an error");
+        let opts = crate::ExtractOptions {
+            all_levels: true,
+            ..Default::default()
+        };
+        let (all, _) = resolve_package(vec![js.extract("lib/a.js", src, &opts)]);
+        let levels: Vec<&str> = all.iter().map(|s| s.severity.as_str()).collect();
+        assert_eq!(levels, vec!["info", "debug", "error"]);
+        assert_eq!(all[0].message_pattern, "served %s");
+    }
+
+    #[test]
     fn declaration_files_extract_nothing() {
         let ts = language_for_path("types/index.d.ts").unwrap();
         assert!(ts.is_test_path("types/index.d.ts"));
