@@ -25,6 +25,7 @@ mod go;
 mod go_checks;
 pub use go_checks::ErrorCheck;
 mod go_facts;
+mod javascript;
 pub mod message;
 mod php;
 mod prefilter;
@@ -43,6 +44,9 @@ pub static LANGUAGES: &[&dyn LanguageSupport] = &[
     &csharp::CSHARP,
     &ruby::RUBY,
     &php::PHP,
+    &javascript::JAVASCRIPT,
+    &javascript::TYPESCRIPT,
+    &javascript::TSX,
 ];
 
 /// What a language module provides.

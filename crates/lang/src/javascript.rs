@@ -1,0 +1,1500 @@
+//! JavaScript and TypeScript (one visitor, three grammars): error objects
+//! (`throw new X(…)`, `throw X(…)`, `reject(new X(…))`, `new XError(…)`
+//! handed anywhere, `throw "…"`), their codes (`err.code = 'ERR_X'`,
+//! `Object.assign(new Error(m), {code})`, `new ERR_X()`, `AxiosError`'s
+//! second argument, `{ code: 'ERR_X', message: '…' }`), messages set by
+//! error classes (`super('…')`, `this.message = '…'`), console and logger
+//! calls with node's `util.format` rules, HTTP answers (`res.status(404)
+//! .send('…')`, `res.sendStatus(404)`, `createError(404, '…')`), and the
+//! project's own message functions (`function fail(msg, ...args)`).
+//! Template literals and `+` concatenations become `%v` holes; format
+//! strings of `util.format` stay printf.
+
+use crate::formats::{self, Piece};
+use crate::message::{Message, MsgPart};
+use crate::tree::{self, arguments, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use errdex_model::{ErrorType, Lang, Severity};
+use tree_sitter::Node;
+
+/// The JavaScript language module (JSX included: the grammar reads it).
+pub static JAVASCRIPT: TreeLanguage = TreeLanguage {
+    visitor: &JsVisitor(&JS_SYNTAX),
+    extensions: &[".js", ".jsx", ".mjs", ".cjs"],
+    is_test: tree::common_test_path,
+    printf: formats::Printf::C,
+};
+
+/// The TypeScript language module. Declaration files (`.d.ts`) hold no
+/// code: they count as skipped, and extract nothing if asked anyway.
+pub static TYPESCRIPT: TreeLanguage = TreeLanguage {
+    visitor: &JsVisitor(&TS_SYNTAX),
+    extensions: &[".ts", ".mts", ".cts"],
+    is_test: ts_skipped_path,
+    printf: formats::Printf::C,
+};
+
+/// TypeScript with JSX, whose grammar differs (`<T>x` casts are tags).
+pub static TSX: TreeLanguage = TreeLanguage {
+    visitor: &JsVisitor(&TSX_SYNTAX),
+    extensions: &[".tsx"],
+    is_test: tree::common_test_path,
+    printf: formats::Printf::C,
+};
+
+const FUNCTIONS: &[&str] = &[
+    "function_declaration",
+    "function_expression",
+    "generator_function_declaration",
+    "generator_function",
+    "method_definition",
+    "arrow_function",
+];
+const LOOPS: &[&str] = &[
+    "for_statement",
+    "for_in_statement",
+    "while_statement",
+    "do_statement",
+];
+// `for_statement` has a `condition` too, but a site in its body is not
+// guarded by it in the sense of an `if`.
+const CONDITIONALS: &[&str] = &["if_statement", "while_statement", "ternary_expression"];
+const RETURNS: &[&str] = &["return_statement", "throw_statement"];
+
+static JS_SYNTAX: Syntax = Syntax {
+    lang: Lang::JavaScript,
+    grammar: || tree_sitter_javascript::LANGUAGE.into(),
+    functions: FUNCTIONS,
+    classes: &["class_declaration", "class"],
+    loops: LOOPS,
+    conditionals: CONDITIONALS,
+    returns: RETURNS,
+    catches: &["catch_clause"],
+    comments: &["comment"],
+};
+
+static TS_SYNTAX: Syntax = Syntax {
+    lang: Lang::TypeScript,
+    grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+    functions: FUNCTIONS,
+    classes: &[
+        "class_declaration",
+        "class",
+        "abstract_class_declaration",
+        "internal_module",
+    ],
+    loops: LOOPS,
+    conditionals: CONDITIONALS,
+    returns: RETURNS,
+    catches: &["catch_clause"],
+    comments: &["comment"],
+};
+
+static TSX_SYNTAX: Syntax = Syntax {
+    lang: Lang::TypeScript,
+    grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
+    ..TS_SYNTAX
+};
+
+/// `x.d.ts`, `x.d.mts`, `x.d.cts`: type declarations, no statements.
+fn is_declaration_file(path: &str) -> bool {
+    [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|e| path.ends_with(e))
+}
+
+fn ts_skipped_path(path: &str) -> bool {
+    is_declaration_file(path) || tree::common_test_path(path)
+}
+
+struct JsVisitor(&'static Syntax);
+
+impl Visitor for JsVisitor {
+    fn syntax(&self) -> &'static Syntax {
+        self.0
+    }
+
+    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
+        if self.0.lang == Lang::TypeScript && is_declaration_file(cx.path) {
+            return;
+        }
+        match n.kind() {
+            "throw_statement" => throw(n, cx),
+            "new_expression" => new_expression(n, cx),
+            "call_expression" => call(n, cx),
+            "object" => code_object(n, cx),
+            "assignment_expression" => this_message(n, cx),
+            "variable_declarator" => constant(n, cx),
+            k if FUNCTIONS.contains(&k) => wrapper_def(n, cx),
+            _ => {}
+        }
+    }
+
+    fn function_name(&self, f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+        function_name(f, cx)
+    }
+}
+
+/// A function's name; anonymous functions take the name they are bound
+/// to: `const f = () => …`, `{ f: function () … }`, `exports.f = …`.
+fn function_name(f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    if let Some(name) = f.child_by_field_name("name") {
+        return Some(cx.text(name).to_string());
+    }
+    let p = f.parent()?;
+    let name = match p.kind() {
+        "variable_declarator" => p.child_by_field_name("name"),
+        "pair" => p.child_by_field_name("key"),
+        "assignment_expression" => p.child_by_field_name("left"),
+        "field_definition" => p.child_by_field_name("property"),
+        "public_field_definition" => p.child_by_field_name("name"),
+        _ => None,
+    }?;
+    let t = cx.text(name);
+    (t.len() <= 80).then(|| last_name(t).trim_matches(['"', '\'']).to_string())
+}
+
+/// `throw "…"`, `` throw `…` ``, `throw Error("…")`. `throw new X(…)` is a
+/// `new` expression's site, and `throw err` throws a value made elsewhere.
+fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(e) = n.named_child(0).filter(|e| e.kind() != "comment") else {
+        return;
+    };
+    let e = unwrap(e);
+    match e.kind() {
+        "call_expression" => {
+            let Some(f) = e.child_by_field_name("function") else {
+                return;
+            };
+            let callee = cx.text(f);
+            // `Error("…")` makes an error as `new` does; lowercase calls are
+            // factories (`createError`) or message functions seen elsewhere.
+            if f.kind() != "identifier" && f.kind() != "member_expression"
+                || !last_name(callee).starts_with(|c: char| c.is_ascii_uppercase())
+            {
+                return;
+            }
+            let args = arguments(e.child_by_field_name("arguments"));
+            error_object(e, f, &args, true, cx);
+        }
+        "string" | "template_string" | "binary_expression" => {
+            if !is_text(e, cx) {
+                return;
+            }
+            let site = cx.site(n, "throw", ErrorType::Exception, Severity::Error);
+            let (message, holes) = message_of(e, cx);
+            cx.push(site, message, holes, n);
+        }
+        _ => {}
+    }
+}
+
+/// `new X(…)`: a site when X is an error class (`…Error`, `…Exception`,
+/// `…Warning`, node's `ERR_…`) or when the object is thrown or rejected.
+fn new_expression(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(ctor) = n.child_by_field_name("constructor") else {
+        return;
+    };
+    let args = arguments(n.child_by_field_name("arguments"));
+    let thrown = used_as_error(n, cx);
+    error_object(n, ctor, &args, thrown, cx);
+}
+
+/// The severity an error class's name implies, if it names one.
+fn error_class_severity(name: &str) -> Option<Severity> {
+    if name.ends_with("Warning") {
+        Some(Severity::Warning)
+    } else if name.ends_with("Error") || name.ends_with("Exception") || is_node_code(name) {
+        Some(Severity::Error)
+    } else {
+        None
+    }
+}
+
+/// Node's internal error classes are named by their code: `ERR_INVALID_ARG_TYPE`.
+fn is_node_code(name: &str) -> bool {
+    name.starts_with("ERR_")
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+}
+
+/// A site for an error object made at `n` by `ctor(args)`; `thrown`
+/// says it is thrown or rejected, so that any class counts.
+fn error_object(n: Node<'_>, ctor: Node<'_>, args: &[Node<'_>], thrown: bool, cx: &mut Cx<'_>) {
+    let class = cx.text(ctor);
+    if class.len() > 80 || class.contains(['\n', '(']) {
+        return;
+    }
+    let name = last_name(class).to_string();
+    let sev = match error_class_severity(&name) {
+        Some(sev) => sev,
+        None if thrown => Severity::Error,
+        None => return,
+    };
+    // `new Error()` says nothing; an error class without arguments makes
+    // its message in its own constructor, a site of its own.
+    if args.is_empty() {
+        return;
+    }
+    let mut site = cx.site(n, class, ErrorType::Exception, sev);
+    site.error_class = Some(name.clone());
+    // Thrown later (`throw err`) or rejected: handed to the caller.
+    site.facts.returned |= thrown;
+    if is_node_code(&name) {
+        // Node's internal errors build their message from a table the
+        // arguments only fill; what a log shows for sure is the code.
+        site.error_code = Some(name.clone());
+        cx.push(site, vec![text_part(name)], Vec::new(), n);
+        return;
+    }
+    let msg = match name.as_str() {
+        "AxiosError" => {
+            site.error_code = args.get(1).and_then(|c| code_value(*c, cx));
+            args.first().copied()
+        }
+        "AggregateError" => args.get(1).copied(),
+        // By convention the message comes first (after an HTTP status);
+        // a class taking other values first builds its message in its own
+        // constructor, whose `super(…)` is the site, and a word among
+        // them (`new NodeStuffInWebError(loc, "global", …)`) is no message.
+        _ => args.iter().copied().find(|a| unwrap(*a).kind() != "number"),
+    };
+    if name.contains("Http") || name.contains("HTTP") {
+        if let Some(status) = args.iter().find_map(|a| status_of(*a, cx)) {
+            site.http_status = Some(status);
+            site.error_type = ErrorType::Http;
+            site.severity = severity_of_status(status);
+        }
+    }
+    for props in attached_properties(n, cx) {
+        apply_property(&mut site, &props, cx);
+    }
+    let Some(msg) = msg else {
+        return;
+    };
+    let (message, holes) = message_of(msg, cx);
+    cx.push(site, message, holes, n);
+}
+
+/// A property set on a new error: `code`, `status`, `name`.
+struct Prop<'t> {
+    key: String,
+    value: Node<'t>,
+}
+
+/// Properties set on the error object made at `n`: the object of an
+/// `Object.assign(new Error(m), {…})`, and `err.code = …` statements that
+/// follow `const err = new Error(m)` in the same block.
+fn attached_properties<'t>(n: Node<'t>, cx: &Cx<'_>) -> Vec<Vec<Prop<'t>>> {
+    let mut out = Vec::new();
+    if let Some(call) = assign_target_call(n, cx) {
+        for obj in arguments(call.child_by_field_name("arguments"))
+            .iter()
+            .skip(1)
+        {
+            if obj.kind() == "object" {
+                out.push(pairs(*obj, cx));
+            }
+        }
+    }
+    if let Some((name, stmt)) = binding(n, cx) {
+        let mut props = Vec::new();
+        for s in following_statements(stmt) {
+            let Some(a) = s.named_child(0).filter(|a| {
+                s.kind() == "expression_statement" && a.kind() == "assignment_expression"
+            }) else {
+                continue;
+            };
+            let (Some(l), Some(r)) = (
+                a.child_by_field_name("left"),
+                a.child_by_field_name("right"),
+            ) else {
+                continue;
+            };
+            if l.kind() == "member_expression"
+                && l.child_by_field_name("object")
+                    .is_some_and(|o| cx.text(o) == name)
+            {
+                if let Some(p) = l.child_by_field_name("property") {
+                    props.push(Prop {
+                        key: cx.text(p).to_string(),
+                        value: r,
+                    });
+                }
+            }
+        }
+        out.push(props);
+    }
+    out
+}
+
+/// The `Object.assign(…)` call whose first argument is `n`.
+fn assign_target_call<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
+    let list = n.parent().filter(|p| p.kind() == "arguments")?;
+    let call = list.parent()?;
+    let f = call.child_by_field_name("function")?;
+    (cx.text(f) == "Object.assign" && list.named_child(0).is_some_and(|a| a.id() == n.id()))
+        .then_some(call)
+}
+
+fn apply_property(site: &mut errdex_model::RawSite, props: &[Prop<'_>], cx: &Cx<'_>) {
+    for p in props {
+        match p.key.as_str() {
+            "code" => {
+                if let Some(c) = code_value(p.value, cx) {
+                    site.error_code = Some(c);
+                }
+            }
+            "status" | "statusCode" => {
+                if let Some(s) = status_of(p.value, cx) {
+                    site.http_status = Some(s);
+                }
+            }
+            "name" => {
+                if let Some(s) = string_value(p.value, cx) {
+                    site.error_class = Some(s);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The variable a new object is stored in (`const err = new X()`,
+/// `err = new X()`) and the statement that stores it.
+fn binding<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<(String, Node<'t>)> {
+    let p = n.parent()?;
+    match p.kind() {
+        "variable_declarator" => {
+            let name = p.child_by_field_name("name")?;
+            let stmt = p.parent()?;
+            (name.kind() == "identifier").then(|| (cx.text(name).to_string(), stmt))
+        }
+        "assignment_expression" => {
+            let name = p.child_by_field_name("left")?;
+            let stmt = p.parent().filter(|s| s.kind() == "expression_statement")?;
+            (name.kind() == "identifier").then(|| (cx.text(name).to_string(), stmt))
+        }
+        _ => None,
+    }
+}
+
+/// Statements after `stmt` in its block, a few and small ones only: a
+/// bundle's top level must not make each binding read the whole file.
+fn following_statements(stmt: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    std::iter::successors(stmt.next_named_sibling(), |s| s.next_named_sibling())
+        .take(12)
+        .filter(|s| s.byte_range().len() <= 4000)
+}
+
+/// Whether the object made at `n` is thrown (`throw new X`, or stored and
+/// thrown a few statements later) or rejected (`reject(new X)`,
+/// `Promise.reject(new X)`).
+fn used_as_error(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    let mut p = n.parent();
+    while let Some(x) = p.filter(|x| is_wrapper(x.kind()) || x.kind() == "await_expression") {
+        p = x.parent();
+    }
+    let Some(p) = p else {
+        return false;
+    };
+    match p.kind() {
+        "throw_statement" => true,
+        "arguments" => p
+            .parent()
+            .and_then(|c| c.child_by_field_name("function"))
+            .is_some_and(|f| last_name(cx.text(f)) == "reject"),
+        _ => binding(n, cx).is_some_and(|(name, stmt)| {
+            following_statements(stmt).any(|s| {
+                let t = cx.text(s);
+                ["throw ", "reject("].iter().any(|w| {
+                    t.match_indices(w).any(|(i, _)| {
+                        let rest = &t[i + w.len()..];
+                        rest.starts_with(name.as_str())
+                            && !rest[name.len()..]
+                                .starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
+                    })
+                })
+            })
+        }),
+    }
+}
+
+/// `super("…")` and `this.message = "…"` inside an error class: the
+/// class makes its message itself.
+fn class_message(n: Node<'_>, msg: Node<'_>, callee: &str, cx: &mut Cx<'_>) {
+    let Some(class) = std::iter::successors(n.parent(), |p| p.parent()).find(|p| {
+        matches!(
+            p.kind(),
+            "class_declaration" | "class" | "abstract_class_declaration"
+        )
+    }) else {
+        return;
+    };
+    let name = class.child_by_field_name("name").map(|c| cx.text(c));
+    let heritage = {
+        let mut cur = class.walk();
+        let h = class
+            .children(&mut cur)
+            .find(|c| c.kind() == "class_heritage")
+            .map(|h| cx.text(h));
+        h
+    };
+    let sev = name
+        .and_then(error_class_severity)
+        .or_else(|| {
+            heritage.and_then(|h| {
+                error_class_severity(h.split('{').next()?.trim_end().trim_end_matches(')'))
+            })
+        })
+        .or_else(|| {
+            heritage
+                .filter(|h| h.contains("Error"))
+                .map(|_| Severity::Error)
+        });
+    let Some(sev) = sev else {
+        return;
+    };
+    if !is_text(msg, cx) {
+        // `super(message)` passes on what the caller built: no new text.
+        return;
+    }
+    let mut site = cx.site(n, callee, ErrorType::Exception, sev);
+    site.error_class = name.map(str::to_string);
+    let (message, holes) = message_of(msg, cx);
+    cx.push(site, message, holes, n);
+}
+
+/// `this.message = "…"` in an error class.
+fn this_message(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(l), Some(r)) = (
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    if cx.text(l) == "this.message" {
+        class_message(n, r, "this.message", cx);
+    }
+}
+
+/// Calls: `super("…")`, loggers, HTTP answers, `createError`, rejects,
+/// warnings, and calls of message functions.
+fn call(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(f) = n.child_by_field_name("function") else {
+        return;
+    };
+    let args = arguments(
+        n.child_by_field_name("arguments")
+            .filter(|a| a.kind() == "arguments"),
+    );
+    if f.kind() == "super" {
+        if let Some(m) = args.first() {
+            class_message(n, *m, "super", cx);
+        }
+        return;
+    }
+    let callee = cx.text(f);
+    if callee.len() > 80 || callee.contains('\n') {
+        return;
+    }
+    let name = last_name(callee);
+    let receiver = callee.rsplit_once('.').map(|(r, _)| r).unwrap_or("");
+    if f.kind() == "member_expression"
+        && (logger_call(n, callee, &args, cx) || http_answer(n, f, name, &args, cx))
+    {
+        return;
+    }
+    match callee {
+        "createError" | "createHttpError" | "httpErrors" | "HttpErrors" | "ctx.throw"
+        | "this.throw" => {
+            http_error(n, callee, &args, cx);
+            return;
+        }
+        "Promise.reject" | "reject" => {
+            if let Some(m) = args.first().filter(|m| is_text(**m, cx)) {
+                let site = cx.site(n, callee, ErrorType::Exception, Severity::Error);
+                let (message, holes) = message_of(*m, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        "process.emitWarning" => {
+            if let Some(m) = args.first().filter(|m| is_text(**m, cx)) {
+                let mut site = cx.site(n, callee, ErrorType::Log, Severity::Warning);
+                site.error_class = args.get(1).and_then(|c| string_value(*c, cx));
+                site.error_code = args.get(2).and_then(|c| string_value(*c, cx));
+                let (message, holes) = message_of(*m, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        // depd's `deprecate("…")` and node's `util.deprecate(fn, "…",
+        // "DEP0001")` print a deprecation warning once.
+        "deprecate" | "depd" | "deprecate.function" | "deprecate.property" | "util.deprecate" => {
+            let i = match callee {
+                "deprecate.property" => 2,
+                "deprecate.function" | "util.deprecate" => 1,
+                _ => 0,
+            };
+            if args.get(i).is_some_and(|a| is_text(*a, cx)) {
+                let mut site = cx.site(n, callee, ErrorType::Log, Severity::Warning);
+                site.error_class = Some("DeprecationWarning".into());
+                if callee == "util.deprecate" {
+                    site.error_code = args.get(2).and_then(|c| string_value(*c, cx));
+                }
+                let (message, holes) = message_of(args[i], cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        "process.stderr.write" => {
+            if let Some(m) = args.first() {
+                let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+                let (mut message, holes) = message_of(*m, cx);
+                // A log line is read without its line break.
+                if let Some(MsgPart::Text { text, .. }) = message.last_mut() {
+                    let trimmed = text.trim_end_matches(['\n', '\r']).len();
+                    text.truncate(trimmed);
+                }
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        _ => {}
+    }
+    // A call of a project message function: `fail("bad %s", x)`.
+    let plain = f.kind() == "identifier" || receiver == "this";
+    if plain && crate::level_from_name(name).is_some() {
+        if let Some(i) = args.iter().position(|a| is_text(*a, cx)) {
+            let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+            let (message, holes) = format_message(&args[i..], cx);
+            cx.wrapper_call(name, i, site, message, holes, n);
+        }
+    }
+}
+
+/// Whether a receiver is a logger: `console`, `logger`, `this.log`,
+/// `infrastructureLogger`, `winston`, `pino`.
+fn is_logger(receiver: &str) -> bool {
+    let last = last_name(receiver)
+        .trim_start_matches(['_', '#'])
+        .to_ascii_lowercase();
+    matches!(
+        last.as_str(),
+        "console" | "log" | "logging" | "winston" | "pino" | "bunyan" | "consola" | "signale"
+    ) || last.ends_with("logger")
+        || last.ends_with("_log")
+}
+
+/// The level a logger method logs at; info and debug only when all
+/// levels are wanted.
+fn log_level(method: &str, all_levels: bool) -> Option<Severity> {
+    match method {
+        "error" => Some(Severity::Error),
+        "fatal" | "critical" | "crit" | "emerg" | "alert" => Some(Severity::Critical),
+        "warn" | "warning" => Some(Severity::Warning),
+        "info" | "log" | "notice" if all_levels => Some(Severity::Info),
+        "debug" | "trace" | "verbose" | "silly" if all_levels => Some(Severity::Debug),
+        _ => None,
+    }
+}
+
+/// `console.error("…%s", x)`, `logger.warn(…)`, pino's `log.error({err},
+/// "…")`, winston's `logger.log("error", "…")`.
+fn logger_call(n: Node<'_>, callee: &str, args: &[Node<'_>], cx: &mut Cx<'_>) -> bool {
+    let name = last_name(callee);
+    let receiver = callee.rsplit_once('.').map(|(r, _)| r).unwrap_or("");
+    if !is_logger(receiver) {
+        return false;
+    }
+    let mut args = args;
+    let mut level = log_level(name, cx.opts.all_levels);
+    if name == "log" && receiver != "console" {
+        // winston: `logger.log("error", msg, …)`.
+        if let Some(l) = args.first().and_then(|a| string_value(*a, cx)) {
+            level = log_level(&l, cx.opts.all_levels);
+            args = &args[1..];
+        }
+    }
+    let Some(sev) = level else {
+        return true;
+    };
+    // pino and bunyan take a merging object first.
+    if args.len() > 1 && args[0].kind() == "object" && is_text(args[1], cx) {
+        args = &args[1..];
+    }
+    if args.is_empty() {
+        return true;
+    }
+    let site = cx.site(n, callee, ErrorType::Log, sev);
+    let (message, holes) = format_message(args, cx);
+    cx.push(site, message, holes, n);
+    true
+}
+
+/// Express answers: `res.status(404).send("…")`, `.json({error: "…"})`,
+/// `res.sendStatus(404)`.
+fn http_answer(n: Node<'_>, f: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) -> bool {
+    let callee = cx.text(f);
+    if name == "sendStatus" {
+        let Some(status) = args.first().and_then(|s| status_of(*s, cx)) else {
+            return true;
+        };
+        let mut site = cx.site(n, callee, ErrorType::Http, severity_of_status(status));
+        site.http_status = Some(status);
+        cx.push(site, vec![text_part(status_text(status))], Vec::new(), n);
+        return true;
+    }
+    if !matches!(name, "send" | "json" | "jsonp" | "end") {
+        return false;
+    }
+    let Some(status) = f
+        .child_by_field_name("object")
+        .filter(|o| o.kind() == "call_expression")
+        .and_then(|o| {
+            let sf = o.child_by_field_name("function")?;
+            (sf.kind() == "member_expression"
+                && sf
+                    .child_by_field_name("property")
+                    .is_some_and(|p| cx.text(p) == "status"))
+            .then_some(())?;
+            let a = arguments(o.child_by_field_name("arguments"));
+            status_of(*a.first()?, cx)
+        })
+    else {
+        return false;
+    };
+    let Some(body) = args.first() else {
+        return true;
+    };
+    let mut site = cx.site(n, callee, ErrorType::Http, severity_of_status(status));
+    site.http_status = Some(status);
+    let msg = if body.kind() == "object" {
+        let props = pairs(*body, cx);
+        if let Some(c) = props.iter().find(|p| p.key == "code") {
+            site.error_code = code_value(c.value, cx);
+        }
+        object_message(&props, cx)
+    } else {
+        Some(*body)
+    };
+    let Some(msg) = msg else {
+        return true;
+    };
+    let (message, holes) = message_of(msg, cx);
+    cx.push(site, message, holes, n);
+    true
+}
+
+/// The message of an answer object: its `error`, `message`, `msg`,
+/// `detail` key, into nested `{error: {message}}`.
+fn object_message<'t>(props: &[Prop<'t>], cx: &Cx<'_>) -> Option<Node<'t>> {
+    for key in [
+        "error",
+        "message",
+        "msg",
+        "detail",
+        "error_description",
+        "reason",
+    ] {
+        if let Some(p) = props.iter().find(|p| p.key == key) {
+            if p.value.kind() == "object" {
+                if let Some(m) = object_message(&pairs(p.value, cx), cx) {
+                    return Some(m);
+                }
+                continue;
+            }
+            return Some(p.value);
+        }
+    }
+    None
+}
+
+/// http-errors: `createError(404, "…")`, `createError(404)`; koa's
+/// `ctx.throw(404, "…")`.
+fn http_error(n: Node<'_>, callee: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
+    let Some(status) = args.first().and_then(|s| status_of(*s, cx)) else {
+        return;
+    };
+    let mut site = cx.site(n, callee, ErrorType::Http, severity_of_status(status));
+    site.http_status = Some(status);
+    site.error_class = Some("HttpError".into());
+    let (message, holes) = match args.get(1).filter(|a| a.kind() != "object") {
+        Some(m) => message_of(*m, cx),
+        None => (vec![text_part(status_text(status))], Vec::new()),
+    };
+    cx.push(site, message, holes, n);
+}
+
+/// `{ code: 'ERR_X', message: '…' }`: an error described by a plain
+/// object (answers of `.json(…)` are read there instead).
+fn code_object(n: Node<'_>, cx: &mut Cx<'_>) {
+    if n.named_child_count() < 2 || n.named_child_count() > 12 {
+        return;
+    }
+    let props = pairs(n, cx);
+    let (Some(code), Some(msg)) = (
+        props
+            .iter()
+            .find(|p| p.key == "code")
+            .and_then(|p| string_value(p.value, cx)),
+        props.iter().find(|p| p.key == "message").map(|p| p.value),
+    ) else {
+        return;
+    };
+    if !looks_like_code(&code) || !is_text(msg, cx) {
+        return;
+    }
+    let in_answer = n
+        .parent()
+        .filter(|p| p.kind() == "arguments")
+        .and_then(|p| p.parent())
+        .and_then(|c| c.child_by_field_name("function"))
+        .is_some_and(|f| matches!(last_name(cx.text(f)), "json" | "send" | "jsonp"));
+    if in_answer {
+        return;
+    }
+    let mut site = cx.site(
+        n,
+        "{ code, message }",
+        ErrorType::Exception,
+        Severity::Error,
+    );
+    site.error_code = Some(code);
+    site.error_class = props
+        .iter()
+        .find(|p| p.key == "name")
+        .and_then(|p| string_value(p.value, cx));
+    let (message, holes) = message_of(msg, cx);
+    cx.push(site, message, holes, n);
+}
+
+/// `ERR_X`, `ENOENT`, `E_BAD`: a code, not a word of a sentence.
+fn looks_like_code(s: &str) -> bool {
+    s.len() >= 2
+        && s.bytes().any(|c| c.is_ascii_uppercase())
+        && s.bytes().all(|c| {
+            c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_' || c == b'.' || c == b'-'
+        })
+}
+
+/// The key/value pairs of an object literal.
+fn pairs<'t>(obj: Node<'t>, cx: &Cx<'_>) -> Vec<Prop<'t>> {
+    let mut cur = obj.walk();
+    let props: Vec<Prop<'t>> = obj
+        .named_children(&mut cur)
+        .filter(|p| p.kind() == "pair")
+        .filter_map(|p| {
+            let key = cx.text(p.child_by_field_name("key")?);
+            Some(Prop {
+                key: key.trim_matches(['"', '\'']).to_string(),
+                value: p.child_by_field_name("value")?,
+            })
+        })
+        .collect();
+    props
+}
+
+/// A code: a string (`'ERR_X'`) or the code's constant
+/// (`AxiosError.ERR_BAD_REQUEST`, `codes.ENOENT`).
+fn code_value(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    if let Some(s) = string_value(n, cx) {
+        return Some(s);
+    }
+    let t = cx.text(n);
+    let last = last_name(t);
+    (n.kind() == "member_expression" && looks_like_code(last) && t.len() <= 80)
+        .then(|| last.to_string())
+}
+
+/// An HTTP error status written as a number, 400 to 599.
+fn status_of(n: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
+    let n = unwrap(n);
+    (n.kind() == "number")
+        .then(|| cx.text(n).parse::<u16>().ok())
+        .flatten()
+        .filter(|s| (400..=599).contains(s))
+}
+
+fn severity_of_status(status: u16) -> Severity {
+    if status >= 500 {
+        Severity::Error
+    } else {
+        Severity::Warning
+    }
+}
+
+/// The reason phrase Express and http-errors send for a bare status.
+fn status_text(status: u16) -> String {
+    match status {
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        402 => "Payment Required",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        406 => "Not Acceptable",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        410 => "Gone",
+        411 => "Length Required",
+        412 => "Precondition Failed",
+        413 => "Payload Too Large",
+        415 => "Unsupported Media Type",
+        416 => "Range Not Satisfiable",
+        422 => "Unprocessable Entity",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => return status.to_string(),
+    }
+    .to_string()
+}
+
+/// `function fail(msg, ...args)`, `const fail = (fmt, ...args) => …`,
+/// methods alike: a message function whose calls are sites.
+fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(params) = n.child_by_field_name("parameters") else {
+        return;
+    };
+    let mut params = arguments(Some(params));
+    // TypeScript's `this: T` parameter is not passed by callers.
+    if params.first().is_some_and(|p| param_name(*p, cx) == "this") {
+        params.remove(0);
+    }
+    let Some(rest) = params.last() else {
+        return;
+    };
+    let is_rest = rest.kind() == "rest_pattern" || {
+        let mut cur = rest.walk();
+        let r = rest
+            .named_children(&mut cur)
+            .any(|c| c.kind() == "rest_pattern");
+        r
+    };
+    if !is_rest || params.len() < 2 {
+        return;
+    }
+    let fmt = param_name(params[params.len() - 2], cx);
+    if !matches!(
+        fmt,
+        "msg" | "fmt" | "format" | "message" | "template" | "text" | "formatString"
+    ) {
+        return;
+    }
+    let Some(name) = function_name(n, cx) else {
+        return;
+    };
+    let body = n
+        .child_by_field_name("body")
+        .map(|b| cx.text(b))
+        .unwrap_or("");
+    let raises = body.contains("throw ") || body.contains("return new ");
+    cx.wrapper_def(&name, params.len() - 2, raises);
+}
+
+/// A parameter's name, without type, default or `?`.
+fn param_name<'a>(p: Node<'_>, cx: &Cx<'a>) -> &'a str {
+    let p = p
+        .child_by_field_name("pattern")
+        .or_else(|| p.child_by_field_name("left"))
+        .unwrap_or(p);
+    cx.text(p)
+        .split([':', '=', '?'])
+        .next()
+        .unwrap_or("")
+        .trim()
+}
+
+/// `module`-level `const MSG = "…"`: a message named once, used by name.
+fn constant(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(decl) = n.parent().filter(|d| {
+        d.kind() == "lexical_declaration" && d.child(0).is_some_and(|k| k.kind() == "const")
+    }) else {
+        return;
+    };
+    let top = decl
+        .parent()
+        .is_some_and(|p| p.kind() == "program" || p.kind() == "export_statement");
+    let (Some(name), Some(value)) = (
+        n.child_by_field_name("name"),
+        n.child_by_field_name("value"),
+    ) else {
+        return;
+    };
+    if !top || name.kind() != "identifier" {
+        return;
+    }
+    if let Some(text) = literal(value, cx) {
+        let name = cx.text(name).to_string();
+        cx.facts.constants.insert(name, vec![text_part(text)]);
+    }
+}
+
+/// TypeScript's type wrappers around an expression (`x as T`, `x!`,
+/// `<T>x`, `x satisfies T`) and parentheses.
+fn is_wrapper(kind: &str) -> bool {
+    matches!(
+        kind,
+        "parenthesized_expression"
+            | "as_expression"
+            | "satisfies_expression"
+            | "non_null_expression"
+            | "type_assertion"
+    )
+}
+
+/// The expression inside type wrappers and parentheses.
+fn unwrap(mut n: Node<'_>) -> Node<'_> {
+    while is_wrapper(n.kind()) {
+        let inner = if n.kind() == "type_assertion" {
+            n.named_child(n.named_child_count().saturating_sub(1) as u32)
+        } else {
+            n.named_child(0)
+        };
+        match inner.filter(|i| i.kind() != "sequence_expression") {
+            Some(i) => n = i,
+            None => break,
+        }
+    }
+    n
+}
+
+/// The value a local variable was declared with, looking back from its
+/// use `n` through the enclosing blocks of the function: `const msg =
+/// \`…\`; throw new Error(msg)`. A `let` or `var` counts only when no
+/// assignment to it comes between (within a short distance).
+fn local_value<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
+    let name = cx.text(n);
+    let mut child = n;
+    while let Some(block) = child.parent() {
+        if FUNCTIONS.contains(&block.kind()) || block.kind() == "class_body" {
+            return None;
+        }
+        if matches!(block.kind(), "statement_block" | "program" | "switch_case") {
+            let earlier =
+                std::iter::successors(child.prev_named_sibling(), |s| s.prev_named_sibling());
+            for stmt in earlier.take(50) {
+                if !matches!(stmt.kind(), "lexical_declaration" | "variable_declaration") {
+                    continue;
+                }
+                let mut cur = stmt.walk();
+                let decl = stmt.named_children(&mut cur).find(|d| {
+                    d.kind() == "variable_declarator"
+                        && d.child_by_field_name("name")
+                            .is_some_and(|x| cx.text(x) == name)
+                });
+                let Some(decl) = decl else {
+                    continue;
+                };
+                let value = decl.child_by_field_name("value")?;
+                let constant = stmt.child(0).is_some_and(|k| k.kind() == "const");
+                if !constant {
+                    let between = cx.src.get(stmt.end_byte()..n.start_byte())?;
+                    if between.len() > 20_000 {
+                        return None;
+                    }
+                    let between = std::str::from_utf8(between).ok()?;
+                    let assigned = between.match_indices(name).any(|(i, _)| {
+                        let before = between[..i].chars().next_back();
+                        let after = between[i + name.len()..].trim_start();
+                        !before.is_some_and(|c| {
+                            c.is_alphanumeric() || c == '_' || c == '$' || c == '.'
+                        }) && (after.starts_with("+=")
+                            || after.starts_with('=') && !after.starts_with("=="))
+                    });
+                    if assigned {
+                        return None;
+                    }
+                }
+                return (value.kind() != "identifier").then_some(value);
+            }
+        }
+        child = block;
+    }
+    None
+}
+
+/// Whether an expression evaluates to text with literal parts.
+fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    let n = unwrap(n);
+    match n.kind() {
+        "string" | "template_string" => true,
+        "binary_expression" => {
+            n.child_by_field_name("operator")
+                .is_some_and(|o| cx.text(o) == "+")
+                && (n
+                    .child_by_field_name("left")
+                    .is_some_and(|l| is_text(l, cx))
+                    || n.child_by_field_name("right")
+                        .is_some_and(|r| is_text(r, cx)))
+        }
+        "identifier" => {
+            cx.facts.constants.contains_key(cx.text(n))
+                || local_value(n, cx).is_some_and(|v| is_text(v, cx))
+        }
+        "call_expression" => {
+            let (Some(f), Some(first)) = (
+                n.child_by_field_name("function"),
+                arguments(n.child_by_field_name("arguments"))
+                    .first()
+                    .copied(),
+            ) else {
+                return false;
+            };
+            (formats::is_translation(cx.text(f)) || is_format_call(cx.text(f)))
+                && is_text(first, cx)
+        }
+        _ => false,
+    }
+}
+
+fn is_format_call(callee: &str) -> bool {
+    matches!(
+        callee,
+        "util.format" | "format" | "sprintf" | "vsprintf" | "printf"
+    )
+}
+
+/// A string's value, escapes decoded.
+fn string_value(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let n = unwrap(n);
+    if n.kind() != "string" {
+        return None;
+    }
+    let t = cx.text(n);
+    let inner = t.get(1..t.len().saturating_sub(1)).unwrap_or("");
+    Some(decode_escapes(inner))
+}
+
+/// A literal's value: a string, a template without substitutions, or a
+/// `+` of them.
+fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let n = unwrap(n);
+    match n.kind() {
+        "string" => string_value(n, cx),
+        "template_string" => {
+            let mut out = String::new();
+            for p in template_pieces(n, cx) {
+                match p {
+                    Piece::Text(t) => out.push_str(&t),
+                    Piece::Expr(..) => return None,
+                }
+            }
+            Some(out)
+        }
+        "binary_expression"
+            if n.child_by_field_name("operator")
+                .is_some_and(|o| cx.text(o) == "+") =>
+        {
+            let l = literal(n.child_by_field_name("left")?, cx)?;
+            Some(l + &literal(n.child_by_field_name("right")?, cx)?)
+        }
+        "identifier" => match cx.facts.constants.get(cx.text(n))?.as_slice() {
+            [MsgPart::Text {
+                text,
+                format: false,
+            }] => Some(text.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A template literal as text and `${…}` holes.
+fn template_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
+    let mut pieces = Vec::new();
+    let end = n.end_byte().saturating_sub(1);
+    let mut pos = n.start_byte() + 1;
+    let raw = |a: usize, b: usize| std::str::from_utf8(&cx.src[a..b.max(a)]).unwrap_or_default();
+    let mut cur = n.walk();
+    for c in n.named_children(&mut cur) {
+        if c.kind() != "template_substitution" {
+            continue;
+        }
+        pieces.push(Piece::Text(decode_escapes(raw(pos, c.start_byte()))));
+        let expr = c.named_child(0).map(|e| cx.text(e)).unwrap_or("");
+        pieces.push(Piece::Expr(expr, ""));
+        pos = c.end_byte();
+    }
+    pieces.push(Piece::Text(decode_escapes(raw(pos, end))));
+    pieces
+}
+
+/// JavaScript escapes: C's, except that `\a`, `\e` and `\U` are the
+/// letters themselves.
+fn decode_escapes(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    let mut pre = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            pre.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(e @ ('a' | 'e' | 'U')) => pre.push(e),
+            Some(e) => {
+                pre.push('\\');
+                pre.push(e);
+            }
+            None => pre.push('\\'),
+        }
+    }
+    // A line continuation (`\` + CRLF) leaves the LF to the C decoder.
+    tree::decode_c_escapes(&pre.replace("\\\r\n", "\\\n"))
+}
+
+/// The message of a logger or message-function call, by node's
+/// `util.format` rules: a string first argument with `%s %d %i %f %j %o
+/// %O %c` directives and more arguments is a format (the arguments left
+/// over are appended, space-separated); otherwise the arguments are
+/// joined by spaces.
+fn format_message(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
+    if let (Some(fmt), true) = (
+        args.first().and_then(|a| string_value(*a, cx)),
+        args.len() > 1,
+    ) {
+        if has_directive(&fmt) {
+            return util_format(&fmt, &args[1..], cx);
+        }
+    }
+    let mut message = Vec::new();
+    let mut holes = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 {
+            message.push(text_part(" "));
+        }
+        let (m, h) = message_of(*a, cx);
+        message.extend(m);
+        holes.extend(h);
+    }
+    // `console.warn(msg, ...args)`: the spaces between values are no
+    // text anyone could search for.
+    let blank = message.iter().all(|p| match p {
+        MsgPart::Text { text, .. } => text.trim().is_empty(),
+        _ => true,
+    });
+    if blank {
+        message.retain(|p| matches!(p, MsgPart::Hole));
+    }
+    (message, holes)
+}
+
+fn has_directive(fmt: &str) -> bool {
+    let b = fmt.as_bytes();
+    b.windows(2)
+        .any(|w| w[0] == b'%' && b"sdifjoOc".contains(&w[1]))
+}
+
+/// `util.format(fmt, …args)` as a pattern: `%s %d %i %f` stay printf
+/// verbs, `%j %o %O` (JSON and inspected objects) become `%v`, `%c`
+/// (CSS) consumes its argument and prints nothing, `%%` is `%`, and
+/// arguments beyond the directives are appended after a space.
+fn util_format(fmt: &str, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let mut message: Message = Vec::new();
+    let mut holes = Vec::new();
+    let mut text = String::new();
+    let mut next = 0usize;
+    let flush = |text: &mut String, message: &mut Message| {
+        if !text.is_empty() {
+            message.push(text_part(std::mem::take(text)));
+        }
+    };
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            text.push(c);
+            continue;
+        }
+        match chars.peek().copied() {
+            Some('%') => {
+                chars.next();
+                text.push('%');
+            }
+            Some(v @ ('s' | 'd' | 'i' | 'f' | 'j' | 'o' | 'O' | 'c')) if next < rest.len() => {
+                chars.next();
+                let arg = cx.text(rest[next]).to_string();
+                next += 1;
+                if v == 'c' {
+                    continue;
+                }
+                flush(&mut text, &mut message);
+                match v {
+                    's' | 'd' | 'i' | 'f' => message.push(MsgPart::Text {
+                        text: format!("%{v}"),
+                        format: true,
+                    }),
+                    _ => message.push(MsgPart::Hole),
+                }
+                holes.push(arg);
+            }
+            _ => text.push('%'),
+        }
+    }
+    flush(&mut text, &mut message);
+    for a in &rest[next..] {
+        message.push(text_part(" "));
+        let (m, h) = message_of(*a, cx);
+        message.extend(m);
+        holes.extend(h);
+    }
+    (message, holes)
+}
+
+/// The message an expression evaluates to and the source of its holes.
+fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let n = unwrap(n);
+    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
+    match n.kind() {
+        "string" => (
+            vec![text_part(string_value(n, cx).unwrap_or_default())],
+            Vec::new(),
+        ),
+        "template_string" => formats::interpolated(template_pieces(n, cx)),
+        "binary_expression" if is_text(n, cx) => {
+            let (Some(l), Some(r)) = (
+                n.child_by_field_name("left"),
+                n.child_by_field_name("right"),
+            ) else {
+                return hole();
+            };
+            let (mut m, mut h) = message_of(l, cx);
+            let (m2, h2) = message_of(r, cx);
+            m.extend(m2);
+            h.extend(h2);
+            (m, h)
+        }
+        "identifier" => match cx.facts.constants.get(cx.text(n)) {
+            Some(m) => (m.clone(), Vec::new()),
+            None => match local_value(n, cx).filter(|v| is_text(*v, cx)) {
+                Some(v) => message_of(v, cx),
+                None => hole(),
+            },
+        },
+        "call_expression" => {
+            let Some(f) = n.child_by_field_name("function") else {
+                return hole();
+            };
+            let callee = cx.text(f);
+            let args = arguments(
+                n.child_by_field_name("arguments")
+                    .filter(|a| a.kind() == "arguments"),
+            );
+            // `i18n.t("…")`, `t("…")`: the translation of a message.
+            if formats::is_translation(callee) {
+                if let Some(first) = args.first() {
+                    return message_of(*first, cx);
+                }
+            }
+            if is_format_call(callee) && args.first().is_some_and(|a| is_text(*a, cx)) {
+                return format_message(&args, cx);
+            }
+            hole()
+        }
+        _ => hole(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{language_for_path, resolve_package};
+
+    fn sites(path: &str, src: &str) -> Vec<(String, String, Vec<String>)> {
+        let lang = language_for_path(path).unwrap();
+        let facts = lang.extract(path, src, &Default::default());
+        assert_eq!(facts.syntax_errors, 0);
+        let (sites, _) = resolve_package(vec![facts]);
+        sites
+            .into_iter()
+            .map(|s| (s.callee, s.message_pattern, s.args))
+            .collect()
+    }
+
+    #[test]
+    fn every_string_form() {
+        let s = sites(
+            "lib/a.js",
+            r#"
+const MSG = 'fixed message';
+function f(path, n, e) {
+  throw new Error('plain 100% sure');
+  throw new TypeError(`cannot open ${path}: ${e.message}`);
+  throw new Error('read ' + n + ' bytes from ' + path);
+  throw Error(i18n.t('translated'));
+  throw new Error(MSG);
+  throw new Error(util.format('bad %s at %d', path, n));
+  throw 'a string\tthrown';
+}
+"#,
+        );
+        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(
+            got,
+            vec![
+                "plain 100%% sure",
+                "cannot open %v: %v",
+                "read %v bytes from %v",
+                "translated",
+                "fixed message",
+                "bad %s at %d",
+                "a string\tthrown",
+            ]
+        );
+        assert_eq!(s[1].2, vec!["path", "e.message"]);
+        assert_eq!(s[5].2, vec!["path", "n"]);
+    }
+
+    #[test]
+    fn util_format_rules() {
+        let s = sites(
+            "lib/a.js",
+            r#"
+console.error('failed %s: %o (%c) %% %x', name, obj, 'color: red', err, extra);
+console.error('no directives', name);
+console.warn('only %s');
+"#,
+        );
+        assert_eq!(s[0].1, "failed %s: %v () %% %%x %v %v");
+        assert_eq!(s[0].2, vec!["name", "obj", "err", "extra"]);
+        assert_eq!(s[1].1, "no directives %v");
+        assert_eq!(s[2].1, "only %%s");
+    }
+
+    #[test]
+    fn info_and_debug_only_with_all_levels() {
+        let src = "console.log('served %s', url);\nlogger.debug('cache miss for ' + key);\nlogger.log('error', 'disk full');\n";
+        let js = language_for_path("lib/a.js").unwrap();
+        let few = js.extract("lib/a.js", src, &Default::default());
+        assert_eq!(few.sites.len(), 1, "winston's log('error', …) is an error");
+        let opts = crate::ExtractOptions {
+            all_levels: true,
+            ..Default::default()
+        };
+        let (all, _) = resolve_package(vec![js.extract("lib/a.js", src, &opts)]);
+        let levels: Vec<&str> = all.iter().map(|s| s.severity.as_str()).collect();
+        assert_eq!(levels, vec!["info", "debug", "error"]);
+        assert_eq!(all[0].message_pattern, "served %s");
+    }
+
+    #[test]
+    fn declaration_files_extract_nothing() {
+        let ts = language_for_path("types/index.d.ts").unwrap();
+        assert!(ts.is_test_path("types/index.d.ts"));
+        let facts = ts.extract(
+            "types/index.d.ts",
+            "declare function f(): void;\nthrow new Error('x');\n",
+            &Default::default(),
+        );
+        assert!(facts.sites.is_empty());
+    }
+}
+
+#[cfg(test)]
+mod corpus {
+    use crate::{apply_wrappers, language_for_path, resolve_package, ExtractOptions};
+    use std::path::{Path, PathBuf};
+    use std::time::Instant;
+
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() && !p.ends_with("node_modules") {
+                walk(&p, out);
+            } else if p.is_file() {
+                out.push(p);
+            }
+        }
+    }
+
+    /// Extracts every file of the JS corpora; prints counts and times and
+    /// writes the sites to /tmp/errdex-js-corpus.tsv for reading by hand.
+    #[test]
+    #[ignore]
+    fn real_corpus() {
+        let root = Path::new("/var/tmp/errdex-corpora/js");
+        if !root.exists() {
+            eprintln!("skipped: {} is absent", root.display());
+            return;
+        }
+        let mut tsv = String::new();
+        let mut dyn_tsv = String::new();
+        for project in ["express", "axios", "webpack", "typescript"] {
+            let mut paths = Vec::new();
+            walk(&root.join(project), &mut paths);
+            paths.sort();
+            let start = Instant::now();
+            let (mut files, mut skipped, mut broken) = (Vec::new(), 0, 0);
+            let mut slowest = (0.0f64, String::new());
+            for p in &paths {
+                let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
+                let Some(lang) = language_for_path(&rel) else {
+                    continue;
+                };
+                if lang.is_test_path(&rel) {
+                    skipped += 1;
+                    continue;
+                }
+                let Ok(src) = std::fs::read_to_string(p) else {
+                    continue;
+                };
+                let t = Instant::now();
+                let facts = lang.extract(&rel, &src, &ExtractOptions::default());
+                let secs = t.elapsed().as_secs_f64();
+                if secs > slowest.0 {
+                    slowest = (secs, rel.clone());
+                }
+                broken += usize::from(facts.syntax_errors > 0);
+                files.push(facts);
+            }
+            let n = files.len();
+            apply_wrappers(&mut files, false);
+            let (mut sites, mut dynamic) = (Vec::new(), 0);
+            for f in files {
+                let (s, d) = resolve_package(vec![f]);
+                sites.extend(s);
+                dynamic += d.len();
+                for d in d {
+                    dyn_tsv.push_str(&format!(
+                        "{}:{}\t{}\n",
+                        d.file_path,
+                        d.line_number,
+                        d.expression.replace('\n', " ")
+                    ));
+                }
+            }
+            for s in &sites {
+                tsv.push_str(&format!(
+                    "{}:{}\t{}\t{}\t{}\t{:?}\t{:?}\t{:?}\t{}\n",
+                    s.file_path,
+                    s.line_number,
+                    s.callee,
+                    s.error_type.as_str(),
+                    s.severity.as_str(),
+                    s.error_class,
+                    s.error_code,
+                    s.http_status,
+                    s.message_pattern.replace('\n', "\\n"),
+                ));
+            }
+            eprintln!(
+                "{project}: {n} files ({skipped} skipped as tests/declarations), {} sites, {dynamic} dynamic, {broken} with syntax errors, {:.2}s (slowest {} in {:.2}s)",
+                sites.len(),
+                start.elapsed().as_secs_f64(),
+                slowest.1,
+                slowest.0
+            );
+        }
+        std::fs::write("/tmp/errdex-js-corpus.tsv", tsv).unwrap();
+        std::fs::write("/tmp/errdex-js-dynamic.tsv", dyn_tsv).unwrap();
+    }
+}
