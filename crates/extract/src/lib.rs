@@ -10,10 +10,12 @@
 #![deny(missing_docs)]
 
 mod callers;
+pub mod config;
 mod group;
 pub mod snapshot;
 mod walk;
 
+use config::Config;
 use errdex_lang::{
     apply_wrappers, resolve_package, wrapper_matters, ErrorCheck, ExtractOptions, FileFacts,
 };
@@ -55,6 +57,8 @@ pub struct Options {
     /// The run's timestamp (RFC 3339, UTC, milliseconds) for
     /// `analyzedAt`/`contentChangedAt`.
     pub timestamp: String,
+    /// A configuration file to use instead of the root's `errdex.toml`.
+    pub config: Option<PathBuf>,
 }
 
 impl Options {
@@ -70,6 +74,7 @@ impl Options {
             threads: 0,
             all_levels: false,
             timestamp: timestamp.into(),
+            config: None,
         }
     }
 }
@@ -113,6 +118,9 @@ pub enum Error {
     /// `--commit` is not a 40-hex id.
     #[error("--commit {0:?}: expected a full 40-hex commit id")]
     BadCommit(String),
+    /// The configuration file is unreadable or wrong.
+    #[error("{0}")]
+    Config(String),
     /// Reading the root failed.
     #[error("{path}: {source}")]
     Io {
@@ -148,6 +156,7 @@ pub struct Job<'a> {
     repo: String,
     commit: Option<String>,
     remote: Option<Remote>,
+    config: Config,
 }
 
 /// Checks the options and reads the snapshot (commit, remote): everything
@@ -175,6 +184,7 @@ pub fn prepare(opts: &Options) -> Result<Job<'_>, Error> {
             return Err(Error::BadCommit(c.clone()));
         }
     }
+    let config = Config::load(root, opts.config.as_deref()).map_err(Error::Config)?;
     let snap = Snapshot::open(root).map_err(|e| Error::Io {
         path: root.clone(),
         source: e,
@@ -203,6 +213,7 @@ pub fn prepare(opts: &Options) -> Result<Job<'_>, Error> {
         repo,
         commit,
         remote,
+        config,
     })
 }
 
@@ -221,10 +232,11 @@ impl Job<'_> {
             repo,
             commit,
             remote,
+            config,
         } = self;
         let t = |phase: &str| progress.phase(phase, started.elapsed().as_secs_f64());
         t("snapshot");
-        let walked = walk::walk(&snap.root, opts);
+        let walked = walk::walk(&snap.root, opts, &config);
         t("walk");
         let mut warnings = walked.warnings;
         progress.start(walked.files.len() as u64);
@@ -245,7 +257,7 @@ impl Job<'_> {
                 // ones.
                 .with_max_len(1)
                 .map(|c| {
-                    let r = parse_one(c, &snap, opts);
+                    let r = parse_one(c, &snap, opts, &config);
                     progress.advance();
                     r
                 })
@@ -278,6 +290,7 @@ impl Job<'_> {
             let whole = ExtractOptions {
                 all_levels: opts.all_levels,
                 whole_file: true,
+                custom: config.functions.clone(),
             };
             pool.install(|| {
                 parsed
@@ -432,7 +445,7 @@ enum Parsed {
     Skipped(Option<Warning>),
 }
 
-fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options) -> Parsed {
+fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options, config: &Config) -> Parsed {
     let rel = snap.repo_path(&c.rel);
     let warn = |message: String| {
         Some(Warning {
@@ -460,6 +473,7 @@ fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options) -> Parsed {
         &ExtractOptions {
             all_levels: opts.all_levels,
             whole_file: false,
+            custom: config.functions.clone(),
         },
     );
     if facts.syntax_errors > 0 && warning.is_none() {

@@ -2,6 +2,7 @@
 //! skips vendored, generated-test and out-of-tree content, and never follows
 //! a symlink out of the root or round a loop.
 
+use crate::config::Config;
 use crate::{Options, Warning};
 use errdex_lang::{language_for_path, LanguageSupport};
 use ignore::{WalkBuilder, WalkState};
@@ -36,7 +37,7 @@ pub struct Walked {
 }
 
 /// Walks `root` in parallel.
-pub fn walk(root: &Path, opts: &Options) -> Walked {
+pub fn walk(root: &Path, opts: &Options, config: &Config) -> Walked {
     let mut builder = WalkBuilder::new(root);
     builder
         .hidden(true)
@@ -49,9 +50,14 @@ pub fn walk(root: &Path, opts: &Options) -> Walked {
         .threads(opts.threads);
     let include_vendor = opts.include_vendor;
     let include_tests = opts.include_tests;
+    let excluded = config.clone();
+    let dir_root = root.to_path_buf();
     builder.filter_entry(move |e| {
         if !e.file_type().is_some_and(|t| t.is_dir()) || e.depth() == 0 {
             return true;
+        }
+        if excluded.excludes_dir(&relative(&dir_root, e.path())) {
+            return false;
         }
         let name = e.file_name().to_string_lossy();
         let vendored = VENDOR_DIRS.contains(&name.as_ref());
@@ -89,6 +95,9 @@ pub fn walk(root: &Path, opts: &Options) -> Walked {
             let Some(lang) = language_for_path(&rel) else {
                 return WalkState::Continue;
             };
+            if !config.wants(&rel) {
+                return WalkState::Continue;
+            }
             if !include_tests && lang.is_test_path(&rel) {
                 return WalkState::Continue;
             }

@@ -87,7 +87,7 @@ pub fn language_for_path(path: &str) -> Option<&'static dyn LanguageSupport> {
 }
 
 /// What extractors look for.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ExtractOptions {
     /// Also log statements at info and debug level (`--log-levels all`),
     /// so that every line of a log can be traced.
@@ -95,6 +95,28 @@ pub struct ExtractOptions {
     /// Parse the whole file, not only the declarations with trigger words
     /// (for files that call a repository's own printf wrappers).
     pub whole_file: bool,
+    /// Message functions the project declares in `errdex.toml`.
+    pub custom: std::sync::Arc<[CustomFunction]>,
+}
+
+/// A message function declared in a project's `errdex.toml`: calls of it
+/// are sites of the given type and severity, whatever their name says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomFunction {
+    /// Only in this language (all when `None`).
+    pub lang: Option<Lang>,
+    /// The function's name (`die`), or the callee as written
+    /// (`log.Fatal`).
+    pub name: String,
+    /// Index of the message argument, from 0.
+    pub message: usize,
+    /// How the error surfaces.
+    pub error_type: ErrorType,
+    /// Its severity.
+    pub severity: Severity,
+    /// Whether the message is a printf format whose verbs the following
+    /// arguments fill.
+    pub format: bool,
 }
 
 /// A site whose message may still name package constants.

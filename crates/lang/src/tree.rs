@@ -188,7 +188,7 @@ pub(crate) fn extract(
     let mut cx = Cx {
         path,
         src: source.as_bytes(),
-        opts: *opts,
+        opts: opts.clone(),
         facts: FileFacts {
             scope: path.to_string(),
             ..FileFacts::default()
@@ -206,6 +206,9 @@ pub(crate) fn extract(
             errors += 1;
         }
         visitor.visit(n, &mut cx);
+        if !cx.opts.custom.is_empty() {
+            custom_call(n, &mut cx);
+        }
         if cursor.goto_first_child() {
             continue;
         }
@@ -220,6 +223,98 @@ pub(crate) fn extract(
     }
     cx.facts.syntax_errors = errors;
     cx.facts
+}
+
+/// A call of a message function the project declared in `errdex.toml`.
+/// Call nodes are told apart by kind (`call`, `call_expression`,
+/// `method_invocation`, `invocation_expression`, `macro_invocation`…), so
+/// this works the same in every language.
+fn custom_call(n: Node<'_>, cx: &mut Cx<'_>) {
+    let k = n.kind();
+    if !(k.contains("call") || k.contains("invocation")) {
+        return;
+    }
+    let Some(f) = ["function", "name", "method", "macro"]
+        .iter()
+        .find_map(|field| n.child_by_field_name(field))
+    else {
+        return;
+    };
+    let callee = cx.text(f);
+    let name = last_name(callee).trim_end_matches('!');
+    let lang = cx.visitor.syntax().lang;
+    let custom = cx.opts.custom.clone();
+    let Some(cf) = custom
+        .iter()
+        .find(|c| (c.name == name || c.name == callee) && c.lang.is_none_or(|l| l == lang))
+    else {
+        return;
+    };
+    // The language's own rules may have made this call a site already.
+    let pos = n.start_position();
+    if cx
+        .facts
+        .sites
+        .iter()
+        .rev()
+        .take(4)
+        .any(|p| p.site.line_number == pos.row as u32 + 1 && p.site.column == pos.column as u32 + 1)
+    {
+        return;
+    }
+    let list = n.child_by_field_name("arguments").or_else(|| {
+        let mut cur = n.walk();
+        let found = n
+            .named_children(&mut cur)
+            .find(|c| c.kind().contains("argument") || c.kind() == "token_tree");
+        found
+    });
+    let args = arguments(list);
+    let site = cx.site(n, callee, cf.error_type, cf.severity);
+    let (message, holes) = match args.get(cf.message) {
+        Some(m) => match plain_literal(cx.text(*m)) {
+            Some(text) => {
+                let holes = if cf.format {
+                    args[cf.message + 1..]
+                        .iter()
+                        .map(|a| cx.text(*a).to_string())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                (
+                    vec![MsgPart::Text {
+                        text,
+                        format: cf.format,
+                    }],
+                    holes,
+                )
+            }
+            None => (vec![MsgPart::Hole], vec![cx.text(*m).to_string()]),
+        },
+        None => (vec![MsgPart::Hole], Vec::new()),
+    };
+    cx.push(site, message, holes, n);
+}
+
+/// The text of a plain string literal in any of the languages (`"…"`,
+/// `'…'`, `` `…` ``, `r"…"`, `@"…"`, `L"…"`), escapes decoded; `None` for
+/// anything else (an interpolation, a name, a call).
+fn plain_literal(t: &str) -> Option<String> {
+    let body = t.trim_start_matches(['r', 'b', 'u', 'L', '@', 'R', 'U']);
+    let q = body.chars().next()?;
+    if !matches!(q, '"' | '\'' | '`') || body.len() < 2 || !body.ends_with(q) {
+        return None;
+    }
+    let inner = &body[1..body.len() - 1];
+    if q == '`' && inner.contains("${") {
+        return None;
+    }
+    Some(if t.starts_with(['r', '@', 'R']) {
+        inner.to_string()
+    } else {
+        decode_c_escapes(inner)
+    })
 }
 
 /// The enclosing function (`Class.method` for methods) and the facts of
@@ -618,6 +713,15 @@ mod tests {
             decode_c_escapes(r#"a\n\t\"b\\ \x41\101 \u00e9\u{1F600}"#),
             "a\n\t\"b\\ AA é😀"
         );
+    }
+
+    #[test]
+    fn plain_literals_in_every_quote() {
+        assert_eq!(plain_literal(r#""a\tb""#).as_deref(), Some("a\tb"));
+        assert_eq!(plain_literal("'x'").as_deref(), Some("x"));
+        assert_eq!(plain_literal(r#"r"raw\n""#).as_deref(), Some("raw\\n"));
+        assert_eq!(plain_literal("`t ${x}`"), None);
+        assert_eq!(plain_literal("msg"), None);
     }
 
     #[test]
