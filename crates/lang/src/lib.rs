@@ -19,6 +19,8 @@
 //! ```
 #![deny(missing_docs)]
 
+mod c;
+mod cpp;
 pub mod formats;
 mod go;
 mod go_checks;
@@ -34,7 +36,7 @@ use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
 /// [`LanguageSupport`], and one line here.
-pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON];
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &c::C, &cpp::CPP];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {
