@@ -122,8 +122,21 @@ fn function_wrapper(n: Node<'_>, cx: &mut Cx<'_>) {
     let Some(d) = function_declarator(n) else {
         return;
     };
-    let params = arguments(d.child_by_field_name("parameters"));
-    if params.len() < 2 || params[params.len() - 1].kind() != "variadic_parameter" {
+    let Some(list) = d.child_by_field_name("parameters") else {
+        return;
+    };
+    // C names the `...` (`variadic_parameter`); C++ leaves it a token.
+    let mut cur = list.walk();
+    let params: Vec<Node<'_>> = list
+        .children(&mut cur)
+        .filter(|p| p.is_named() && !p.kind().contains("comment") || p.kind() == "...")
+        .collect();
+    if params.len() < 2
+        || !matches!(
+            params[params.len() - 1].kind(),
+            "variadic_parameter" | "..."
+        )
+    {
         return;
     }
     let fmt = cx.text(params[params.len() - 2]);
@@ -319,7 +332,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
 }
 
 /// Whether a level shows at the options' levels.
-fn wanted(sev: Severity, cx: &Cx<'_>) -> bool {
+pub(crate) fn wanted(sev: Severity, cx: &Cx<'_>) -> bool {
     cx.opts.all_levels || !matches!(sev, Severity::Info | Severity::Debug)
 }
 

@@ -115,13 +115,9 @@ fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
 fn system_error(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
     let code = args.first().map(|a| cx.text(*a)).unwrap_or("errno");
     let error = format!("strerror({code})");
-    let what = args
-        .iter()
-        .skip(1)
-        .rev()
-        .find(|a| is_text(**a, cx) || a.kind() == "call_expression");
-    match what {
-        Some(w) if args.len() >= 2 && !cx.text(*w).contains("category") => {
+    // `(code, category, what)` or `(error_code, what)`; no `what`, no text.
+    match args.last().filter(|_| args.len() >= 2) {
+        Some(w) if !cx.text(*w).contains("category") => {
             let (mut m, mut h) = plain_message(*w, cx);
             m.push(text_part(": "));
             m.push(MsgPart::Hole);
@@ -162,7 +158,7 @@ fn stream(n: Node<'_>, cx: &mut Cx<'_>) {
             None => return,
         },
     };
-    if !(cx.opts.all_levels || !matches!(sev, Severity::Info | Severity::Debug)) {
+    if !c::wanted(sev, cx) {
         return;
     }
     let mut message = Vec::new();
@@ -261,7 +257,7 @@ fn spdlog(n: Node<'_>, cx: &mut Cx<'_>) -> bool {
         "debug" | "trace" => Severity::Debug,
         _ => return false,
     };
-    if !cx.opts.all_levels && matches!(sev, Severity::Info | Severity::Debug) {
+    if !c::wanted(sev, cx) {
         return true;
     }
     let args = arguments(n.child_by_field_name("arguments"));
