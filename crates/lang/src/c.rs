@@ -61,9 +61,16 @@ pub(crate) fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "function_definition" | "declaration" => function_wrapper(n, cx),
         "preproc_function_def" => macro_wrapper(n, cx),
         "preproc_def" => string_macro(n, cx),
+        // Macros come from headers anywhere in the repository: one scope
+        // for all C and C++ files lets a format use a macro of another
+        // file (`ngx_close_file_n " %s failed"`).
+        "translation_unit" => cx.facts.scope = SCOPE.to_string(),
         _ => {}
     }
 }
+
+/// The constant scope every C and C++ file shares.
+const SCOPE: &str = "c-family";
 
 /// Test code by the common conventions, plus OpenSSH's `regress/`.
 pub(crate) fn is_test_path(path: &str) -> bool {
@@ -587,8 +594,9 @@ pub(crate) enum Verbs {
 enum Piece {
     /// Literal text.
     Text(String),
-    /// A name whose value is unknown here (a macro from elsewhere).
-    Opaque(String),
+    /// A macro whose value is unknown here: perhaps a string `#define`d
+    /// in another file, resolved with the repository's constants.
+    Macro(String),
 }
 
 /// Whether an expression is literal text (a string, a concatenation of
@@ -654,19 +662,33 @@ fn pieces(n: Node<'_>, cx: &Cx<'_>, out: &mut Vec<Piece>) -> Option<()> {
                         .or_else(|| known_macro(c, cx))
                     {
                         Some(t) => out.push(Piece::Text(t)),
-                        None => out.push(Piece::Opaque(name.to_string())),
+                        None => out.push(Piece::Macro(name.to_string())),
                     }
                 } else {
                     pieces(c, cx, out)?;
                 }
             }
         }
-        "identifier" => out.push(Piece::Text(known_macro(n, cx)?)),
+        "identifier" => match known_macro(n, cx) {
+            Some(t) => out.push(Piece::Text(t)),
+            // `fprintf(stderr, USAGE)`: a macro, not a variable.
+            None if is_macro_name(cx.text(n)) => out.push(Piece::Macro(cx.text(n).to_string())),
+            None => return None,
+        },
         "parenthesized_expression" => pieces(n.named_child(0)?, cx, out)?,
         "call_expression" => pieces(translated(n, cx)?, cx, out)?,
         _ => return None,
     }
     Some(())
+}
+
+/// `USAGE`, `SSH_VERSION`: a name in capitals.
+fn is_macro_name(name: &str) -> bool {
+    name.len() > 1
+        && name.bytes().any(|b| b.is_ascii_uppercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// `PRIu64` → `u`, `PRIx32` → `x`, `PRIdMAX` → `d`; glib's
@@ -692,9 +714,9 @@ fn inttypes_conversion(name: &str) -> Option<&'static str> {
 }
 
 /// A printf-family call's message: the format, kept as written (nginx's
-/// verbs rewritten), and the values after it. A macro of unknown value
-/// inside the format becomes a hole of its own, between the values the
-/// text before it takes.
+/// verbs rewritten), and the values after it. A macro from another file
+/// inside the format stays a constant to resolve across the repository:
+/// text, which takes no value.
 pub(crate) fn format_message(
     fmt: Node<'_>,
     rest: &[Node<'_>],
@@ -731,10 +753,10 @@ pub(crate) fn format_message(
     for p in ps {
         match p {
             Piece::Text(t) => buf.push_str(&t),
-            Piece::Opaque(name) => {
+            Piece::Macro(name) => {
+                // Text, once resolved: it takes no value.
                 flush(&mut buf, &mut message, &mut holes, false);
-                message.push(MsgPart::Hole);
-                holes.push(name);
+                message.push(MsgPart::Const { name, format: true });
             }
         }
     }
@@ -831,17 +853,17 @@ pub(crate) fn plain_message(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) 
                 return hole();
             }
             let mut m = Vec::new();
-            let mut h = Vec::new();
+            let h = Vec::new();
             for p in ps {
                 match p {
                     Piece::Text(t) => match m.last_mut() {
                         Some(MsgPart::Text { text, .. }) => text.push_str(&t),
                         _ => m.push(text_part(t)),
                     },
-                    Piece::Opaque(name) => {
-                        m.push(MsgPart::Hole);
-                        h.push(name);
-                    }
+                    Piece::Macro(name) => m.push(MsgPart::Const {
+                        name,
+                        format: false,
+                    }),
                 }
             }
             (m, h)
@@ -937,14 +959,14 @@ pub(crate) fn brace_format(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<Stri
         return (Vec::new(), Vec::new());
     };
     let mut ps = Vec::new();
-    if pieces(*fmt, cx, &mut ps).is_none() || ps.iter().any(|p| matches!(p, Piece::Opaque(_))) {
+    if pieces(*fmt, cx, &mut ps).is_none() || ps.iter().any(|p| matches!(p, Piece::Macro(_))) {
         return (vec![MsgPart::Hole], vec![cx.text(*fmt).to_string()]);
     }
     let text: String = ps
         .into_iter()
         .map(|p| match p {
             Piece::Text(t) => t,
-            Piece::Opaque(_) => String::new(),
+            Piece::Macro(_) => String::new(),
         })
         .collect();
     let values: Vec<String> = args[1..].iter().map(|a| cx.text(*a).to_string()).collect();
@@ -1025,5 +1047,107 @@ int f(const char *path, uint64_t n) {
         );
         assert_eq!(s[2].2, "critical");
         assert_eq!(s[2].3, vec!["path", "strerror(errno)"]);
+    }
+
+    /// Extracts the C corpora (`ERRDEX_C_SAMPLE=N` prints N sites at
+    /// random for reading by hand).
+    #[test]
+    #[ignore]
+    fn corpora() {
+        for name in ["openssh", "nginx"] {
+            let root = std::path::PathBuf::from("/var/tmp/errdex-corpora/debsrc").join(name);
+            if !root.exists() {
+                println!("{name}: corpus absent, skipped");
+                continue;
+            }
+            let mut paths = Vec::new();
+            let mut stack = vec![root.clone()];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).unwrap().flatten() {
+                    let p = e.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else {
+                        paths.push(p);
+                    }
+                }
+            }
+            paths.sort();
+            let start = std::time::Instant::now();
+            let mut files = Vec::new();
+            let mut with_errors = 0;
+            for p in &paths {
+                let rel = p.strip_prefix(&root).unwrap().to_string_lossy().to_string();
+                let Some(lang) = crate::language_for_path(&rel) else {
+                    continue;
+                };
+                if lang.lang() != Lang::C || lang.is_test_path(&rel) {
+                    continue;
+                }
+                let Ok(src) = std::fs::read_to_string(p) else {
+                    continue;
+                };
+                let facts = lang.extract(&rel, &src, &ExtractOptions::default());
+                with_errors += usize::from(facts.syntax_errors > 0);
+                files.push(facts);
+            }
+            let n_files = files.len();
+            crate::apply_wrappers(&mut files, false);
+            let known: std::collections::HashSet<String> = files
+                .iter()
+                .flat_map(|f| f.constants.keys().cloned())
+                .collect();
+            let (mut macros, mut unresolved) = (0, Vec::new());
+            for p in files.iter().flat_map(|f| &f.sites) {
+                for part in &p.message {
+                    if let MsgPart::Const { name, .. } = part {
+                        macros += 1;
+                        if !known.contains(name) {
+                            unresolved.push(name.clone());
+                        }
+                    }
+                }
+            }
+            println!("{name}: {macros} macros in messages, unresolved: {unresolved:?}");
+            let (sites, dynamic) = resolve_package(files);
+            println!(
+                "{name}: {n_files} files, {} sites, {} dynamic, {with_errors} with syntax errors, {:?}",
+                sites.len(),
+                dynamic.len(),
+                start.elapsed()
+            );
+            let sample: usize = std::env::var("ERRDEX_C_SAMPLE")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            let mut seed = 0x9e3779b97f4a7c15u64;
+            for _ in 0..sample {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let s = &sites[(seed % sites.len() as u64) as usize];
+                println!(
+                    "  {}:{} {} [{}] {:?} {:?}",
+                    s.file_path,
+                    s.line_number,
+                    s.callee,
+                    s.severity.as_str(),
+                    s.message_pattern,
+                    s.args
+                );
+            }
+            if let Ok(f) = std::env::var("ERRDEX_C_FILE") {
+                for s in sites.iter().filter(|s| s.file_path == f) {
+                    println!(
+                        "  {}:{} {} [{}] {:?}",
+                        s.file_path,
+                        s.line_number,
+                        s.callee,
+                        s.severity.as_str(),
+                        s.message_pattern
+                    );
+                }
+            }
+        }
     }
 }
