@@ -208,10 +208,13 @@ fn string_macro(n: Node<'_>, cx: &mut Cx<'_>) {
     if inner.replace("\\\\", "").replace("\\\"", "").contains('"') {
         return;
     }
+    // Under `#if` a macro may be defined once per platform: the first
+    // branch is usually the main one.
     let name = cx.text(name).to_string();
     cx.facts
         .constants
-        .insert(name, vec![text_part(tree::decode_c_escapes(inner))]);
+        .entry(name)
+        .or_insert_with(|| vec![text_part(tree::decode_c_escapes(inner))]);
 }
 
 /// Calls whose names say what they print; the rest, if their name
@@ -257,9 +260,15 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         "perror" => {
             // `perror(s)` prints "s: strerror(errno)"; `perror(NULL)` only
             // the error text.
-            let Some(a) = args.first().filter(|a| is_text(**a, cx)) else {
+            let Some(a) = args.first().filter(|a| cx.text(**a) != "NULL") else {
                 return;
             };
+            if !is_text(*a, cx) {
+                // `perror(path)`: nothing literal, a dynamic site.
+                let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+                cx.push(site, vec![MsgPart::Hole], vec![cx.text(*a).to_string()], n);
+                return;
+            }
             let (mut m, mut h) = plain_message(*a, cx);
             with_errno(&mut m, &mut h, "strerror(errno)");
             let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
@@ -441,6 +450,35 @@ pub(crate) fn level_of(expr: &str) -> Option<Severity> {
         .min()
 }
 
+/// The severity of a level argument; a variable (`level`) by the
+/// levels assigned to it in the enclosing function
+/// (`level = (err == NGX_EINTR) ? NGX_LOG_INFO : NGX_LOG_ALERT;`).
+fn level_of_arg(arg: Node<'_>, cx: &Cx<'_>) -> Option<Severity> {
+    let text = cx.text(arg);
+    if let Some(sev) = level_of(text) {
+        return Some(sev);
+    }
+    if arg.kind() != "identifier" {
+        return None;
+    }
+    let func = std::iter::successors(arg.parent(), |p| p.parent())
+        .find(|p| p.kind() == "function_definition")?;
+    let body = cx.text(func);
+    let mut found = None;
+    for (i, _) in body.match_indices(text) {
+        let before = body[..i].chars().next_back();
+        let after = body[i + text.len()..].trim_start();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '>' || c == '.') {
+            continue;
+        }
+        if let Some(value) = after.strip_prefix('=').filter(|v| !v.starts_with('=')) {
+            let value = value.split(';').next().unwrap_or("");
+            found = found.into_iter().chain(level_of(value)).min();
+        }
+    }
+    found
+}
+
 /// nginx: `ngx_log_error(level, log, err, fmt, …)` and its kin. A
 /// nonzero `err` appends " (errno: strerror)"; `ngx_conf_log_error`
 /// appends where in the configuration file.
@@ -451,7 +489,7 @@ fn nginx(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
     let sev = if name.starts_with("ngx_log_debug") {
         Severity::Debug
     } else {
-        level_of(cx.text(args[0])).unwrap_or(Severity::Error)
+        level_of_arg(args[0], cx).unwrap_or(Severity::Error)
     };
     if !wanted(sev, cx) {
         return;
@@ -1021,6 +1059,21 @@ mod tests {
     }
 
     #[test]
+    fn a_level_variable_takes_its_assignments() {
+        let s = sites(
+            r#"
+void f(ngx_err_t err) {
+    ngx_uint_t level;
+    level = (err == NGX_EINTR) ? NGX_LOG_INFO : NGX_LOG_ALERT;
+    ngx_log_error(level, log, err, "select() failed");
+}
+"#,
+        );
+        assert_eq!(s[0].1, "select() failed (%d: %v)");
+        assert_eq!(s[0].2, "critical");
+    }
+
+    #[test]
     fn stderr_perror_err_and_pri_macros() {
         let s = sites(
             r#"
@@ -1050,10 +1103,15 @@ int f(const char *path, uint64_t n) {
     }
 
     /// Extracts the C corpora (`ERRDEX_C_SAMPLE=N` prints N sites at
-    /// random for reading by hand).
+    /// random for reading by hand, `ERRDEX_C_FILE=path` one file's sites,
+    /// `ERRDEX_C_ALL=1` every level).
     #[test]
     #[ignore]
     fn corpora() {
+        let opts = ExtractOptions {
+            all_levels: std::env::var_os("ERRDEX_C_ALL").is_some(),
+            whole_file: true,
+        };
         for name in ["openssh", "nginx"] {
             let root = std::path::PathBuf::from("/var/tmp/errdex-corpora/debsrc").join(name);
             if !root.exists() {
@@ -1087,12 +1145,12 @@ int f(const char *path, uint64_t n) {
                 let Ok(src) = std::fs::read_to_string(p) else {
                     continue;
                 };
-                let facts = lang.extract(&rel, &src, &ExtractOptions::default());
+                let facts = lang.extract(&rel, &src, &opts);
                 with_errors += usize::from(facts.syntax_errors > 0);
                 files.push(facts);
             }
             let n_files = files.len();
-            crate::apply_wrappers(&mut files, false);
+            crate::apply_wrappers(&mut files, opts.all_levels);
             let known: std::collections::HashSet<String> = files
                 .iter()
                 .flat_map(|f| f.constants.keys().cloned())
@@ -1120,7 +1178,10 @@ int f(const char *path, uint64_t n) {
                 .ok()
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0);
-            let mut seed = 0x9e3779b97f4a7c15u64;
+            let mut seed: u64 = std::env::var("ERRDEX_C_SEED")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0x9e3779b97f4a7c15);
             for _ in 0..sample {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
