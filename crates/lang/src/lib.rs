@@ -20,6 +20,8 @@
 #![deny(missing_docs)]
 
 mod csharp;
+mod c;
+mod cpp;
 pub mod formats;
 mod go;
 mod go_checks;
@@ -48,6 +50,7 @@ pub static LANGUAGES: &[&dyn LanguageSupport] = &[
     &javascript::TYPESCRIPT,
     &javascript::TSX,
 ];
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &c::C, &cpp::CPP];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {

@@ -1,0 +1,1214 @@
+//! C: `fprintf(stderr, …)`, `perror`, `err`/`warn` and their `x`
+//! variants, `syslog`, nginx's `ngx_log_error` family (its own verbs
+//! rewritten to printf's), glib's `g_warning` family, postgres's `elog`
+//! and `ereport(…, errmsg(…))`, and the project's own message functions:
+//! printf-style functions (`void fatal(const char *fmt, ...)`, in a
+//! definition or a header prototype) and variadic macros
+//! (`#define error(...) sshlog(…, __VA_ARGS__)`), whose calls become
+//! sites at the level their name implies. Adjacent literals, `PRIu64`
+//! macros, file-local `#define`d strings and `_("…")` are seen through.
+//!
+//! C++ reuses all of this (see `cpp.rs`): the helpers it shares are
+//! `pub(crate)`.
+
+use crate::formats;
+use crate::message::{Message, MsgPart};
+use crate::tree::{self, arguments, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use errdex_model::{ErrorType, Lang, Severity};
+use tree_sitter::Node;
+
+/// The C language module.
+pub static C: TreeLanguage = TreeLanguage {
+    visitor: &CVisitor,
+    extensions: &[".c", ".h"],
+    is_test: is_test_path,
+    printf: formats::Printf::C,
+};
+
+static SYNTAX: Syntax = Syntax {
+    lang: Lang::C,
+    grammar: || tree_sitter_c::LANGUAGE.into(),
+    functions: &["function_definition"],
+    classes: &[],
+    loops: &["for_statement", "while_statement", "do_statement"],
+    conditionals: &["if_statement", "while_statement"],
+    returns: &["return_statement"],
+    catches: &[],
+    comments: &["comment"],
+};
+
+struct CVisitor;
+
+impl Visitor for CVisitor {
+    fn syntax(&self) -> &'static Syntax {
+        &SYNTAX
+    }
+
+    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
+        visit(n, cx);
+    }
+
+    fn function_name(&self, f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+        function_name(f, cx)
+    }
+}
+
+/// The node kinds C and C++ share: calls, message-function definitions
+/// and prototypes, variadic macros and string macros.
+pub(crate) fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
+    match n.kind() {
+        "call_expression" => call(n, cx),
+        "function_definition" | "declaration" => function_wrapper(n, cx),
+        "preproc_function_def" => macro_wrapper(n, cx),
+        "preproc_def" => string_macro(n, cx),
+        // Macros come from headers anywhere in the repository: one scope
+        // for all C and C++ files lets a format use a macro of another
+        // file (`ngx_close_file_n " %s failed"`).
+        "translation_unit" => cx.facts.scope = SCOPE.to_string(),
+        _ => {}
+    }
+}
+
+/// The constant scope every C and C++ file shares.
+const SCOPE: &str = "c-family";
+
+/// Test code by the common conventions, plus OpenSSH's `regress/`.
+pub(crate) fn is_test_path(path: &str) -> bool {
+    tree::common_test_path(path) || path.split('/').any(|d| d == "regress" || d == "unittests")
+}
+
+/// A function's name from its declarator, which C wraps around it
+/// (`char *(*name)(int)`, `static int name(void)`, `Foo::bar()`).
+pub(crate) fn function_name(f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let mut d = f.child_by_field_name("declarator")?;
+    loop {
+        match d.kind() {
+            "identifier"
+            | "field_identifier"
+            | "qualified_identifier"
+            | "destructor_name"
+            | "operator_name"
+            | "template_function" => return Some(cx.text(d).to_string()),
+            _ => {
+                d = d
+                    .child_by_field_name("declarator")
+                    .or_else(|| d.named_child(0))?;
+            }
+        }
+    }
+}
+
+/// The innermost function declarator of a definition or declaration.
+fn function_declarator<'t>(n: Node<'t>) -> Option<Node<'t>> {
+    let mut d = n.child_by_field_name("declarator")?;
+    for _ in 0..8 {
+        if d.kind() == "function_declarator" {
+            return Some(d);
+        }
+        d = d
+            .child_by_field_name("declarator")
+            .or_else(|| d.named_child(0))?;
+    }
+    None
+}
+
+/// Names of functions that format into a buffer, not a log: a project's
+/// own `snprintf` replacement is no message function.
+fn formats_into_buffer(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    ["sprintf", "snprintf", "asprintf", "slprintf", "strprintf"]
+        .iter()
+        .any(|s| n.ends_with(s))
+        || matches!(n.as_str(), "printf" | "fprintf" | "dprintf" | "vprintf")
+}
+
+/// `void fatal(const char *fmt, ...)`, defined or declared: a message
+/// function whose calls are sites. In C++ one that throws returns an
+/// error rather than logging one.
+fn function_wrapper(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(d) = function_declarator(n) else {
+        return;
+    };
+    let Some(list) = d.child_by_field_name("parameters") else {
+        return;
+    };
+    // C names the `...` (`variadic_parameter`); C++ leaves it a token.
+    let mut cur = list.walk();
+    let params: Vec<Node<'_>> = list
+        .children(&mut cur)
+        .filter(|p| p.is_named() && !p.kind().contains("comment") || p.kind() == "...")
+        .collect();
+    if params.len() < 2
+        || !matches!(
+            params[params.len() - 1].kind(),
+            "variadic_parameter" | "..."
+        )
+    {
+        return;
+    }
+    let fmt = cx.text(params[params.len() - 2]);
+    if !fmt.contains("char") || !(fmt.contains('*') || fmt.contains('[')) {
+        return;
+    }
+    let Some(name) = function_name(n, cx) else {
+        return;
+    };
+    let name = last_name(&name).to_string();
+    if formats_into_buffer(&name) {
+        return;
+    }
+    let throws = n.kind() == "function_definition" && cx.text(n).contains("throw ");
+    cx.wrapper_def(&name, params.len() - 2, throws);
+}
+
+/// `#define error(...) sshlog(…, __VA_ARGS__)`: a message function whose
+/// format is the first variadic argument (`#define error_fr(r, ...)`
+/// takes it at 1).
+fn macro_wrapper(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(name), Some(params)) = (
+        n.child_by_field_name("name"),
+        n.child_by_field_name("parameters"),
+    ) else {
+        return;
+    };
+    if !n
+        .child_by_field_name("value")
+        .is_some_and(|v| cx.text(v).contains("__VA_ARGS__"))
+    {
+        return;
+    }
+    let mut cur = params.walk();
+    let Some(index) = params
+        .children(&mut cur)
+        .filter(|c| c.kind() == "identifier" || c.kind() == "...")
+        .position(|c| c.kind() == "...")
+    else {
+        return;
+    };
+    let name = cx.text(name).to_string();
+    if !formats_into_buffer(&name) {
+        cx.wrapper_def(&name, index, false);
+    }
+}
+
+/// `#define PROGNAME "sshd"`: a string the file's messages may use,
+/// kept among the file's constants and substituted where it is used.
+fn string_macro(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(name), Some(value)) = (
+        n.child_by_field_name("name"),
+        n.child_by_field_name("value"),
+    ) else {
+        return;
+    };
+    let v = cx.text(value).trim();
+    let Some(inner) = v.strip_prefix('"').and_then(|v| v.strip_suffix('"')) else {
+        return;
+    };
+    // One literal only: `"a" "b"` or `"a" X` are left alone.
+    if inner.replace("\\\\", "").replace("\\\"", "").contains('"') {
+        return;
+    }
+    // Under `#if` a macro may be defined once per platform: the first
+    // branch is usually the main one.
+    let name = cx.text(name).to_string();
+    cx.facts
+        .constants
+        .entry(name)
+        .or_insert_with(|| vec![text_part(tree::decode_c_escapes(inner))]);
+}
+
+/// Calls whose names say what they print; the rest, if their name
+/// implies a level and they take a literal, may call a message function.
+fn call(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(f) = n.child_by_field_name("function") else {
+        return;
+    };
+    let callee = cx.text(f);
+    if callee.len() > 80 {
+        return;
+    }
+    // `std::fprintf` and `::perror` in C++ are the C functions.
+    let name = match f.kind() {
+        "identifier" => callee,
+        "qualified_identifier" if callee.starts_with("std::") || callee.starts_with("::") => {
+            last_name(callee)
+        }
+        _ => return,
+    };
+    let args = arguments(n.child_by_field_name("arguments"));
+    let arg_text = |i: usize| args.get(i).map(|a| cx.text(*a)).unwrap_or("");
+    match name {
+        "fprintf" | "fprintf_unlocked" if arg_text(0).ends_with("stderr") => {
+            if let Some(fmt) = args.get(1) {
+                let (m, h) = format_message(*fmt, &args[2..], cx, Verbs::Libc);
+                let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+                push(cx, site, m, h, n);
+            }
+        }
+        "dprintf" if matches!(arg_text(0), "STDERR_FILENO" | "2") => {
+            if let Some(fmt) = args.get(1) {
+                let (m, h) = format_message(*fmt, &args[2..], cx, Verbs::Libc);
+                let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+                push(cx, site, m, h, n);
+            }
+        }
+        "fputs" | "fputs_unlocked" if arg_text(1).ends_with("stderr") => {
+            let (m, h) = plain_message(args[0], cx);
+            let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+            push(cx, site, m, h, n);
+        }
+        "perror" => {
+            // `perror(s)` prints "s: strerror(errno)"; `perror(NULL)` only
+            // the error text.
+            let Some(a) = args.first().filter(|a| cx.text(**a) != "NULL") else {
+                return;
+            };
+            if !is_text(*a, cx) {
+                // `perror(path)`: nothing literal, a dynamic site.
+                let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+                cx.push(site, vec![MsgPart::Hole], vec![cx.text(*a).to_string()], n);
+                return;
+            }
+            let (mut m, mut h) = plain_message(*a, cx);
+            with_errno(&mut m, &mut h, "strerror(errno)");
+            let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+            push(cx, site, m, h, n);
+        }
+        "err" | "errx" | "errc" | "warn" | "warnx" | "warnc" => bsd_err(n, name, &args, cx),
+        "syslog" => {
+            let Some(fmt) = args.get(1) else {
+                return;
+            };
+            let sev = level_of(arg_text(0)).unwrap_or(Severity::Error);
+            if !wanted(sev, cx) {
+                return;
+            }
+            let (m, h) = format_message(*fmt, &args[2..], cx, Verbs::Libc);
+            let site = cx.site(n, callee, ErrorType::Log, sev);
+            push(cx, site, m, h, n);
+        }
+        "ngx_log_error" | "ngx_conf_log_error" | "ngx_ssl_error" | "ngx_log_debug" => {
+            nginx(n, name, &args, cx)
+        }
+        _ if name.starts_with("ngx_log_debug")
+            && name["ngx_log_debug".len()..]
+                .bytes()
+                .all(|b| b.is_ascii_digit()) =>
+        {
+            nginx(n, name, &args, cx)
+        }
+        "ngx_log_stderr" | "ngx_log_abort" => {
+            // `(err, fmt, ...)`: to stderr, with the errno text appended.
+            let Some(fmt) = args.get(1) else {
+                return;
+            };
+            let (mut m, mut h) = format_message(*fmt, &args[2..], cx, Verbs::Nginx);
+            ngx_errno(&mut m, &mut h, arg_text(0));
+            let (ty, sev) = if name == "ngx_log_abort" {
+                (ErrorType::Exit, Severity::Critical)
+            } else {
+                (ErrorType::Log, Severity::Error)
+            };
+            let site = cx.site(n, callee, ty, sev);
+            push(cx, site, m, h, n);
+        }
+        "g_error" | "g_critical" | "g_warning" | "g_message" | "g_info" | "g_debug"
+        | "g_printerr" => {
+            let sev = match name {
+                "g_error" => Severity::Critical,
+                "g_critical" | "g_printerr" => Severity::Error,
+                "g_warning" => Severity::Warning,
+                "g_debug" => Severity::Debug,
+                _ => Severity::Info,
+            };
+            let (Some(fmt), true) = (args.first(), wanted(sev, cx)) else {
+                return;
+            };
+            let (m, h) = format_message(*fmt, &args[1..], cx, Verbs::Libc);
+            let site = cx.site(n, callee, ErrorType::Log, sev);
+            push(cx, site, m, h, n);
+        }
+        "elog" => {
+            let Some(fmt) = args.get(1) else {
+                return;
+            };
+            let sev = level_of(arg_text(0)).unwrap_or(Severity::Error);
+            if !wanted(sev, cx) {
+                return;
+            }
+            let (m, h) = format_message(*fmt, &args[2..], cx, Verbs::Libc);
+            let site = cx.site(n, callee, ErrorType::Log, sev);
+            push(cx, site, m, h, n);
+        }
+        "ereport" | "ereport_domain" => ereport(n, name, &args, cx),
+        // The parts of an `ereport`, read there; never sites themselves.
+        _ if is_ereport_part(name) => {}
+        _ => message_function_call(n, name, &args, cx),
+    }
+}
+
+/// Whether a level shows at the options' levels.
+pub(crate) fn wanted(sev: Severity, cx: &Cx<'_>) -> bool {
+    cx.opts.all_levels || !matches!(sev, Severity::Info | Severity::Debug)
+}
+
+/// Records a site; a trailing newline (which the log line ends on, not
+/// part of the message) is dropped.
+pub(crate) fn push(
+    cx: &mut Cx<'_>,
+    site: errdex_model::RawSite,
+    mut message: Message,
+    holes: Vec<String>,
+    n: Node<'_>,
+) {
+    trim_newline(&mut message);
+    cx.push(site, message, holes, n);
+}
+
+fn trim_newline(message: &mut Message) {
+    if let Some(MsgPart::Text { text, .. }) = message.last_mut() {
+        let t = text.trim_end_matches(['\n', '\r']).len();
+        text.truncate(t);
+        if text.is_empty() && message.len() > 1 {
+            message.pop();
+        }
+    }
+}
+
+/// Appends ": " and the error text (`perror`, `err`, `warn`).
+fn with_errno(m: &mut Message, h: &mut Vec<String>, error: &str) {
+    m.push(text_part(": "));
+    m.push(MsgPart::Hole);
+    h.push(error.to_string());
+}
+
+/// BSD `err(code, fmt, …)`, `errx`, `errc(code, error, fmt, …)` exit;
+/// `warn(fmt, …)`, `warnx`, `warnc(error, fmt, …)` log. The variants
+/// without `x` append ": " and the error text.
+fn bsd_err(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
+    let exits = name.starts_with("err");
+    let fmt_at = usize::from(exits) + usize::from(name.ends_with('c'));
+    let Some(fmt) = args.get(fmt_at) else {
+        return;
+    };
+    // `err(1, NULL)` prints the error text alone.
+    let (mut m, mut h) = if cx.text(*fmt) == "NULL" {
+        (Vec::new(), Vec::new())
+    } else {
+        format_message(*fmt, &args[fmt_at + 1..], cx, Verbs::Libc)
+    };
+    if !name.ends_with('x') {
+        let error = if name.ends_with('c') {
+            format!("strerror({})", cx.text(args[fmt_at - 1]))
+        } else {
+            "strerror(errno)".to_string()
+        };
+        if m.is_empty() {
+            m.push(MsgPart::Hole);
+            h.push(error);
+        } else if m.iter().all(|p| matches!(p, MsgPart::Hole)) {
+            // A format only known at run time: nothing literal to add.
+        } else {
+            with_errno(&mut m, &mut h, &error);
+        }
+    }
+    let (ty, sev) = if exits {
+        (ErrorType::Exit, Severity::Critical)
+    } else {
+        (ErrorType::Log, Severity::Warning)
+    };
+    let site = cx.site(
+        n,
+        cx.text(n.child_by_field_name("function").unwrap_or(n)),
+        ty,
+        sev,
+    );
+    push(cx, site, m, h, n);
+}
+
+/// The severity a level argument names: syslog's `LOG_ERR`, nginx's
+/// `NGX_LOG_CRIT`, postgres's `WARNING`, OpenSSH's `SYSLOG_LEVEL_ERROR`.
+/// An expression that may take several (`c ? NGX_LOG_INFO : NGX_LOG_ERR`)
+/// takes the most severe.
+pub(crate) fn level_of(expr: &str) -> Option<Severity> {
+    expr.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter_map(|w| {
+            let w = w
+                .strip_prefix("NGX_LOG_")
+                .or_else(|| w.strip_prefix("SYSLOG_LEVEL_"))
+                .or_else(|| w.strip_prefix("LOG_"))
+                .unwrap_or(w);
+            Some(match w {
+                "EMERG" | "ALERT" | "CRIT" | "FATAL" | "PANIC" => Severity::Critical,
+                "ERR" | "ERROR" => Severity::Error,
+                "WARN" | "WARNING" => Severity::Warning,
+                "NOTICE" | "INFO" | "LOG" | "VERBOSE" | "LOG_SERVER_ONLY" => Severity::Info,
+                _ if w.starts_with("DEBUG") => Severity::Debug,
+                _ => return None,
+            })
+        })
+        .min()
+}
+
+/// The severity of a level argument; a variable (`level`) by the
+/// levels assigned to it in the enclosing function
+/// (`level = (err == NGX_EINTR) ? NGX_LOG_INFO : NGX_LOG_ALERT;`).
+fn level_of_arg(arg: Node<'_>, cx: &Cx<'_>) -> Option<Severity> {
+    let text = cx.text(arg);
+    if let Some(sev) = level_of(text) {
+        return Some(sev);
+    }
+    if arg.kind() != "identifier" {
+        return None;
+    }
+    let func = std::iter::successors(arg.parent(), |p| p.parent())
+        .find(|p| p.kind() == "function_definition")?;
+    let body = cx.text(func);
+    let mut found = None;
+    for (i, _) in body.match_indices(text) {
+        let before = body[..i].chars().next_back();
+        let after = body[i + text.len()..].trim_start();
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '>' || c == '.') {
+            continue;
+        }
+        if let Some(value) = after.strip_prefix('=').filter(|v| !v.starts_with('=')) {
+            let value = value.split(';').next().unwrap_or("");
+            found = found.into_iter().chain(level_of(value)).min();
+        }
+    }
+    found
+}
+
+/// nginx: `ngx_log_error(level, log, err, fmt, …)` and its kin. A
+/// nonzero `err` appends " (errno: strerror)"; `ngx_conf_log_error`
+/// appends where in the configuration file.
+fn nginx(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
+    let Some(fmt) = args.get(3) else {
+        return;
+    };
+    let sev = if name.starts_with("ngx_log_debug") {
+        Severity::Debug
+    } else {
+        level_of_arg(args[0], cx).unwrap_or(Severity::Error)
+    };
+    if !wanted(sev, cx) {
+        return;
+    }
+    let (mut m, mut h) = format_message(*fmt, &args[4..], cx, Verbs::Nginx);
+    if !m.iter().all(|p| matches!(p, MsgPart::Hole)) {
+        ngx_errno(&mut m, &mut h, cx.text(args[2]));
+        if name == "ngx_conf_log_error" {
+            m.push(MsgPart::Text {
+                text: " in %s:%d".into(),
+                format: true,
+            });
+            h.push("cf->conf_file->file.name.data".into());
+            h.push("cf->conf_file->line".into());
+        }
+    }
+    let callee = cx.text(n.child_by_field_name("function").unwrap_or(n));
+    let site = cx.site(n, callee, ErrorType::Log, sev);
+    push(cx, site, m, h, n);
+}
+
+/// nginx's " (%d: %s)" after a message whose `err` is not 0.
+fn ngx_errno(m: &mut Message, h: &mut Vec<String>, err: &str) {
+    if err == "0" || m.iter().all(|p| matches!(p, MsgPart::Hole)) {
+        return;
+    }
+    trim_newline(m);
+    m.push(text_part(" ("));
+    m.push(MsgPart::Text {
+        text: "%d".into(),
+        format: true,
+    });
+    m.push(text_part(": "));
+    m.push(MsgPart::Hole);
+    m.push(text_part(")"));
+    h.push(err.to_string());
+    h.push(format!("strerror({err})"));
+}
+
+/// Postgres's message parts, inside an `ereport`.
+fn is_ereport_part(name: &str) -> bool {
+    name.starts_with("errmsg")
+        || name.starts_with("errdetail")
+        || name.starts_with("errhint")
+        || name.starts_with("errcontext")
+        || matches!(
+            name,
+            "errcode" | "errcode_for_file_access" | "errcode_for_socket_access"
+        )
+}
+
+/// Postgres: `ereport(ERROR, (errcode(ERRCODE_X), errmsg("…", …)))`,
+/// the inner parentheses optional. The code is the site's code.
+fn ereport(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
+    let level_at = usize::from(name == "ereport_domain");
+    let Some(level) = args.get(level_at) else {
+        return;
+    };
+    let sev = level_of(cx.text(*level)).unwrap_or(Severity::Error);
+    if !wanted(sev, cx) {
+        return;
+    }
+    let mut msg: Option<Node<'_>> = None;
+    let mut code: Option<String> = None;
+    let mut stack: Vec<Node<'_>> = args[level_at + 1..].to_vec();
+    while let Some(a) = stack.pop() {
+        if a.kind() == "call_expression" {
+            let f = a.child_by_field_name("function").map(|f| cx.text(f));
+            match f {
+                Some(m) if m.starts_with("errmsg") => msg = Some(a),
+                Some("errcode") => {
+                    code = arguments(a.child_by_field_name("arguments"))
+                        .first()
+                        .map(|c| cx.text(*c).to_string());
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let mut cur = a.walk();
+        stack.extend(a.named_children(&mut cur));
+    }
+    let Some(msg) = msg else {
+        return;
+    };
+    let margs = arguments(msg.child_by_field_name("arguments"));
+    // `errmsg_plural(singular, plural, n, …)`: the singular form.
+    let rest = if cx.text(msg).starts_with("errmsg_plural") {
+        margs.get(3..).unwrap_or(&[])
+    } else {
+        margs.get(1..).unwrap_or(&[])
+    };
+    let Some(fmt) = margs.first() else {
+        return;
+    };
+    let (m, h) = format_message(*fmt, rest, cx, Verbs::Libc);
+    let callee = cx.text(n.child_by_field_name("function").unwrap_or(n));
+    let mut site = cx.site(n, callee, ErrorType::Log, sev);
+    site.error_code = code;
+    push(cx, site, m, h, n);
+}
+
+/// A call of a name that implies a level, with a literal argument: a
+/// site if the project defines a message function of that name whose
+/// format sits there. OpenSSH's `_f` variants print the function's name
+/// first, and its `_r`/`_fr` ones append ": " and `ssh_err(r)`.
+fn message_function_call(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
+    if crate::level_from_name(name).is_none() || formats_into_buffer(name) {
+        return;
+    }
+    let Some(i) = args.iter().position(|a| is_text(*a, cx)) else {
+        return;
+    };
+    let (mut m, mut h) = format_message(args[i], &args[i + 1..], cx, Verbs::Libc);
+    let site = cx.site(n, name, ErrorType::Log, Severity::Error);
+    if name.ends_with("_f") || name.ends_with("_fr") {
+        if let Some(func) = &site.function {
+            m.insert(0, text_part(format!("{func}: ")));
+        }
+    }
+    if (name.ends_with("_r") || name.ends_with("_fr")) && i == 1 {
+        trim_newline(&mut m);
+        let error = format!("ssh_err({})", cx.text(args[0]));
+        with_errno(&mut m, &mut h, &error);
+    }
+    trim_newline(&mut m);
+    cx.wrapper_call(name, i, site, m, h, n);
+}
+
+/// Whose verbs a format uses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Verbs {
+    /// printf's.
+    Libc,
+    /// nginx's `ngx_vslprintf` (`%V`, `%ui`, `%O`…), stored as printf's.
+    Nginx,
+}
+
+/// One piece of a literal message expression.
+enum Piece {
+    /// Literal text.
+    Text(String),
+    /// A macro whose value is unknown here: perhaps a string `#define`d
+    /// in another file, resolved with the repository's constants.
+    Macro(String),
+}
+
+/// Whether an expression is literal text (a string, a concatenation of
+/// them, a known `#define`, or a translation of one).
+pub(crate) fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    match n.kind() {
+        "string_literal" | "concatenated_string" | "raw_string_literal" => true,
+        "identifier" => known_macro(n, cx).is_some(),
+        "parenthesized_expression" => n.named_child(0).is_some_and(|i| is_text(i, cx)),
+        "call_expression" => translated(n, cx).is_some_and(|i| is_text(i, cx)),
+        _ => false,
+    }
+}
+
+/// The text of a `#define`d string of this file.
+fn known_macro(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    match cx.facts.constants.get(cx.text(n))?.as_slice() {
+        [MsgPart::Text { text, .. }] => Some(text.clone()),
+        _ => None,
+    }
+}
+
+/// The message inside `_("…")`, `gettext("…")`, `dgettext(domain, "…")`.
+fn translated<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
+    let f = cx.text(n.child_by_field_name("function")?);
+    if !formats::is_translation(f) && !matches!(f, "dcgettext" | "gettext_noop") {
+        return None;
+    }
+    let args = arguments(n.child_by_field_name("arguments"));
+    let at = usize::from(matches!(f, "dgettext" | "dcgettext"));
+    args.get(at).copied()
+}
+
+/// The pieces of a literal message expression, or None when it is not
+/// one. `PRIu64` and kin in a concatenation are their conversion letter.
+fn pieces(n: Node<'_>, cx: &Cx<'_>, out: &mut Vec<Piece>) -> Option<()> {
+    match n.kind() {
+        "string_literal" => {
+            let mut cur = n.walk();
+            for c in n.named_children(&mut cur) {
+                match c.kind() {
+                    "string_content" => out.push(Piece::Text(cx.text(c).to_string())),
+                    "escape_sequence" => out.push(Piece::Text(tree::decode_c_escapes(cx.text(c)))),
+                    _ => {}
+                }
+            }
+        }
+        "raw_string_literal" => {
+            let mut cur = n.walk();
+            for c in n.named_children(&mut cur) {
+                if c.kind() == "raw_string_content" {
+                    out.push(Piece::Text(cx.text(c).to_string()));
+                }
+            }
+        }
+        "concatenated_string" => {
+            let mut cur = n.walk();
+            for c in n.named_children(&mut cur) {
+                if c.kind() == "identifier" {
+                    let name = cx.text(c);
+                    match inttypes_conversion(name)
+                        .map(str::to_string)
+                        .or_else(|| known_macro(c, cx))
+                    {
+                        Some(t) => out.push(Piece::Text(t)),
+                        None => out.push(Piece::Macro(name.to_string())),
+                    }
+                } else {
+                    pieces(c, cx, out)?;
+                }
+            }
+        }
+        "identifier" => match known_macro(n, cx) {
+            Some(t) => out.push(Piece::Text(t)),
+            // `fprintf(stderr, USAGE)`: a macro, not a variable.
+            None if is_macro_name(cx.text(n)) => out.push(Piece::Macro(cx.text(n).to_string())),
+            None => return None,
+        },
+        "parenthesized_expression" => pieces(n.named_child(0)?, cx, out)?,
+        "call_expression" => pieces(translated(n, cx)?, cx, out)?,
+        _ => return None,
+    }
+    Some(())
+}
+
+/// `USAGE`, `SSH_VERSION`: a name in capitals.
+fn is_macro_name(name: &str) -> bool {
+    name.len() > 1
+        && name.bytes().any(|b| b.is_ascii_uppercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// `PRIu64` → `u`, `PRIx32` → `x`, `PRIdMAX` → `d`; glib's
+/// `G_GUINT64_FORMAT` → `u`.
+fn inttypes_conversion(name: &str) -> Option<&'static str> {
+    if let Some(rest) = name.strip_prefix("PRI") {
+        return match rest.chars().next()? {
+            'd' => Some("d"),
+            'i' => Some("i"),
+            'o' => Some("o"),
+            'u' => Some("u"),
+            'x' => Some("x"),
+            'X' => Some("X"),
+            _ => None,
+        };
+    }
+    let g = name.strip_prefix("G_G")?.strip_suffix("_FORMAT")?;
+    Some(if g.starts_with('U') || g == "SIZE" {
+        "u"
+    } else {
+        "d"
+    })
+}
+
+/// A printf-family call's message: the format, kept as written (nginx's
+/// verbs rewritten), and the values after it. A macro from another file
+/// inside the format stays a constant to resolve across the repository:
+/// text, which takes no value.
+pub(crate) fn format_message(
+    fmt: Node<'_>,
+    rest: &[Node<'_>],
+    cx: &Cx<'_>,
+    verbs: Verbs,
+) -> (Message, Vec<String>) {
+    let mut ps = Vec::new();
+    if pieces(fmt, cx, &mut ps).is_none() {
+        return (vec![MsgPart::Hole], vec![cx.text(fmt).to_string()]);
+    }
+    let values: Vec<String> = rest.iter().map(|a| cx.text(*a).to_string()).collect();
+    let mut message = Vec::new();
+    let mut holes = Vec::new();
+    let mut next = 0usize;
+    let mut buf = String::new();
+    let mut flush =
+        |buf: &mut String, message: &mut Message, holes: &mut Vec<String>, all: bool| {
+            if !buf.is_empty() {
+                let text = match verbs {
+                    Verbs::Libc => std::mem::take(buf),
+                    Verbs::Nginx => nginx_format(&std::mem::take(buf)),
+                };
+                let k = if all {
+                    values.len().saturating_sub(next)
+                } else {
+                    values_taken(&text)
+                };
+                let end = (next + k).min(values.len());
+                holes.extend(values[next.min(end)..end].iter().cloned());
+                next = end;
+                message.push(MsgPart::Text { text, format: true });
+            }
+        };
+    for p in ps {
+        match p {
+            Piece::Text(t) => buf.push_str(&t),
+            Piece::Macro(name) => {
+                // Text, once resolved: it takes no value.
+                flush(&mut buf, &mut message, &mut holes, false);
+                message.push(MsgPart::Const { name, format: true });
+            }
+        }
+    }
+    flush(&mut buf, &mut message, &mut holes, true);
+    (message, holes)
+}
+
+/// How many values a printf format takes (`*` widths count, `%%` and
+/// `%m` take none).
+fn values_taken(fmt: &str) -> usize {
+    let b = fmt.as_bytes();
+    let mut n = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        while i < b.len() && b"+-# 0'123456789.$*hlLqjzt".contains(&b[i]) {
+            n += usize::from(b[i] == b'*');
+            i += 1;
+        }
+        if i < b.len() && b[i] != b'%' && b[i] != b'm' {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// nginx's verbs as printf's: `%V`/`%v` (an `ngx_str_t`) → `%s`, the
+/// integer types (`%ui`, `%uz`, `%O`, `%T`, `%M`, `%D`, `%L`, `%A`) →
+/// `%d`, with `x`/`X` → `%x`/`%X`; `%N` is a newline, `%Z` a NUL (dropped).
+fn nginx_format(fmt: &str) -> String {
+    let mut out = String::with_capacity(fmt.len());
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let mut spec = String::new();
+        let mut hex = None;
+        while let Some(&d) = chars.peek() {
+            match d {
+                '0'..='9' | '*' | '.' => spec.push(d),
+                'x' | 'X' => hex = Some(d),
+                'u' | 'm' => {}
+                _ => break,
+            }
+            chars.next();
+        }
+        let Some(verb) = chars.next() else {
+            out.push_str("%%");
+            break;
+        };
+        let int = hex.unwrap_or('d');
+        // A precision only means something to `%f`.
+        let width = |spec: &str| spec.split('.').next().unwrap_or("").to_string();
+        match verb {
+            'V' | 'v' | 's' => {
+                let v = hex.unwrap_or('s');
+                out.push_str(&format!("%{}{v}", width(&spec)));
+            }
+            'O' | 'P' | 'T' | 'M' | 'z' | 'i' | 'd' | 'l' | 'D' | 'L' | 'A' | 'r' => {
+                out.push_str(&format!("%{}{int}", width(&spec)));
+            }
+            'f' => out.push_str(&format!("%{spec}f")),
+            'p' | 'c' => out.push_str(&format!("%{}{verb}", width(&spec))),
+            'N' => out.push('\n'),
+            'Z' => {}
+            '%' => out.push_str("%%"),
+            other => {
+                // Not a verb nginx knows: printed as is.
+                out.push_str("%%");
+                out.push_str(&spec);
+                out.push(other);
+            }
+        }
+    }
+    out
+}
+
+/// A message expression that is no format: literals, `"a" + b` (C++
+/// strings), `std::string(…)`, `….c_str()`, translations; the rest are
+/// run-time values.
+pub(crate) fn plain_message(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
+    match n.kind() {
+        "string_literal" | "concatenated_string" | "raw_string_literal" | "identifier" => {
+            let mut ps = Vec::new();
+            if pieces(n, cx, &mut ps).is_none() {
+                return hole();
+            }
+            let mut m = Vec::new();
+            let h = Vec::new();
+            for p in ps {
+                match p {
+                    Piece::Text(t) => match m.last_mut() {
+                        Some(MsgPart::Text { text, .. }) => text.push_str(&t),
+                        _ => m.push(text_part(t)),
+                    },
+                    Piece::Macro(name) => m.push(MsgPart::Const {
+                        name,
+                        format: false,
+                    }),
+                }
+            }
+            (m, h)
+        }
+        "char_literal" => {
+            let t = cx.text(n);
+            let inner = t.get(t.find('\'').map_or(0, |i| i + 1)..t.len() - 1);
+            match inner {
+                Some(i) => (vec![text_part(tree::decode_c_escapes(i))], Vec::new()),
+                None => hole(),
+            }
+        }
+        "user_defined_literal" => match n.named_child(0) {
+            Some(s) if s.kind().ends_with("string_literal") => plain_message(s, cx),
+            _ => hole(),
+        },
+        "parenthesized_expression" => match n.named_child(0) {
+            Some(i) => plain_message(i, cx),
+            None => hole(),
+        },
+        "binary_expression"
+            if n.child_by_field_name("operator").map(|o| cx.text(o)) == Some("+") =>
+        {
+            let (Some(l), Some(r)) = (
+                n.child_by_field_name("left"),
+                n.child_by_field_name("right"),
+            ) else {
+                return hole();
+            };
+            // `"abc" + 1` in C is pointer arithmetic, not text.
+            if r.kind() == "number_literal" {
+                return hole();
+            }
+            let (mut m, mut h) = plain_message(l, cx);
+            let (m2, h2) = plain_message(r, cx);
+            m.extend(m2);
+            h.extend(h2);
+            (m, h)
+        }
+        "call_expression" => call_message(n, cx).unwrap_or_else(hole),
+        _ => hole(),
+    }
+}
+
+/// Calls that build a message: translations, `std::string("…")`,
+/// `s.c_str()`, `std::format`/`fmt::format` (braces), `absl::StrFormat`
+/// (printf), `absl::StrCat` (concatenation).
+fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<(Message, Vec<String>)> {
+    if let Some(inner) = translated(n, cx) {
+        return Some(plain_message(inner, cx));
+    }
+    let f = n.child_by_field_name("function")?;
+    let args = arguments(n.child_by_field_name("arguments"));
+    if f.kind() == "field_expression" {
+        let field = f.child_by_field_name("field").map(|x| cx.text(x));
+        if matches!(field, Some("c_str" | "data" | "str")) && args.is_empty() {
+            return Some(plain_message(f.child_by_field_name("argument")?, cx));
+        }
+        return None;
+    }
+    let callee = cx.text(f);
+    let callee = callee.split('<').next().unwrap_or(callee);
+    match callee {
+        "std::string" | "string" | "std::string_view" | "std::wstring" if args.len() == 1 => {
+            Some(plain_message(args[0], cx))
+        }
+        "std::format" | "fmt::format" | "std::vformat" | "fmt::sprintf" => {
+            if callee == "fmt::sprintf" {
+                return Some(format_message(*args.first()?, &args[1..], cx, Verbs::Libc));
+            }
+            Some(brace_format(&args, cx))
+        }
+        "absl::StrFormat" | "base::StringPrintf" | "StringPrintf" | "string_format" => {
+            Some(format_message(*args.first()?, &args[1..], cx, Verbs::Libc))
+        }
+        "absl::StrCat" | "StrCat" => {
+            let mut m = Vec::new();
+            let mut h = Vec::new();
+            for a in &args {
+                let (m2, h2) = plain_message(*a, cx);
+                m.extend(m2);
+                h.extend(h2);
+            }
+            Some((m, h))
+        }
+        _ => None,
+    }
+}
+
+/// `std::format("…{}…", a, b)`: the first argument as a brace format.
+pub(crate) fn brace_format(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let Some(fmt) = args.first() else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut ps = Vec::new();
+    if pieces(*fmt, cx, &mut ps).is_none() || ps.iter().any(|p| matches!(p, Piece::Macro(_))) {
+        return (vec![MsgPart::Hole], vec![cx.text(*fmt).to_string()]);
+    }
+    let text: String = ps
+        .into_iter()
+        .map(|p| match p {
+            Piece::Text(t) => t,
+            Piece::Macro(_) => String::new(),
+        })
+        .collect();
+    let values: Vec<String> = args[1..].iter().map(|a| cx.text(*a).to_string()).collect();
+    formats::brace_message(&text, &values, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{language_for_path, resolve_package, ExtractOptions};
+
+    fn sites(src: &str) -> Vec<(String, String, String, Vec<String>)> {
+        let c = language_for_path("src/app.c").unwrap();
+        let mut files = vec![c.extract("src/app.c", src, &ExtractOptions::default())];
+        crate::apply_wrappers(&mut files, false);
+        let (sites, _) = resolve_package(files);
+        sites
+            .into_iter()
+            .map(|s| {
+                (
+                    s.callee,
+                    s.message_pattern,
+                    s.severity.as_str().to_string(),
+                    s.args,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn nginx_verbs_become_printf_verbs() {
+        assert_eq!(
+            nginx_format("%V %ui %uz %O %T %M %xi %08Xd %*s %.3f %p %d%% %N%Z"),
+            "%s %d %d %d %d %d %x %08X %*s %.3f %p %d%% \n"
+        );
+    }
+
+    #[test]
+    fn values_taken_counts_stars_not_percent() {
+        assert_eq!(values_taken("%d %*s %% %m %.*s %lu"), 6);
+    }
+
+    #[test]
+    fn levels_take_the_most_severe() {
+        assert_eq!(level_of("LOG_ERR|LOG_DAEMON"), Some(Severity::Error));
+        assert_eq!(
+            level_of("c ? NGX_LOG_INFO : NGX_LOG_CRIT"),
+            Some(Severity::Critical)
+        );
+        assert_eq!(level_of("DEBUG2"), Some(Severity::Debug));
+        assert_eq!(level_of("level"), None);
+    }
+
+    #[test]
+    fn a_level_variable_takes_its_assignments() {
+        let s = sites(
+            r#"
+void f(ngx_err_t err) {
+    ngx_uint_t level;
+    level = (err == NGX_EINTR) ? NGX_LOG_INFO : NGX_LOG_ALERT;
+    ngx_log_error(level, log, err, "select() failed");
+}
+"#,
+        );
+        assert_eq!(s[0].1, "select() failed (%d: %v)");
+        assert_eq!(s[0].2, "critical");
+    }
+
+    #[test]
+    fn stderr_perror_err_and_pri_macros() {
+        let s = sites(
+            r#"
+#define PROG "tool"
+int f(const char *path, uint64_t n) {
+    fprintf(stderr, PROG ": cannot read %s (%" PRIu64 " bytes)\n", path, n);
+    perror("open");
+    err(1, "open %s", path);
+    warnx("odd size %zu", n);
+    fprintf(stdout, "not an error\n");
+    abort();
+}
+"#,
+        );
+        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(
+            got,
+            vec![
+                "tool: cannot read %s (%u bytes)",
+                "open: %v",
+                "open %s: %v",
+                "odd size %zu"
+            ]
+        );
+        assert_eq!(s[2].2, "critical");
+        assert_eq!(s[2].3, vec!["path", "strerror(errno)"]);
+    }
+
+    /// Extracts the C corpora (`ERRDEX_C_SAMPLE=N` prints N sites at
+    /// random for reading by hand, `ERRDEX_C_FILE=path` one file's sites,
+    /// `ERRDEX_C_ALL=1` every level).
+    #[test]
+    #[ignore]
+    fn corpora() {
+        let opts = ExtractOptions {
+            all_levels: std::env::var_os("ERRDEX_C_ALL").is_some(),
+            whole_file: true,
+        };
+        for name in ["openssh", "nginx"] {
+            let root = std::path::PathBuf::from("/var/tmp/errdex-corpora/debsrc").join(name);
+            if !root.exists() {
+                println!("{name}: corpus absent, skipped");
+                continue;
+            }
+            let mut paths = Vec::new();
+            let mut stack = vec![root.clone()];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).unwrap().flatten() {
+                    let p = e.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else {
+                        paths.push(p);
+                    }
+                }
+            }
+            paths.sort();
+            let start = std::time::Instant::now();
+            let mut files = Vec::new();
+            let mut with_errors = 0;
+            for p in &paths {
+                let rel = p.strip_prefix(&root).unwrap().to_string_lossy().to_string();
+                let Some(lang) = crate::language_for_path(&rel) else {
+                    continue;
+                };
+                if lang.lang() != Lang::C || lang.is_test_path(&rel) {
+                    continue;
+                }
+                let Ok(src) = std::fs::read_to_string(p) else {
+                    continue;
+                };
+                let facts = lang.extract(&rel, &src, &opts);
+                with_errors += usize::from(facts.syntax_errors > 0);
+                files.push(facts);
+            }
+            let n_files = files.len();
+            crate::apply_wrappers(&mut files, opts.all_levels);
+            let known: std::collections::HashSet<String> = files
+                .iter()
+                .flat_map(|f| f.constants.keys().cloned())
+                .collect();
+            let (mut macros, mut unresolved) = (0, Vec::new());
+            for p in files.iter().flat_map(|f| &f.sites) {
+                for part in &p.message {
+                    if let MsgPart::Const { name, .. } = part {
+                        macros += 1;
+                        if !known.contains(name) {
+                            unresolved.push(name.clone());
+                        }
+                    }
+                }
+            }
+            println!("{name}: {macros} macros in messages, unresolved: {unresolved:?}");
+            let (sites, dynamic) = resolve_package(files);
+            println!(
+                "{name}: {n_files} files, {} sites, {} dynamic, {with_errors} with syntax errors, {:?}",
+                sites.len(),
+                dynamic.len(),
+                start.elapsed()
+            );
+            let sample: usize = std::env::var("ERRDEX_C_SAMPLE")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            let mut seed: u64 = std::env::var("ERRDEX_C_SEED")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0x9e3779b97f4a7c15);
+            for _ in 0..sample {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let s = &sites[(seed % sites.len() as u64) as usize];
+                println!(
+                    "  {}:{} {} [{}] {:?} {:?}",
+                    s.file_path,
+                    s.line_number,
+                    s.callee,
+                    s.severity.as_str(),
+                    s.message_pattern,
+                    s.args
+                );
+            }
+            if let Ok(f) = std::env::var("ERRDEX_C_FILE") {
+                for s in sites.iter().filter(|s| s.file_path == f) {
+                    println!(
+                        "  {}:{} {} [{}] {:?}",
+                        s.file_path,
+                        s.line_number,
+                        s.callee,
+                        s.severity.as_str(),
+                        s.message_pattern
+                    );
+                }
+            }
+        }
+    }
+}
