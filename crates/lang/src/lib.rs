@@ -22,6 +22,7 @@
 pub mod formats;
 mod go;
 mod go_checks;
+mod java;
 pub use go_checks::ErrorCheck;
 mod go_facts;
 pub mod message;
@@ -34,7 +35,7 @@ use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
 /// [`LanguageSupport`], and one line here.
-pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON];
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &java::JAVA];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {
