@@ -273,20 +273,23 @@ pub(crate) fn simple_class(type_text: &str) -> String {
     last_name(base.trim()).to_string()
 }
 
-/// The status an HTTP exception carries: an integer literal
-/// (`new HttpException(404, …)`) or a named status (`HttpStatus.NOT_FOUND`,
-/// Ktor `HttpStatusCode.NotFound`), when the class is an HTTP one.
+/// The status an HTTP exception carries: an integer literal when the
+/// class is an HTTP one (`new HttpException(404, …)`), or a named status
+/// (`HttpStatus.NOT_FOUND`, Ktor `HttpStatusCode.NotFound`,
+/// `Response.Status.CONFLICT`).
 pub(crate) fn http_status(class: &str, args: &[&str]) -> Option<u16> {
     let c = class.to_ascii_lowercase();
-    if !(c.contains("http") || c.contains("status") || c.contains("webapplication")) {
-        return None;
-    }
+    let http_class = c.contains("http") || c.contains("status") || c.contains("webapplication");
     args.iter().find_map(|a| {
         let a = a.trim();
         if let Ok(n) = a.parse::<u16>() {
-            return (100..600).contains(&n).then_some(n);
+            return (http_class && (100..600).contains(&n)).then_some(n);
         }
-        let name: String = last_name(a)
+        let (owner, name) = a.rsplit_once('.')?;
+        if !last_name(owner).contains("Status") {
+            return None;
+        }
+        let name: String = name
             .chars()
             .filter(|c| *c != '_')
             .collect::<String>()

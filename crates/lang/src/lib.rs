@@ -23,6 +23,7 @@ pub mod formats;
 mod go;
 mod go_checks;
 mod java;
+mod kotlin;
 pub use go_checks::ErrorCheck;
 mod go_facts;
 pub mod message;
@@ -35,7 +36,8 @@ use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
 /// [`LanguageSupport`], and one line here.
-pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &java::JAVA];
+pub static LANGUAGES: &[&dyn LanguageSupport] =
+    &[&go::Go, &python::PYTHON, &java::JAVA, &kotlin::KOTLIN];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {
