@@ -87,13 +87,12 @@ impl Visitor for JavaVisitor {
         match n.kind() {
             "program" => constants(n, cx),
             "throw_statement" => throw(n, cx),
+            // `orElseThrow(() -> new X("…"))`, `return new X("…")`.
             "object_creation_expression"
-                if n.parent().is_none_or(|p| p.kind() != "throw_statement") =>
+                if n.parent().is_none_or(|p| p.kind() != "throw_statement")
+                    && exception_name(&class_name(n, cx)) =>
             {
-                // `orElseThrow(() -> new X("…"))`, `return new X("…")`.
-                if exception_name(&class_name(n, cx)) {
-                    creation(n, n, false, cx);
-                }
+                creation(n, n, false, cx);
             }
             "explicit_constructor_invocation" => super_call(n, cx),
             "method_invocation" => call(n, cx),
@@ -757,7 +756,7 @@ fn constant<'c>(n: Node<'_>, cx: &'c Cx<'_>) -> Option<&'c Message> {
 }
 
 /// How a call formats a message.
-enum Format {
+enum Maker {
     /// `String.format([locale,] fmt, args)`
     Printf,
     /// `"…".formatted(args)`
@@ -768,7 +767,7 @@ enum Format {
     Translation,
 }
 
-fn format_kind(n: Node<'_>, cx: &Cx<'_>) -> Option<Format> {
+fn format_kind(n: Node<'_>, cx: &Cx<'_>) -> Option<Maker> {
     let name = cx.text(n.child_by_field_name("name")?);
     let object = n.child_by_field_name("object");
     let receiver = object.map(|o| cx.text(o)).unwrap_or("");
@@ -776,16 +775,16 @@ fn format_kind(n: Node<'_>, cx: &Cx<'_>) -> Option<Format> {
     let literal_at = |i: usize| args.get(i).is_some_and(|a| literal(*a, cx).is_some());
     match name {
         "format" if matches!(receiver, "String" | "java.lang.String") => {
-            (literal_at(0) || literal_at(1)).then_some(Format::Printf)
+            (literal_at(0) || literal_at(1)).then_some(Maker::Printf)
         }
         "formatted" => object
             .is_some_and(|o| literal(o, cx).is_some())
-            .then_some(Format::Formatted),
+            .then_some(Maker::Formatted),
         "format" if last_name(receiver) == "MessageFormat" => {
-            literal_at(0).then_some(Format::MessageFormat)
+            literal_at(0).then_some(Maker::MessageFormat)
         }
         _ if formats::is_translation(name) && args.first().is_some_and(|a| has_text(*a, cx)) => {
-            Some(Format::Translation)
+            Some(Maker::Translation)
         }
         _ => None,
     }
@@ -863,19 +862,19 @@ pub(crate) fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
                     .collect()
             };
             match format_kind(n, cx) {
-                Some(Format::Printf) => format_call(&args, cx),
-                Some(Format::Formatted) => {
+                Some(Maker::Printf) => format_call(&args, cx),
+                Some(Maker::Formatted) => {
                     let text = n
                         .child_by_field_name("object")
                         .and_then(|o| literal(o, cx))
                         .unwrap_or_default();
                     (vec![MsgPart::Text { text, format: true }], values(0))
                 }
-                Some(Format::MessageFormat) => {
+                Some(Maker::MessageFormat) => {
                     let text = literal(args[0], cx).unwrap_or_default();
                     formats::message_format(&text, &values(1))
                 }
-                Some(Format::Translation) => message_of(args[0], cx),
+                Some(Maker::Translation) => message_of(args[0], cx),
                 None => hole(),
             }
         }

@@ -475,7 +475,7 @@ fn constant<'c>(n: Node<'_>, cx: &'c Cx<'_>) -> Option<&'c Message> {
 }
 
 /// How a call makes a message.
-enum Format<'t> {
+enum Maker<'t> {
     /// `"…".format(args)`, `String.format(fmt, args)`: printf.
     Printf(Node<'t>, Vec<Node<'t>>),
     /// `MessageFormat.format(fmt, args)`.
@@ -484,12 +484,12 @@ enum Format<'t> {
     Same(Node<'t>),
 }
 
-fn format_kind<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Format<'t>> {
+fn format_kind<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Maker<'t>> {
     let c = parse_call(n)?;
     if c.callee.kind() == "identifier" {
         let first = *c.args.first()?;
         return (formats::is_translation(cx.text(c.callee)) && has_text(first, cx))
-            .then_some(Format::Same(first));
+            .then_some(Maker::Same(first));
     }
     let receiver = c.callee.named_child(0)?;
     let (r, member) = navigation(c.callee, cx)?;
@@ -503,14 +503,14 @@ fn format_kind<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Format<'t>> {
             } else {
                 return None;
             };
-            Some(Format::Printf(c.args[i], c.args[i + 1..].to_vec()))
+            Some(Maker::Printf(c.args[i], c.args[i + 1..].to_vec()))
         }
-        "format" if literal(receiver, cx).is_some() => Some(Format::Printf(receiver, c.args)),
+        "format" if literal(receiver, cx).is_some() => Some(Maker::Printf(receiver, c.args)),
         "format" if last_name(r) == "MessageFormat" && literal_at(0) => {
-            Some(Format::MessageFormat(c.args[0], c.args[1..].to_vec()))
+            Some(Maker::MessageFormat(c.args[0], c.args[1..].to_vec()))
         }
         "trimIndent" | "trimMargin" | "trim" | "toString" if has_text(receiver, cx) => {
-            Some(Format::Same(receiver))
+            Some(Maker::Same(receiver))
         }
         _ => None,
     }
@@ -556,15 +556,15 @@ fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
             None => hole(),
         },
         "call_expression" => match format_kind(n, cx) {
-            Some(Format::Printf(fmt, args)) => {
+            Some(Maker::Printf(fmt, args)) => {
                 let text = literal(fmt, cx).unwrap_or_default();
                 (vec![MsgPart::Text { text, format: true }], texts(&args, cx))
             }
-            Some(Format::MessageFormat(fmt, args)) => {
+            Some(Maker::MessageFormat(fmt, args)) => {
                 let text = literal(fmt, cx).unwrap_or_default();
                 formats::message_format(&text, &texts(&args, cx))
             }
-            Some(Format::Same(s)) => {
+            Some(Maker::Same(s)) => {
                 let (m, h) = message_of(s, cx);
                 let trimmed = match cx.text(n).rsplit('.').next() {
                     Some(t) if t.starts_with("trimIndent") => trim_indent(m),

@@ -29,6 +29,7 @@ mod go_facts;
 pub mod message;
 mod prefilter;
 mod python;
+mod scala;
 mod tree;
 
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
@@ -36,8 +37,13 @@ use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
 /// [`LanguageSupport`], and one line here.
-pub static LANGUAGES: &[&dyn LanguageSupport] =
-    &[&go::Go, &python::PYTHON, &java::JAVA, &kotlin::KOTLIN];
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[
+    &go::Go,
+    &python::PYTHON,
+    &java::JAVA,
+    &kotlin::KOTLIN,
+    &scala::SCALA,
+];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {
