@@ -378,6 +378,42 @@ pub(crate) fn precondition(receiver: &str, method: &str) -> Option<Check> {
     })
 }
 
+/// The message a commons-lang3 `Validate` check prints when called with
+/// the checked value alone (`Validate.notNull(x)`).
+pub(crate) fn default_check_message(receiver: &str, method: &str) -> Option<&'static str> {
+    if last_name(receiver) != "Validate" {
+        return None;
+    }
+    Some(match method {
+        "notNull" => "The validated object is null",
+        "isTrue" => "The validated expression is false",
+        "validState" => "The validated state is false",
+        "notBlank" => "The validated character sequence is blank",
+        "notNaN" => "The validated value is not a number",
+        _ => return None,
+    })
+}
+
+/// The class and message of a precondition site, given its message
+/// argument and the values after it.
+pub(crate) fn check_message(
+    check: Check,
+    msg: (Message, Vec<String>),
+    rest: Vec<String>,
+) -> (&'static str, (Message, Vec<String>)) {
+    match check {
+        Check::Printf(c) => match as_literal(&msg) {
+            Some(t) => (c, printf_message(t, rest)),
+            None => (c, msg),
+        },
+        Check::Guava(c) => match as_literal(&msg) {
+            Some(t) => (c, guava_message(&t, &rest)),
+            None => (c, msg),
+        },
+        Check::Plain(c) => (c, msg),
+    }
+}
+
 /// Whether a parameter name says it holds a format string.
 pub(crate) fn format_param(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
@@ -441,11 +477,30 @@ fn creation(e: Node<'_>, site_node: Node<'_>, thrown: bool, cx: &mut Cx<'_>) {
     site.error_code = texts.iter().find_map(|a| error_code(a));
     let (message, holes) = match (msg, args.first()) {
         (Some(m), _) => message_of(m, cx),
+        // The JDK's `new StringIndexOutOfBoundsException(index)`.
+        (None, Some(first)) if args.len() == 1 && index_message(&simple).is_some() => {
+            let prefix = index_message(&simple).unwrap_or_default();
+            (
+                vec![text_part(prefix), MsgPart::Hole],
+                vec![cx.text(*first).to_string()],
+            )
+        }
         // `new X(cause)` prints the cause: a dynamic site.
         (None, Some(first)) => message_of(*first, cx),
         (None, None) => (vec![text_part(simple)], Vec::new()),
     };
     cx.push(site, message, holes, site_node);
+}
+
+/// What the JDK's index exceptions print before the index they are
+/// built from.
+fn index_message(class: &str) -> Option<&'static str> {
+    Some(match class {
+        "StringIndexOutOfBoundsException" => "String index out of range: ",
+        "ArrayIndexOutOfBoundsException" => "Array index out of range: ",
+        "IndexOutOfBoundsException" => "Index out of range: ",
+        _ => return None,
+    })
 }
 
 /// `super("…")` in a constructor of an exception class: the message every
@@ -504,7 +559,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         return;
     }
     if let Some(check) = precondition(receiver, name) {
-        checked(n, &callee, check, &args, cx);
+        checked(n, &callee, receiver, name, check, &args, cx);
         return;
     }
     if matches!(receiver, "System.err") && matches!(name, "println" | "print" | "printf" | "format")
@@ -607,33 +662,30 @@ fn values(args: &[Node<'_>], cx: &Cx<'_>) -> Vec<String> {
     args.iter().map(|a| cx.text(*a).to_string()).collect()
 }
 
-/// A precondition helper with a literal message.
-fn checked(n: Node<'_>, callee: &str, check: Check, args: &[Node<'_>], cx: &mut Cx<'_>) {
+/// A precondition helper with a literal message (or commons-lang3's
+/// default one).
+fn checked(
+    n: Node<'_>,
+    callee: &str,
+    receiver: &str,
+    method: &str,
+    check: Check,
+    args: &[Node<'_>],
+    cx: &mut Cx<'_>,
+) {
     // The message is the first argument with text after the checked value.
-    let Some(i) = args
+    let found = args
         .iter()
         .enumerate()
         .skip(1)
         .find(|(_, a)| has_text(**a, cx))
-        .map(|(i, _)| i)
-    else {
-        return;
-    };
-    let rest: Vec<String> = args[i + 1..]
-        .iter()
-        .map(|a| cx.text(*a).to_string())
-        .collect();
-    let msg = message_of(args[i], cx);
-    let (class, (message, holes)) = match check {
-        Check::Printf(c) => match as_literal(&msg) {
-            Some(t) => (c, printf_message(t, rest)),
-            None => (c, msg),
+        .map(|(i, _)| i);
+    let (class, (message, holes)) = match found {
+        Some(i) => check_message(check, message_of(args[i], cx), values(&args[i + 1..], cx)),
+        None => match default_check_message(receiver, method).filter(|_| args.len() == 1) {
+            Some(d) => check_message(check, (vec![text_part(d)], Vec::new()), Vec::new()),
+            None => return,
         },
-        Check::Guava(c) => match as_literal(&msg) {
-            Some(t) => (c, guava_message(&t, &rest)),
-            None => (c, msg),
-        },
-        Check::Plain(c) => (c, msg),
     };
     let mut site = cx.site(n, callee, ErrorType::Exception, Severity::Error);
     site.error_class = Some(class.to_string());
@@ -1008,6 +1060,70 @@ class A {
             "a\n  b\n"
         );
         assert_eq!(super::decode_java(r"a\sb\n"), "a b\n");
+    }
+
+    /// Extracts the commons-lang3 sources (`-- --ignored --nocapture`);
+    /// prints one `SITE` line per site for reading by hand.
+    #[test]
+    #[ignore]
+    fn corpus() {
+        let root =
+            std::path::Path::new("/var/tmp/errdex-corpora/debsrc/libcommons-lang3-java/src/main");
+        if !root.exists() {
+            println!("corpus {} absent: skipped", root.display());
+            return;
+        }
+        let mut stack = vec![root.to_path_buf()];
+        let mut paths = Vec::new();
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else {
+                    paths.push(p);
+                }
+            }
+        }
+        paths.sort();
+        let start = std::time::Instant::now();
+        let mut files = Vec::new();
+        let mut broken = 0;
+        for p in &paths {
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
+            let Some(lang) = crate::language_for_path(&rel) else {
+                continue;
+            };
+            let src = std::fs::read_to_string(p).unwrap();
+            let facts = lang.extract(&rel, &src, &ExtractOptions::default());
+            broken += usize::from(facts.syntax_errors > 0);
+            files.push(facts);
+        }
+        let n = files.len();
+        crate::apply_wrappers(&mut files, false);
+        let (sites, dynamic) = resolve_package(files);
+        let took = start.elapsed();
+        for s in &sites {
+            println!(
+                "SITE\t{}:{}\t{}\t{:?}\t{}\t{}\t{:?}\t{:?}",
+                s.file_path,
+                s.line_number,
+                s.callee,
+                s.message_pattern,
+                s.error_type.as_str(),
+                s.severity.as_str(),
+                s.error_class,
+                s.args
+            );
+        }
+        for d in &dynamic {
+            println!("DYN\t{}:{}\t{}", d.file_path, d.line_number, d.expression);
+        }
+        println!(
+            "files {n}, sites {}, dynamic {}, files with syntax errors {broken}, {took:?}",
+            sites.len(),
+            dynamic.len()
+        );
     }
 
     #[test]

@@ -354,19 +354,8 @@ fn checked(n: Node<'_>, callee: &str, check: Check, args: &[Node<'_>], cx: &mut 
     else {
         return;
     };
-    let rest = texts(&args[i + 1..], cx);
-    let msg = message_of(args[i], cx);
-    let (class, (message, holes)) = match check {
-        Check::Printf(c) => match as_literal(&msg) {
-            Some(t) => (c, java::printf_message(t, rest)),
-            None => (c, msg),
-        },
-        Check::Guava(c) => match as_literal(&msg) {
-            Some(t) => (c, java::guava_message(&t, &rest)),
-            None => (c, msg),
-        },
-        Check::Plain(c) => (c, msg),
-    };
+    let (class, (message, holes)) =
+        java::check_message(check, message_of(args[i], cx), texts(&args[i + 1..], cx));
     let mut site = cx.site(n, callee, ErrorType::Exception, Severity::Error);
     site.error_class = Some(class.to_string());
     cx.push(site, message, holes, n);
