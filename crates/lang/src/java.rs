@@ -608,7 +608,7 @@ fn log_call(
         logger_level(name, all).map(|s| (s, 1, false))
     } else if name.len() == 1 {
         None
-    } else if name == "log" && receiver.contains(").") {
+    } else if name == "log" && fluent_level(receiver, true).is_some() {
         fluent_level(receiver, all).map(|(s, p)| (s, 0, p))
     } else if !is_logger(receiver) {
         return false;
@@ -1051,6 +1051,32 @@ class A {
         );
         assert_eq!(s[7].2, vec!["path"]);
         assert_eq!(s[8].3.as_deref(), Some("NullPointerException"));
+    }
+
+    #[test]
+    fn info_and_debug_logs_only_with_all_levels() {
+        let src = r#"
+class A {
+    void f(String id) {
+        log.info("loaded {}", id);
+        LOGGER.debug("cache hit for " + id);
+        Log.e(TAG, "android failure");
+        logger.atError().log("fluent {}", id);
+    }
+}
+"#;
+        let java = language_for_path("A.java").unwrap();
+        let count = |all_levels| {
+            let opts = ExtractOptions {
+                all_levels,
+                ..Default::default()
+            };
+            resolve_package(vec![java.extract("A.java", src, &opts)])
+                .0
+                .len()
+        };
+        assert_eq!(count(false), 2);
+        assert_eq!(count(true), 4);
     }
 
     #[test]

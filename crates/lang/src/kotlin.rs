@@ -296,7 +296,7 @@ fn member_call(
     cx: &mut Cx<'_>,
 ) {
     let all = cx.opts.all_levels;
-    let level = if member == "log" && receiver.contains(").") {
+    let level = if member == "log" && java::fluent_level(receiver, true).is_some() {
         java::fluent_level(receiver, all)
     } else if java::is_logger(receiver) && member.len() > 1 {
         java::logger_level(member, all).map(|s| (s, false))
