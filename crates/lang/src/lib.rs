@@ -25,6 +25,8 @@ mod cpp;
 pub mod formats;
 mod go;
 mod go_checks;
+mod java;
+mod kotlin;
 pub use go_checks::ErrorCheck;
 mod go_facts;
 mod javascript;
@@ -33,6 +35,7 @@ mod php;
 mod prefilter;
 mod python;
 mod ruby;
+mod scala;
 mod tree;
 
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
@@ -51,6 +54,10 @@ pub static LANGUAGES: &[&dyn LanguageSupport] = &[
     &javascript::TSX,
 ];
 pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &c::C, &cpp::CPP];
+    &java::JAVA,
+    &kotlin::KOTLIN,
+    &scala::SCALA,
+];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {

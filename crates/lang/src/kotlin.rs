@@ -1,0 +1,698 @@
+//! Kotlin: `throw X(…)` (and exceptions built elsewhere with a message),
+//! string templates (`"…$x…${y}"`), concatenation, `"…".format(x)` and
+//! `String.format`, the stdlib's `error`, `require`, `check`,
+//! `requireNotNull`, `checkNotNull` and `TODO`, SLF4J/Log4j and
+//! kotlin-logging calls (`logger.error { "…" }`), the Java precondition
+//! helpers, `System.err.println`, and printf-style message functions of
+//! the project (`fun failf(format: String, vararg args: Any?)`). Shared
+//! JVM helpers come from `java.rs`.
+
+use crate::formats::{self, Piece, Printf};
+use crate::java::{self, as_literal, concat, Check};
+use crate::message::{Message, MsgPart};
+use crate::tree::{self, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use errdex_model::{ErrorType, Lang, Severity};
+use tree_sitter::Node;
+
+/// The Kotlin language module.
+pub static KOTLIN: TreeLanguage = TreeLanguage {
+    visitor: &KotlinVisitor,
+    extensions: &[".kt", ".kts"],
+    is_test: java::is_test_path,
+    printf: Printf::Java,
+};
+
+static SYNTAX: Syntax = Syntax {
+    lang: Lang::Kotlin,
+    grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(),
+    // Lambdas are left out: `require(x) { "…" }` and `list.map { … }`
+    // belong to the function around them.
+    functions: &["function_declaration", "secondary_constructor"],
+    classes: &[
+        "class_declaration",
+        "object_declaration",
+        "companion_object",
+    ],
+    loops: &["for_statement", "while_statement", "do_while_statement"],
+    conditionals: &["if_expression", "while_statement"],
+    returns: &["return_expression", "throw_expression"],
+    catches: &["catch_block"],
+    comments: &["line_comment", "block_comment"],
+};
+
+struct KotlinVisitor;
+
+impl Visitor for KotlinVisitor {
+    fn syntax(&self) -> &'static Syntax {
+        &SYNTAX
+    }
+
+    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
+        match n.kind() {
+            "source_file" => constants(n, cx),
+            "throw_expression" => throw(n, cx),
+            "call_expression" => call(n, cx),
+            "function_declaration" => wrapper_def(n, cx),
+            _ => {}
+        }
+    }
+
+    fn function_name(&self, f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+        match f.child_by_field_name("name") {
+            Some(n) => Some(cx.text(n).to_string()),
+            None => Some("constructor".to_string()),
+        }
+    }
+
+    /// A `companion object` without a name belongs to its class.
+    fn class_name(&self, c: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+        std::iter::successors(Some(c), |p| p.parent())
+            .filter(|p| SYNTAX.classes.contains(&p.kind()))
+            .find_map(|p| p.child_by_field_name("name"))
+            .map(|n| cx.text(n).to_string())
+    }
+}
+
+/// A call with its trailing lambda: `require(x) { "…" }` parses as a
+/// call of the call `require(x)` with the lambda.
+struct Call<'t> {
+    /// What is called (`require`, `log.error`, `IOException`).
+    callee: Node<'t>,
+    /// The value of each argument in parentheses.
+    args: Vec<Node<'t>>,
+    /// The trailing lambda's body.
+    lambda: Option<Node<'t>>,
+}
+
+fn child_of_kind<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cur = n.walk();
+    let found = n.named_children(&mut cur).find(|c| c.kind() == kind);
+    found
+}
+
+fn parse_call(n: Node<'_>) -> Option<Call<'_>> {
+    let first = n.named_child(0)?;
+    let lambda =
+        child_of_kind(n, "annotated_lambda").and_then(|a| child_of_kind(a, "lambda_literal"));
+    let (callee, list) = match child_of_kind(n, "value_arguments") {
+        Some(list) => (first, Some(list)),
+        None if first.kind() == "call_expression" && lambda.is_some() => (
+            first.named_child(0)?,
+            child_of_kind(first, "value_arguments"),
+        ),
+        None => (first, None),
+    };
+    let args = tree::arguments(list)
+        .into_iter()
+        .filter_map(|a| a.named_child(a.named_child_count().checked_sub(1)? as u32))
+        .collect();
+    Some(Call {
+        callee,
+        args,
+        lambda,
+    })
+}
+
+/// Whether this call is the `require(x)` inside `require(x) { … }`: its
+/// parent is the whole call.
+fn is_inner_call(n: Node<'_>) -> bool {
+    n.parent().is_some_and(|p| {
+        p.kind() == "call_expression"
+            && p.named_child(0).is_some_and(|f| f.id() == n.id())
+            && child_of_kind(p, "value_arguments").is_none()
+            && child_of_kind(p, "annotated_lambda").is_some()
+    })
+}
+
+/// The receiver text and member name of `a.b.c` (`a.b`, `c`).
+fn navigation<'a>(n: Node<'_>, cx: &Cx<'a>) -> Option<(&'a str, &'a str)> {
+    if n.kind() != "navigation_expression" {
+        return None;
+    }
+    let receiver = n.named_child(0)?;
+    let member = n.named_child(n.named_child_count().checked_sub(1)? as u32)?;
+    Some((cx.text(receiver), cx.text(member)))
+}
+
+/// The message a lambda evaluates to: its last statement.
+fn lambda_message(l: Node<'_>, cx: &Cx<'_>) -> Option<(Message, Vec<String>)> {
+    let mut cur = l.walk();
+    let last = l
+        .named_children(&mut cur)
+        .filter(|c| c.kind() != "lambda_parameters" && !c.kind().contains("comment"))
+        .last()?;
+    Some(message_of(last, cx))
+}
+
+/// `throw X("…")`, `throw X()`, `throw errors.bad("…")`.
+fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(e) = n.named_child(0).filter(|e| e.kind() == "call_expression") else {
+        return; // `throw e` hands on an existing value
+    };
+    let Some(c) = parse_call(e) else {
+        return;
+    };
+    let class = cx.text(c.callee).to_string();
+    if class.len() > 120 {
+        return;
+    }
+    let simple = java::simple_class(&class);
+    let is_class = simple.starts_with(|ch: char| ch.is_ascii_uppercase());
+    creation(&c, n, &class, is_class, true, cx);
+}
+
+/// A site for an exception made by `class(args)` at `site_node`.
+fn creation(
+    c: &Call<'_>,
+    site_node: Node<'_>,
+    class: &str,
+    is_class: bool,
+    thrown: bool,
+    cx: &mut Cx<'_>,
+) {
+    let msg = c.args.iter().copied().find(|a| has_text(*a, cx));
+    if msg.is_none() && (!thrown || !is_class) {
+        return;
+    }
+    let simple = java::simple_class(class);
+    let mut site = cx.site(site_node, class, ErrorType::Exception, Severity::Error);
+    if is_class {
+        site.error_class = Some(simple.clone());
+    }
+    let texts: Vec<&str> = c.args.iter().map(|a| cx.text(*a)).collect();
+    if let Some(status) = java::http_status(class, &texts) {
+        site.http_status = Some(status);
+        site.error_type = ErrorType::Http;
+        site.severity = java::severity_of_status(status);
+    }
+    site.error_code = texts.iter().find_map(|a| java::error_code(a));
+    let (message, holes) = match (msg, c.args.first()) {
+        (Some(m), _) => message_of(m, cx),
+        (None, Some(first)) => message_of(*first, cx),
+        (None, None) => (vec![text_part(simple)], Vec::new()),
+    };
+    cx.push(site, message, holes, site_node);
+}
+
+/// The stdlib's failing functions, logging, preconditions, stderr and
+/// calls of message functions.
+fn call(n: Node<'_>, cx: &mut Cx<'_>) {
+    if is_inner_call(n) || n.parent().is_some_and(|p| p.kind() == "throw_expression") {
+        return;
+    }
+    let Some(c) = parse_call(n) else {
+        return;
+    };
+    let callee = cx.text(c.callee);
+    if callee.len() > 120 {
+        return;
+    }
+    match c.callee.kind() {
+        "identifier" => plain_call(n, &c, callee, cx),
+        "navigation_expression" => {
+            if let Some((receiver, member)) = navigation(c.callee, cx) {
+                member_call(n, &c, callee, receiver, member, cx);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `error("…")`, `require(x) { "…" }`, `TODO("…")`, `IOException("…")`
+/// built without a throw, Guava's static `checkArgument`, message
+/// functions.
+fn plain_call(n: Node<'_>, c: &Call<'_>, name: &str, cx: &mut Cx<'_>) {
+    let stdlib = match name {
+        "error" => Some(("IllegalStateException", None, "")),
+        "require" => Some(("IllegalArgumentException", Some("Failed requirement."), "")),
+        "requireNotNull" => Some((
+            "IllegalArgumentException",
+            Some("Required value was null."),
+            "",
+        )),
+        "check" => Some(("IllegalStateException", Some("Check failed."), "")),
+        "checkNotNull" => Some((
+            "IllegalStateException",
+            Some("Required value was null."),
+            "",
+        )),
+        "TODO" => Some((
+            "NotImplementedError",
+            Some("An operation is not implemented."),
+            "An operation is not implemented: ",
+        )),
+        _ => None,
+    };
+    if let Some((class, default, prefix)) = stdlib {
+        // `error(msg)` and `TODO(reason)` take the message in parentheses,
+        // the rest in a lambda.
+        let msg = if matches!(name, "error" | "TODO") {
+            c.args.first().map(|m| message_of(*m, cx))
+        } else {
+            c.lambda.and_then(|l| lambda_message(l, cx))
+        };
+        let (message, holes) = match (msg, default) {
+            (Some(m), _) => java::prefixed(prefix, m),
+            (None, Some(d)) => (vec![text_part(d)], Vec::new()),
+            (None, None) => return,
+        };
+        let mut site = cx.site(n, name, ErrorType::Exception, Severity::Error);
+        site.error_class = Some(class.to_string());
+        cx.push(site, message, holes, n);
+        return;
+    }
+    if let Some(check) = java::precondition("", name) {
+        checked(n, name, check, &c.args, cx);
+        return;
+    }
+    if java::exception_name(name) {
+        creation(c, n, name, true, false, cx);
+        return;
+    }
+    // A call of a project message function: `failf("bad %s", x)`.
+    if crate::level_from_name(name).is_some() {
+        if let Some(i) = c.args.iter().position(|a| literal(*a, cx).is_some()) {
+            let site = cx.site(n, name, ErrorType::Log, Severity::Error);
+            let text = literal(c.args[i], cx).unwrap_or_default();
+            let (message, holes) = java::printf_message(text, texts(&c.args[i + 1..], cx));
+            cx.wrapper_call(name, i, site, message, holes, n);
+        }
+    }
+}
+
+fn texts(args: &[Node<'_>], cx: &Cx<'_>) -> Vec<String> {
+    args.iter().map(|a| cx.text(*a).to_string()).collect()
+}
+
+/// `log.error("…{}", x, e)`, `logger.warn { "…$x" }`,
+/// `Objects.requireNonNull(x, "…")`, `System.err.println("…")`,
+/// `java.io.IOException("…")` built without a throw.
+fn member_call(
+    n: Node<'_>,
+    c: &Call<'_>,
+    callee: &str,
+    receiver: &str,
+    member: &str,
+    cx: &mut Cx<'_>,
+) {
+    let all = cx.opts.all_levels;
+    let level = if member == "log" && java::fluent_level(receiver, true).is_some() {
+        java::fluent_level(receiver, all)
+    } else if java::is_logger(receiver) && member.len() > 1 {
+        java::logger_level(member, all).map(|s| (s, false))
+    } else {
+        None
+    };
+    if let Some((sev, printf)) = level {
+        let site = cx.site(n, callee, ErrorType::Log, sev);
+        // kotlin-logging: `logger.error(e) { "…" }`.
+        let (message, holes) = if let Some(m) = c.lambda.and_then(|l| lambda_message(l, cx)) {
+            m
+        } else if let Some(fmt) = c.args.first() {
+            let msg = message_of(*fmt, cx);
+            let rest = texts(&c.args[1..], cx);
+            match as_literal(&msg) {
+                Some(text) if printf => java::printf_message(text, rest),
+                Some(text) => java::log_format(&text, &rest),
+                None => msg,
+            }
+        } else {
+            return;
+        };
+        cx.push(site, message, holes, n);
+        return;
+    }
+    if java::is_logger(receiver) {
+        return;
+    }
+    if let Some(check) = java::precondition(receiver, member) {
+        checked(n, callee, check, &c.args, cx);
+        return;
+    }
+    if receiver == "System.err" && matches!(member, "println" | "print") {
+        if let Some(first) = c.args.first() {
+            let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+            let (message, holes) = message_of(*first, cx);
+            cx.push(site, message, holes, n);
+        }
+        return;
+    }
+    if java::exception_name(member) && receiver.starts_with(|ch: char| ch.is_ascii_lowercase()) {
+        // `java.io.IOException("…")`: a qualified class.
+        creation(c, n, callee, true, false, cx);
+    }
+}
+
+/// A Java precondition helper called from Kotlin.
+fn checked(n: Node<'_>, callee: &str, check: Check, args: &[Node<'_>], cx: &mut Cx<'_>) {
+    let Some(i) = args
+        .iter()
+        .enumerate()
+        .skip(1)
+        .find(|(_, a)| has_text(**a, cx))
+        .map(|(i, _)| i)
+    else {
+        return;
+    };
+    let (class, (message, holes)) =
+        java::check_message(check, message_of(args[i], cx), texts(&args[i + 1..], cx));
+    let mut site = cx.site(n, callee, ErrorType::Exception, Severity::Error);
+    site.error_class = Some(class.to_string());
+    cx.push(site, message, holes, n);
+}
+
+/// `fun failf(format: String, vararg args: Any?)`: a message function
+/// whose calls are sites.
+fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(name), Some(params)) = (
+        n.child_by_field_name("name"),
+        child_of_kind(n, "function_value_parameters"),
+    ) else {
+        return;
+    };
+    let mut cur = params.walk();
+    let kids: Vec<Node<'_>> = params.named_children(&mut cur).collect();
+    let params_only: Vec<Node<'_>> = kids
+        .iter()
+        .copied()
+        .filter(|k| k.kind() == "parameter")
+        .collect();
+    let Some(last) = params_only.last() else {
+        return;
+    };
+    // `vararg` is a sibling right before its parameter.
+    let vararg = last
+        .prev_named_sibling()
+        .is_some_and(|m| m.kind() == "parameter_modifiers" && cx.text(m).contains("vararg"));
+    if !vararg || params_only.len() < 2 {
+        return;
+    }
+    let fmt = params_only[params_only.len() - 2];
+    let fmt_name = fmt.named_child(0).map(|x| cx.text(x)).unwrap_or("");
+    let fmt_type = fmt.named_child(1).map(|x| cx.text(x)).unwrap_or("");
+    if fmt_type != "String" || !java::format_param(fmt_name) {
+        return;
+    }
+    let returns = child_of_kind(n, "user_type").is_some_and(|t| java::exception_name(cx.text(t)));
+    let throws = child_of_kind(n, "function_body").is_some_and(|b| cx.text(b).contains("throw "));
+    let name = cx.text(name).to_string();
+    cx.wrapper_def(&name, params_only.len() - 2, returns || throws);
+}
+
+/// `const val MSG = "…"` and plain `val` strings of files, classes and
+/// objects: messages by name.
+fn constants(root: Node<'_>, cx: &mut Cx<'_>) {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "property_declaration" => {
+                if !cx.text(n).trim_start().starts_with("val")
+                    && !n
+                        .named_child(0)
+                        .is_some_and(|m| m.kind() == "modifiers" && !cx.text(m).contains("var"))
+                {
+                    continue;
+                }
+                let name = child_of_kind(n, "variable_declaration")
+                    .and_then(|v| v.named_child(0))
+                    .map(|v| cx.text(v).to_string());
+                let value = n.named_child(n.named_child_count().saturating_sub(1) as u32);
+                if let (Some(name), Some(v)) = (name, value) {
+                    if let Some(text) = literal(v, cx) {
+                        cx.facts.constants.insert(name, vec![text_part(text)]);
+                    }
+                }
+            }
+            "source_file" | "class_declaration" | "object_declaration" | "companion_object"
+            | "class_body" => {
+                let mut cur = n.walk();
+                stack.extend(n.named_children(&mut cur));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether an expression evaluates to a message with literal text.
+fn has_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    match n.kind() {
+        "string_literal" | "multiline_string_literal" => true,
+        "parenthesized_expression" => n.named_child(0).is_some_and(|i| has_text(i, cx)),
+        "binary_expression" => {
+            n.child_by_field_name("operator")
+                .is_some_and(|o| cx.text(o) == "+")
+                && [
+                    n.child_by_field_name("left"),
+                    n.child_by_field_name("right"),
+                ]
+                .into_iter()
+                .flatten()
+                .any(|s| has_text(s, cx))
+        }
+        "identifier" | "navigation_expression" => constant(n, cx).is_some(),
+        "call_expression" => format_kind(n, cx).is_some(),
+        _ => false,
+    }
+}
+
+fn constant<'c>(n: Node<'_>, cx: &'c Cx<'_>) -> Option<&'c Message> {
+    let name = match n.kind() {
+        "navigation_expression" => n.named_child(n.named_child_count().checked_sub(1)? as u32)?,
+        _ => n,
+    };
+    cx.facts.constants.get(cx.text(name))
+}
+
+/// How a call makes a message.
+enum Maker<'t> {
+    /// `"…".format(args)`, `String.format(fmt, args)`: printf.
+    Printf(Node<'t>, Vec<Node<'t>>),
+    /// `MessageFormat.format(fmt, args)`.
+    MessageFormat(Node<'t>, Vec<Node<'t>>),
+    /// `"…".trimIndent()`, `tr("…")`: the string itself.
+    Same(Node<'t>),
+}
+
+fn format_kind<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Maker<'t>> {
+    let c = parse_call(n)?;
+    if c.callee.kind() == "identifier" {
+        let first = *c.args.first()?;
+        return (formats::is_translation(cx.text(c.callee)) && has_text(first, cx))
+            .then_some(Maker::Same(first));
+    }
+    let receiver = c.callee.named_child(0)?;
+    let (r, member) = navigation(c.callee, cx)?;
+    let literal_at = |i: usize| c.args.get(i).is_some_and(|a| literal(*a, cx).is_some());
+    match member {
+        "format" if matches!(r, "String" | "java.lang.String") => {
+            let i = if literal_at(0) {
+                0
+            } else if literal_at(1) {
+                1
+            } else {
+                return None;
+            };
+            Some(Maker::Printf(c.args[i], c.args[i + 1..].to_vec()))
+        }
+        "format" if literal(receiver, cx).is_some() => Some(Maker::Printf(receiver, c.args)),
+        "format" if last_name(r) == "MessageFormat" && literal_at(0) => {
+            Some(Maker::MessageFormat(c.args[0], c.args[1..].to_vec()))
+        }
+        "trimIndent" | "trimMargin" | "trim" | "toString" if has_text(receiver, cx) => {
+            Some(Maker::Same(receiver))
+        }
+        _ => None,
+    }
+}
+
+/// The text of a string without templates, a concatenation of them, or a
+/// constant.
+fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    match n.kind() {
+        "string_literal"
+        | "multiline_string_literal"
+        | "parenthesized_expression"
+        | "binary_expression"
+        | "identifier"
+        | "navigation_expression" => as_literal(&message_of(n, cx)),
+        _ => None,
+    }
+}
+
+/// The message an expression evaluates to and the source of its holes.
+fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
+    match n.kind() {
+        "string_literal" | "multiline_string_literal" => {
+            formats::interpolated(string_pieces(n, cx))
+        }
+        "number_literal" | "boolean_literal" => (vec![text_part(cx.text(n))], Vec::new()),
+        "parenthesized_expression" if has_text(n, cx) => match n.named_child(0) {
+            Some(inner) => message_of(inner, cx),
+            None => hole(),
+        },
+        "binary_expression" if has_text(n, cx) => {
+            let (Some(l), Some(r)) = (
+                n.child_by_field_name("left"),
+                n.child_by_field_name("right"),
+            ) else {
+                return hole();
+            };
+            concat(message_of(l, cx), message_of(r, cx))
+        }
+        "identifier" | "navigation_expression" => match constant(n, cx) {
+            Some(m) => (m.clone(), Vec::new()),
+            None => hole(),
+        },
+        "call_expression" => match format_kind(n, cx) {
+            Some(Maker::Printf(fmt, args)) => {
+                let text = literal(fmt, cx).unwrap_or_default();
+                (vec![MsgPart::Text { text, format: true }], texts(&args, cx))
+            }
+            Some(Maker::MessageFormat(fmt, args)) => {
+                let text = literal(fmt, cx).unwrap_or_default();
+                formats::message_format(&text, &texts(&args, cx))
+            }
+            Some(Maker::Same(s)) => {
+                let (m, h) = message_of(s, cx);
+                let trimmed = match cx.text(n).rsplit('.').next() {
+                    Some(t) if t.starts_with("trimIndent") => trim_indent(m),
+                    _ => m,
+                };
+                (trimmed, h)
+            }
+            None => hole(),
+        },
+        _ => hole(),
+    }
+}
+
+/// `trimIndent()` of a message's text parts, line by line (the holes'
+/// indentation cannot be known, so text is trimmed at line starts).
+fn trim_indent(m: Message) -> Message {
+    m.into_iter()
+        .map(|p| match p {
+            MsgPart::Text {
+                text,
+                format: false,
+            } => {
+                let lines: Vec<&str> = text.split('\n').map(|l| l.trim_start()).collect();
+                text_part(lines.join("\n").trim_matches('\n').to_string())
+            }
+            p => p,
+        })
+        .collect()
+}
+
+/// A string template as text and holes. The grammar leaves `$name` in
+/// one-line strings as text, so templates are read from the source
+/// between `${…}` interpolations.
+fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
+    let raw = n.kind() == "multiline_string_literal";
+    let q = if raw { 3 } else { 1 };
+    let (start, end) = (n.start_byte() + q, n.end_byte().saturating_sub(q));
+    let mut pieces = Vec::new();
+    let mut at = start;
+    let mut cur = n.walk();
+    for c in n.named_children(&mut cur) {
+        if c.kind() != "interpolation" {
+            continue;
+        }
+        gap_pieces(cx, at, c.start_byte(), raw, &mut pieces);
+        let expr = c.named_child(0).map(|e| cx.text(e)).unwrap_or("");
+        pieces.push(Piece::Expr(expr, ""));
+        at = c.end_byte();
+    }
+    gap_pieces(cx, at, end.max(at), raw, &mut pieces);
+    pieces
+}
+
+/// Text between interpolations: escapes decoded (not in raw strings),
+/// `$name` a hole.
+fn gap_pieces<'a>(cx: &Cx<'a>, start: usize, end: usize, raw: bool, out: &mut Vec<Piece<'a>>) {
+    let src: &'a [u8] = cx.src;
+    let Ok(gap) = std::str::from_utf8(&src[start..end]) else {
+        return;
+    };
+    let b = gap.as_bytes();
+    let mut text = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\\' && !raw && i + 1 < b.len() {
+            let len = if b[i + 1] == b'u' { 6 } else { 2 };
+            let esc = gap.get(i..(i + len).min(b.len())).unwrap_or("");
+            text.push_str(&tree::decode_c_escapes(esc));
+            i += esc.len().max(1);
+            continue;
+        }
+        if c == b'$'
+            && b.get(i + 1)
+                .is_some_and(|d| d.is_ascii_alphabetic() || *d == b'_')
+        {
+            let len = b[i + 1..]
+                .iter()
+                .take_while(|d| d.is_ascii_alphanumeric() || **d == b'_')
+                .count();
+            out.push(Piece::Text(std::mem::take(&mut text)));
+            out.push(Piece::Expr(&gap[i + 1..i + 1 + len], ""));
+            i += 1 + len;
+            continue;
+        }
+        let ch = gap[i..].chars().next().unwrap_or('\u{fffd}');
+        text.push(ch);
+        i += ch.len_utf8();
+    }
+    out.push(Piece::Text(text));
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{language_for_path, resolve_package, ExtractOptions};
+
+    fn sites(src: &str) -> Vec<(String, String, Vec<String>, Option<String>)> {
+        let kt = language_for_path("src/main/kotlin/A.kt").unwrap();
+        let facts = kt.extract("src/main/kotlin/A.kt", src, &ExtractOptions::default());
+        assert_eq!(facts.syntax_errors, 0);
+        let (sites, _) = resolve_package(vec![facts]);
+        sites
+            .into_iter()
+            .map(|s| (s.callee, s.message_pattern, s.args, s.error_class))
+            .collect()
+    }
+
+    #[test]
+    fn templates_and_stdlib_failures() {
+        let s = sites(
+            r#"
+const val PREFIX = "bad input: "
+fun f(path: String, n: Int, e: Exception) {
+    throw IllegalArgumentException("cannot read $path: ${e.message} (100%) \$x \u0041")
+    error("state " + n)
+    require(n > 0) { "n must be positive, was $n" }
+    check(n < 10)
+    val p = requireNotNull(path) { PREFIX + path }
+    log.error("failed {} times", n, e)
+    throw IOException("read %d bytes".format(n))
+    logger.warn { "slow $path" }
+}
+"#,
+        );
+        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(
+            got,
+            vec![
+                "cannot read %v: %v (100%%) $x A",
+                "state %v",
+                "n must be positive, was %v",
+                "Check failed.",
+                "bad input: %v",
+                "failed %v times",
+                "read %d bytes",
+                "slow %v",
+            ]
+        );
+        assert_eq!(s[0].2, vec!["path", "e.message"]);
+        assert_eq!(s[2].3.as_deref(), Some("IllegalArgumentException"));
+    }
+}
