@@ -27,6 +27,7 @@ mod go_facts;
 pub mod message;
 mod prefilter;
 mod python;
+mod rust;
 mod tree;
 
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
@@ -34,7 +35,7 @@ use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one new file implementing
 /// [`LanguageSupport`], and one line here.
-pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON];
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &rust::RUST];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {
