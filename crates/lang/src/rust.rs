@@ -353,8 +353,24 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
                 cx.push(site, m, h, n);
             }
         }
-        "format" | "format_args" | "write" | "writeln" | "print" | "println" | "vec"
-        | "matches" | "concat" | "stringify" | "include_str" | "macro_rules" => {}
+        "write" | "writeln" => {
+            // In `impl Display for SomeError`: the error's text.
+            let Some(class) = display_impl(n, cx) else {
+                return;
+            };
+            let Some(fmt) = args.get(1).and_then(|a| a.literal(cx)) else {
+                return;
+            };
+            if in_test_code(n, cx) {
+                return;
+            }
+            let (m, h) = format_message(&fmt, &args[2..], cx);
+            let mut site = cx.site(n, &callee, ErrorType::Exception, Severity::Error);
+            site.error_class = Some(class);
+            cx.push(site, m, h, n);
+        }
+        "format" | "format_args" | "print" | "println" | "vec" | "matches" | "concat"
+        | "stringify" | "include_str" | "macro_rules" => {}
         _ => {
             if is_item_macro(n, tt) {
                 reparse_items(n, tt, cx);
@@ -867,13 +883,34 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
                 return;
             };
             let site = match method {
-                // Rust prints `msg: {err:?}` (an `Option` prints `msg` alone).
+                // `Result::expect` prints `msg: {err:?}`; `Option::expect`
+                // prints `msg` alone. A constant's text is left alone, so
+                // that one defined elsewhere makes no `%v: %v` pattern.
                 "expect" => {
-                    m.push(text_part(": "));
-                    m.push(MsgPart::Hole);
-                    h.push("err".into());
+                    let constant = matches!(m.as_slice(), [MsgPart::Const { .. }]);
+                    let option = f
+                        .child_by_field_name("value")
+                        .is_some_and(|r| gives_option(r, cx));
+                    if !constant && !option {
+                        m.push(text_part(": "));
+                        m.push(MsgPart::Hole);
+                        h.push("err".into());
+                    }
                     cx.site(n, ".expect", ErrorType::Panic, Severity::Critical)
                 }
+                "write_str" | "pad" => match display_impl(n, cx) {
+                    Some(class) => {
+                        let mut site = cx.site(
+                            n,
+                            &format!(".{method}"),
+                            ErrorType::Exception,
+                            Severity::Error,
+                        );
+                        site.error_class = Some(class);
+                        site
+                    }
+                    None => return,
+                },
                 "context" | "with_context" | "wrap_err" | "wrap_err_with" | "ok_or"
                 | "ok_or_else" | "map_err" => cx.site(
                     n,
@@ -890,6 +927,90 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         }
         _ => {}
     }
+}
+
+/// Whether a receiver is a call that gives an `Option` (`.take()`,
+/// `.get(i)`, `.checked_add(n)`), whose `expect` prints the message alone.
+fn gives_option(r: Node<'_>, cx: &Cx<'_>) -> bool {
+    let Some(method) = r
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "field_expression")
+        .and_then(|f| f.child_by_field_name("field"))
+        .map(|m| cx.text(m))
+    else {
+        return false;
+    };
+    method.starts_with("checked_")
+        || matches!(
+            method,
+            "take"
+                | "get"
+                | "get_mut"
+                | "first"
+                | "last"
+                | "next"
+                | "next_back"
+                | "nth"
+                | "peek"
+                | "pop"
+                | "pop_front"
+                | "pop_back"
+                | "find"
+                | "find_map"
+                | "position"
+                | "max"
+                | "min"
+                | "ok"
+                | "err"
+                | "parent"
+                | "file_name"
+                | "file_stem"
+                | "extension"
+                | "to_str"
+                | "upgrade"
+                | "as_deref"
+                | "as_deref_mut"
+                | "strip_prefix"
+                | "strip_suffix"
+                | "split_once"
+                | "rsplit_once"
+                | "to_digit"
+                | "from_u32"
+                | "get_one"
+                | "get_many"
+                | "get_raw"
+        )
+}
+
+/// The error a `write!(f, …)` describes when it sits in `impl Display
+/// for T` of an error type: `T`, or `T::Variant` under a match arm on
+/// `Self::Variant`/`T::Variant`.
+fn display_impl(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let chain: Vec<Node<'_>> = std::iter::successors(n.parent(), |c| c.parent()).collect();
+    let imp = chain.iter().find(|a| a.kind() == "impl_item")?;
+    let tr = imp.child_by_field_name("trait").map(|t| cx.text(t))?;
+    if last_name(tr) != "Display" {
+        return None;
+    }
+    let ty = RustVisitor.class_name(*imp, cx)?;
+    let src = std::str::from_utf8(cx.src).unwrap_or_default();
+    if !ty.contains("Error") && !src.contains(&format!("Error for {ty}")) {
+        return None;
+    }
+    let arm = chain
+        .iter()
+        .take_while(|a| a.id() != imp.id())
+        .filter(|a| a.kind() == "match_arm")
+        .find_map(|a| {
+            let p = cx.text(a.child_by_field_name("pattern")?);
+            let path = p.split(['(', '{', ' ', '|']).next()?.trim();
+            path.contains("::")
+                .then(|| match path.strip_prefix("Self::") {
+                    Some(v) => format!("{ty}::{v}"),
+                    None => path.to_string(),
+                })
+        });
+    Some(arm.unwrap_or(ty))
 }
 
 /// `io::Error::new(ErrorKind::NotFound, "…")`, `io::Error::other(…)`,
