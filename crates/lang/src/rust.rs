@@ -373,7 +373,7 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
         | "stringify" | "include_str" | "macro_rules" => {}
         _ => {
             if is_item_macro(n, tt) {
-                reparse_items(n, tt, cx);
+                reparse(n, tt, cx);
             } else {
                 message_macro_call(n, path, name, &args, cx);
             }
@@ -486,6 +486,17 @@ fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
             found.push((index, returns_error));
         }
     }
+    // The rules' bodies hold sites of their own (`error!("internal
+    // error: {:?}", $e)`), tokens to the grammar until parsed again.
+    let mut cur = n.walk();
+    let bodies: Vec<Node<'_>> = n
+        .named_children(&mut cur)
+        .filter_map(|r| r.child_by_field_name("right"))
+        .filter(|b| cx.text(*b).contains('!') || cx.text(*b).contains("Err("))
+        .collect();
+    for body in bodies {
+        reparse(n, body, cx);
+    }
     let name = name.to_string();
     for (index, returns_error) in found {
         cx.wrapper_def(&name, index, returns_error);
@@ -540,9 +551,10 @@ fn is_item_macro(n: Node<'_>, tt: Node<'_>) -> bool {
     }
 }
 
-/// Parses the inside of an item macro as items, in the file's own
-/// coordinates, and walks it like the rest of the file.
-fn reparse_items(n: Node<'_>, tt: Node<'_>, cx: &mut Cx<'_>) {
+/// Parses the inside of a token tree (an item macro's items, a macro
+/// rule's body) as Rust, in the file's own coordinates, and walks it like
+/// the rest of the file. `n` is the macro around it.
+fn reparse(n: Node<'_>, tt: Node<'_>, cx: &mut Cx<'_>) {
     thread_local! {
         static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
     }
@@ -1022,13 +1034,15 @@ fn constructor(n: Node<'_>, f: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
         return;
     };
     let type_name = last_name(ty);
-    if !(type_name.ends_with("Error") && type_name != "ErrorKind") {
-        return;
-    }
-    if !matches!(
-        func,
-        "new" | "other" | "custom" | "msg" | "from" | "with_message" | "new_with_message"
-    ) {
+    // `crate::error::builder("…")`: a function of an error module.
+    let error_module = ty.split("::").any(|m| m == "error" || m == "errors");
+    let error_type = type_name.ends_with("Error")
+        && type_name != "ErrorKind"
+        && matches!(
+            func,
+            "new" | "other" | "custom" | "msg" | "from" | "with_message" | "new_with_message"
+        );
+    if !error_type && !error_module {
         return;
     }
     let Some((m, h)) = args.iter().find_map(|a| message_of(*a, cx)) else {
@@ -1038,7 +1052,7 @@ fn constructor(n: Node<'_>, f: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
         return;
     }
     let mut site = cx.site(n, callee, ErrorType::Exception, Severity::Error);
-    site.error_class = Some(ty.trim_start_matches("std::").to_string());
+    site.error_class = error_type.then(|| ty.trim_start_matches("std::").to_string());
     site.error_code = error_kind(func, args, cx);
     cx.push(site, m, h, n);
 }
