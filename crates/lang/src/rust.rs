@@ -13,7 +13,7 @@
 use crate::formats;
 use crate::message::{Message, MsgPart};
 use crate::tree::{self, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
-use errdex_model::{ErrorType, Lang, Severity};
+use errdex_model::{ErrorType, Lang, RawSite, Severity};
 use std::cell::RefCell;
 use tree_sitter::{Node, Parser, Tree};
 
@@ -108,7 +108,7 @@ fn macro_args<'t>(tt: Node<'t>) -> Vec<Arg<'t>> {
     let mut cur = Arg { nodes: Vec::new() };
     let count = tt.child_count();
     for i in 0..count {
-        let Some(c) = tt.child(i as u32) else {
+        let Some(c) = tt.child(i) else {
             continue;
         };
         // The delimiters of the tree itself.
@@ -249,7 +249,8 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
             }
             let msg = format_args_message(&args, cx)
                 .unwrap_or_else(|| (vec![text_part("explicit panic")], Vec::new()));
-            cx.push(panic(cx), msg.0, msg.1, n);
+            let site = panic(cx);
+            push(cx, site, msg.0, msg.1, n);
         }
         "unreachable" | "todo" | "unimplemented" => {
             if in_test_code(n, cx) {
@@ -265,7 +266,8 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
                 Some(m) => prefixed(&format!("{prefix}: "), m),
                 None => (vec![text_part(prefix)], Vec::new()),
             };
-            cx.push(panic(cx), msg.0, msg.1, n);
+            let site = panic(cx);
+            push(cx, site, msg.0, msg.1, n);
         }
         "assert" | "assert_eq" | "assert_ne" => {
             // Only with a message: a bare assertion prints source text.
@@ -291,7 +293,8 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
                 h.push(one_line(args[1].text(cx)));
                 (m, h)
             };
-            cx.push(panic(cx), m, h, n);
+            let site = panic(cx);
+            push(cx, site, m, h, n);
         }
         "bail" | "anyhow" | "eyre" | "format_err" => {
             if in_test_code(n, cx) {
@@ -302,7 +305,7 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
             };
             let mut site = cx.site(n, &callee, ErrorType::Exception, Severity::Error);
             site.facts.returned |= name == "bail";
-            cx.push(site, m, h, n);
+            push(cx, site, m, h, n);
         }
         "ensure" => {
             if args.is_empty() || in_test_code(n, cx) {
@@ -318,7 +321,7 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
             });
             let mut site = cx.site(n, &callee, ErrorType::Exception, Severity::Error);
             site.facts.returned = true;
-            cx.push(site, m, h, n);
+            push(cx, site, m, h, n);
         }
         "error" | "warn" | "info" | "debug" | "trace" => {
             if let Some(sev) = log_level(name, cx) {
@@ -350,7 +353,7 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
                     Severity::Error
                 };
                 let site = cx.site(n, &callee, ErrorType::Log, sev);
-                cx.push(site, m, h, n);
+                push(cx, site, m, h, n);
             }
         }
         "write" | "writeln" => {
@@ -367,7 +370,7 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
             let (m, h) = format_message(&fmt, &args[2..], cx);
             let mut site = cx.site(n, &callee, ErrorType::Exception, Severity::Error);
             site.error_class = Some(class);
-            cx.push(site, m, h, n);
+            push(cx, site, m, h, n);
         }
         "format" | "format_args" | "print" | "println" | "vec" | "matches" | "concat"
         | "stringify" | "include_str" | "macro_rules" => {}
@@ -378,6 +381,21 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
                 message_macro_call(n, path, name, &args, cx);
             }
         }
+    }
+}
+
+/// Records a site; one whose literal text has no word in it (`"{}\n{}"`,
+/// `"{}: {}"`) says nothing to search for and is listed as dynamic.
+fn push(cx: &mut Cx<'_>, site: RawSite, m: Message, h: Vec<String>, n: Node<'_>) {
+    let worded = m.iter().any(|p| match p {
+        MsgPart::Text { text, .. } => text.chars().any(char::is_alphanumeric),
+        MsgPart::Const { .. } => true,
+        MsgPart::Hole => false,
+    });
+    if worded {
+        cx.push(site, m, h, n);
+    } else {
+        cx.push(site, vec![MsgPart::Hole], Vec::new(), n);
     }
 }
 
@@ -403,10 +421,10 @@ fn log_site(n: Node<'_>, callee: &str, sev: Severity, args: &[Arg<'_>], cx: &mut
         Some(i) => {
             let fmt = args[i].literal(cx).unwrap_or_default();
             let (m, h) = format_message(&fmt, &args[i + 1..], cx);
-            cx.push(site, m, h, n);
+            push(cx, site, m, h, n);
         }
         // Fields only (`error!(%err)`): nothing literal to look for.
-        None => cx.push(site, vec![MsgPart::Hole], Vec::new(), n),
+        None => push(cx, site, vec![MsgPart::Hole], Vec::new(), n),
     }
 }
 
@@ -772,7 +790,7 @@ fn error_attribute(n: Node<'_>, cx: &mut Cx<'_>) {
         .collect();
     let mut site = cx.site(n, "#[error]", ErrorType::Exception, Severity::Error);
     site.error_class = Some(class);
-    cx.push(site, m, holes, n);
+    push(cx, site, m, holes, n);
 }
 
 /// `const MSG: &str = "…";`: a constant messages may name.
@@ -883,7 +901,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             }
             let mut site = cx.site(n, "Err", ErrorType::Exception, Severity::Error);
             site.facts.returned = true;
-            cx.push(site, m, h, n);
+            push(cx, site, m, h, n);
         }
         "scoped_identifier" => constructor(n, f, &args, cx),
         "field_expression" => {
@@ -935,7 +953,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             if in_test_code(n, cx) {
                 return;
             }
-            cx.push(site, m, h, n);
+            push(cx, site, m, h, n);
         }
         _ => {}
     }
@@ -1054,7 +1072,7 @@ fn constructor(n: Node<'_>, f: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
     let mut site = cx.site(n, callee, ErrorType::Exception, Severity::Error);
     site.error_class = error_type.then(|| ty.trim_start_matches("std::").to_string());
     site.error_code = error_kind(func, args, cx);
-    cx.push(site, m, h, n);
+    push(cx, site, m, h, n);
 }
 
 /// The `ErrorKind` an io error is made with.
@@ -1142,6 +1160,79 @@ cfg_rt! {
         );
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].1, "no reactor running");
+    }
+
+    #[test]
+    fn info_and_debug_only_at_all_levels() {
+        let src = r#"
+fn f(n: u32) {
+    log::info!("started {n}");
+    tracing::debug!(target: "x", count = n, "tick {}", n);
+    trace!("deep");
+    error!(%n);
+}
+"#;
+        let rs = language_for_path("src/lib.rs").unwrap();
+        let quiet = rs.extract("src/lib.rs", src, &ExtractOptions::default());
+        assert!(quiet.sites.is_empty());
+        assert_eq!(quiet.dynamic.len(), 1, "error!(%n) has no text");
+        let all = ExtractOptions {
+            all_levels: true,
+            ..Default::default()
+        };
+        let (sites, _) = resolve_package(vec![rs.extract("src/lib.rs", src, &all)]);
+        let got: Vec<(&str, &str)> = sites
+            .iter()
+            .map(|s| (s.message_pattern.as_str(), s.severity.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("started %v", "info"),
+                ("tick %v", "debug"),
+                ("deep", "debug")
+            ]
+        );
+    }
+
+    #[test]
+    fn message_macros_with_a_leading_argument() {
+        let rs = language_for_path("src/lib.rs").unwrap();
+        let def = rs.extract(
+            "src/macros.rs",
+            r#"
+macro_rules! report_err {
+    ($ctx:expr, $($arg:tt)*) => { $ctx.log(format_args!($($arg)*)) };
+}
+macro_rules! warn_user {
+    ($fmt:literal $(, $a:expr)*) => { eprintln!($fmt $(, $a)*) };
+}
+"#,
+            &ExtractOptions::default(),
+        );
+        let uses = rs.extract(
+            "src/lib.rs",
+            r#"
+fn f(ctx: &Ctx, path: &str) {
+    report_err!(ctx, "cannot open {}", path);
+    warn_user!("disk {} is slow", path);
+    report_err!("wrong position {}", path);
+    other_err!(ctx, "not a message macro");
+}
+"#,
+            &ExtractOptions::default(),
+        );
+        let mut files = vec![def, uses];
+        crate::apply_wrappers(&mut files, false);
+        let (sites, _) = resolve_package(files);
+        let got: Vec<(&str, &str)> = sites
+            .iter()
+            .map(|s| (s.message_pattern.as_str(), s.severity.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![("cannot open %v", "error"), ("disk %v is slow", "warning")]
+        );
     }
 
     /// Every file of a few real crates, when the registry has them:
