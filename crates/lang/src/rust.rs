@@ -1,5 +1,5 @@
 //! Rust: panics (`panic!`, `unreachable!`, `todo!`, `unimplemented!`,
-//! `assert!` with a message, `.expect("…")`), error values (`Err(format!(…))`,
+//! `assert!`/`assert_eq!`, `.expect("…")`), error values (`Err(format!(…))`,
 //! `Err("…".into())`, `Error::new(ErrorKind::X, "…")`, `T::custom(…)`,
 //! anyhow's `bail!`/`anyhow!`/`ensure!` and `.context("…")`), thiserror's
 //! `#[error("…")]` on variants and structs, `log`/`tracing` macros,
@@ -270,21 +270,28 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
             push(cx, site, msg.0, msg.1, n);
         }
         "assert" | "assert_eq" | "assert_ne" => {
-            // Only with a message: a bare assertion prints source text.
             let skip = if name == "assert" { 1 } else { 2 };
-            if args.len() <= skip || in_test_code(n, cx) {
+            if args.len() < skip || in_test_code(n, cx) {
                 return;
             }
-            let Some(msg) = format_args_message(&args[skip..], cx) else {
-                return;
-            };
-            // `assert_eq!` prints both values after the message.
+            let msg = format_args_message(&args[skip..], cx);
+            // What the standard library prints: the message, else the
+            // condition as written; `assert_eq!` adds both values.
             let (m, h) = if name == "assert" {
-                msg
+                msg.unwrap_or_else(|| {
+                    let cond = one_line(args[0].text(cx));
+                    (
+                        vec![text_part(format!("assertion failed: {cond}"))],
+                        Vec::new(),
+                    )
+                })
             } else {
                 let op = if name == "assert_eq" { "==" } else { "!=" };
-                let (mut m, mut h) =
-                    prefixed(&format!("assertion `left {op} right` failed: "), msg);
+                let head = format!("assertion `left {op} right` failed");
+                let (mut m, mut h) = match msg {
+                    Some(msg) => prefixed(&format!("{head}: "), msg),
+                    None => (vec![text_part(head)], Vec::new()),
+                };
                 m.push(text_part("\n  left: "));
                 m.push(MsgPart::Hole);
                 m.push(text_part("\n right: "));
@@ -912,6 +919,9 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             let Some((mut m, mut h)) = value.and_then(|v| message_of(v, cx)) else {
                 return;
             };
+            // A chain's site is where its method is named (a panic's
+            // location points there too), not where the chain starts.
+            let at = f.child_by_field_name("field").unwrap_or(n);
             let site = match method {
                 // `Result::expect` prints `msg: {err:?}`; `Option::expect`
                 // prints `msg` alone. A constant's text is left alone, so
@@ -926,12 +936,12 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
                         m.push(MsgPart::Hole);
                         h.push("err".into());
                     }
-                    cx.site(n, ".expect", ErrorType::Panic, Severity::Critical)
+                    cx.site(at, ".expect", ErrorType::Panic, Severity::Critical)
                 }
                 "write_str" | "pad" => match display_impl(n, cx) {
                     Some(class) => {
                         let mut site = cx.site(
-                            n,
+                            at,
                             &format!(".{method}"),
                             ErrorType::Exception,
                             Severity::Error,
@@ -943,7 +953,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
                 },
                 "context" | "with_context" | "wrap_err" | "wrap_err_with" | "ok_or"
                 | "ok_or_else" | "map_err" => cx.site(
-                    n,
+                    at,
                     &format!(".{method}"),
                     ErrorType::Exception,
                     Severity::Error,
@@ -971,6 +981,7 @@ fn gives_option(r: Node<'_>, cx: &Cx<'_>) -> bool {
         return false;
     };
     method.starts_with("checked_")
+        || method.starts_with("take_")
         || matches!(
             method,
             "take"
