@@ -62,6 +62,7 @@ impl Visitor for RustVisitor {
             "attribute_item" => error_attribute(n, cx),
             "macro_definition" => wrapper_def(n, cx),
             "const_item" | "static_item" => constant(n, cx),
+            "function_item" => description(n, cx),
             _ => {}
         }
     }
@@ -798,6 +799,66 @@ fn error_attribute(n: Node<'_>, cx: &mut Cx<'_>) {
     let mut site = cx.site(n, "#[error]", ErrorType::Exception, Severity::Error);
     site.error_class = Some(class);
     push(cx, site, m, holes, n);
+}
+
+/// `fn description(&self) -> &str { match self.kind { Kind::Io => "…" } }`
+/// in an error type's impl: each arm's text is the message of one kind
+/// (hyper builds its `Display` from it).
+fn description(n: Node<'_>, cx: &mut Cx<'_>) {
+    let named = n
+        .child_by_field_name("name")
+        .is_some_and(|x| cx.text(x) == "description");
+    let gives_str = n
+        .child_by_field_name("return_type")
+        .is_some_and(|t| cx.text(t).contains("str"));
+    if !named || !gives_str {
+        return;
+    }
+    let Some(imp) = std::iter::successors(n.parent(), |c| c.parent())
+        .find(|a| a.kind() == "impl_item")
+        .and_then(|imp| RustVisitor.class_name(imp, cx))
+        .filter(|ty| ty.contains("Error"))
+    else {
+        return;
+    };
+    let Some(body) = n.child_by_field_name("body") else {
+        return;
+    };
+    if in_test_code(n, cx) {
+        return;
+    }
+    let mut stack = vec![body];
+    let mut arms = Vec::new();
+    while let Some(x) = stack.pop() {
+        if x.kind() == "match_arm" {
+            arms.push(x);
+        }
+        let mut cur = x.walk();
+        stack.extend(x.named_children(&mut cur));
+    }
+    arms.sort_by_key(|a| a.start_byte());
+    for arm in arms {
+        let (Some(pattern), Some(value)) = (
+            arm.child_by_field_name("pattern"),
+            arm.child_by_field_name("value"),
+        ) else {
+            continue;
+        };
+        let Some(text) = string_value(value, cx) else {
+            continue;
+        };
+        // The innermost path names the kind: `Kind::Parse(Parse::Uri)` →
+        // `Parse::Uri`.
+        let p = cx.text(pattern);
+        let class = p
+            .split(['(', ')', '{', '}', ' ', '|', ','])
+            .filter(|w| w.contains("::"))
+            .next_back()
+            .map_or(imp.clone(), |w| w.replace("Self::", &format!("{imp}::")));
+        let mut site = cx.site(value, "description", ErrorType::Exception, Severity::Error);
+        site.error_class = Some(class);
+        push(cx, site, vec![text_part(text)], Vec::new(), value);
+    }
 }
 
 /// `const MSG: &str = "…";`: a constant messages may name.
