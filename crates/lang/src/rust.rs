@@ -852,8 +852,7 @@ fn description(n: Node<'_>, cx: &mut Cx<'_>) {
         let p = cx.text(pattern);
         let class = p
             .split(['(', ')', '{', '}', ' ', '|', ','])
-            .filter(|w| w.contains("::"))
-            .next_back()
+            .rfind(|w| w.contains("::"))
             .map_or(imp.clone(), |w| w.replace("Self::", &format!("{imp}::")));
         let mut site = cx.site(value, "description", ErrorType::Exception, Severity::Error);
         site.error_class = Some(class);
