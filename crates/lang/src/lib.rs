@@ -36,6 +36,7 @@ mod prefilter;
 mod python;
 mod ruby;
 mod scala;
+mod rust;
 mod tree;
 
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
@@ -58,6 +59,7 @@ pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &c::
     &kotlin::KOTLIN,
     &scala::SCALA,
 ];
+pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &rust::RUST];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {

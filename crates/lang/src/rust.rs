@@ -1,0 +1,1419 @@
+//! Rust: panics (`panic!`, `unreachable!`, `todo!`, `unimplemented!`,
+//! `assert!`/`assert_eq!`, `.expect("…")`), error values (`Err(format!(…))`,
+//! `Err("…".into())`, `Error::new(ErrorKind::X, "…")`, `T::custom(…)`,
+//! anyhow's `bail!`/`anyhow!`/`ensure!` and `.context("…")`), thiserror's
+//! `#[error("…")]` on variants and structs, `log`/`tracing` macros,
+//! `eprintln!`, and the project's own `macro_rules!` message macros.
+//!
+//! Macro arguments are token trees to the grammar: the format string is
+//! the first string literal token and the arguments are the tokens between
+//! top-level commas. Items inside item-position macros (`cfg_rt! { … }`)
+//! are tokens too, so they are parsed again on their own.
+
+use crate::formats;
+use crate::message::{Message, MsgPart};
+use crate::tree::{self, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use errdex_model::{ErrorType, Lang, RawSite, Severity};
+use std::cell::RefCell;
+use tree_sitter::{Node, Parser, Tree};
+
+/// The Rust language module.
+pub static RUST: TreeLanguage = TreeLanguage {
+    visitor: &RustVisitor,
+    extensions: &[".rs"],
+    is_test: is_test_path,
+    printf: formats::Printf::C,
+};
+
+static SYNTAX: Syntax = Syntax {
+    lang: Lang::Rust,
+    grammar: || tree_sitter_rust::LANGUAGE.into(),
+    // Closures are left out: a site in `map_err(|e| …)` belongs to the
+    // function around it.
+    functions: &["function_item"],
+    classes: &["impl_item", "trait_item", "enum_item", "struct_item"],
+    loops: &["for_expression", "while_expression", "loop_expression"],
+    conditionals: &["if_expression", "while_expression"],
+    returns: &["return_expression"],
+    catches: &[],
+    comments: &["line_comment", "block_comment"],
+};
+
+/// Test folders, benches, and `tests.rs` module files.
+fn is_test_path(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    tree::common_test_path(path)
+        || path.split('/').any(|d| d == "benches")
+        || file == "tests.rs"
+        || file == "test.rs"
+}
+
+struct RustVisitor;
+
+impl Visitor for RustVisitor {
+    fn syntax(&self) -> &'static Syntax {
+        &SYNTAX
+    }
+
+    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
+        match n.kind() {
+            "macro_invocation" => macro_call(n, cx),
+            "call_expression" => call(n, cx),
+            "attribute_item" => error_attribute(n, cx),
+            "macro_definition" => wrapper_def(n, cx),
+            "const_item" | "static_item" => constant(n, cx),
+            "function_item" => description(n, cx),
+            _ => {}
+        }
+    }
+
+    /// `impl<T> Display for Wrapper<T>` → `Wrapper`.
+    fn class_name(&self, c: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+        let t = c
+            .child_by_field_name("name")
+            .or_else(|| c.child_by_field_name("type"))?;
+        let t = cx.text(t);
+        let t = t.split('<').next().unwrap_or(t).trim();
+        Some(last_name(t).to_string())
+    }
+}
+
+/// One macro argument: the tokens between two top-level commas.
+struct Arg<'t> {
+    nodes: Vec<Node<'t>>,
+}
+
+impl<'t> Arg<'t> {
+    fn text<'a>(&self, cx: &Cx<'a>) -> &'a str {
+        match (self.nodes.first(), self.nodes.last()) {
+            (Some(a), Some(b)) => {
+                std::str::from_utf8(&cx.src[a.start_byte()..b.end_byte()]).unwrap_or_default()
+            }
+            _ => "",
+        }
+    }
+
+    /// The string, when the argument is one string literal.
+    fn literal(&self, cx: &Cx<'_>) -> Option<String> {
+        match self.nodes.as_slice() {
+            [one] => string_value(*one, cx),
+            _ => None,
+        }
+    }
+}
+
+/// The arguments of a macro call: its token tree split on top-level
+/// commas (and semicolons, which `log`'s key-values use).
+fn macro_args<'t>(tt: Node<'t>) -> Vec<Arg<'t>> {
+    let mut args = Vec::new();
+    let mut cur = Arg { nodes: Vec::new() };
+    let count = tt.child_count();
+    for i in 0..count {
+        let Some(c) = tt.child(i) else {
+            continue;
+        };
+        // The delimiters of the tree itself.
+        if (i == 0 || i + 1 == count) && !c.is_named() {
+            continue;
+        }
+        if c.kind().contains("comment") {
+            continue;
+        }
+        if !c.is_named() && matches!(c.kind(), "," | ";") {
+            args.push(std::mem::replace(&mut cur, Arg { nodes: Vec::new() }));
+            continue;
+        }
+        cur.nodes.push(c);
+    }
+    if !cur.nodes.is_empty() {
+        args.push(cur);
+    }
+    args
+}
+
+/// A string literal's value (escapes decoded; raw strings as written).
+fn string_value(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let t = cx.text(n);
+    match n.kind() {
+        "string_literal" => {
+            let inner = t.strip_prefix('"')?.strip_suffix('"')?;
+            Some(decode_escapes(inner))
+        }
+        "raw_string_literal" => {
+            let t = t.strip_prefix('r')?;
+            let hashes = t.len() - t.trim_start_matches('#').len();
+            let t = t.get(hashes..t.len().checked_sub(hashes)?)?;
+            Some(t.strip_prefix('"')?.strip_suffix('"')?.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// Rust string escapes: the C ones, plus `\` at a line end, which skips
+/// the newline and the next line's indentation.
+fn decode_escapes(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(p) = rest.find('\\') {
+        out.push_str(&rest[..p]);
+        let after = &rest[p + 1..];
+        let Some(e) = after.chars().next() else {
+            out.push('\\');
+            rest = "";
+            break;
+        };
+        match e {
+            '\n' | '\r' => {
+                rest = after.trim_start();
+            }
+            // `\0` is NUL; it is never the start of an octal escape.
+            '0' => {
+                out.push('\0');
+                rest = &after[1..];
+            }
+            'x' => {
+                let hex = after.get(1..3).unwrap_or("");
+                out.push_str(&tree::decode_c_escapes(&format!("\\x{hex}")));
+                rest = after.get(1 + hex.len()..).unwrap_or("");
+            }
+            'u' => {
+                let end = after.find('}').map_or(1, |e| e + 1);
+                out.push_str(&tree::decode_c_escapes(&format!("\\{}", &after[..end])));
+                rest = &after[end..];
+            }
+            _ => {
+                out.push_str(&tree::decode_c_escapes(&format!("\\{e}")));
+                rest = &after[e.len_utf8()..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A format call's message: `fmt` with the arguments after it.
+fn format_message(fmt: &str, rest: &[Arg<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let values: Vec<String> = rest.iter().map(|a| one_line(a.text(cx))).collect();
+    formats::brace_message(fmt, &values, true)
+}
+
+/// The message of format arguments that start at `args[0]`: a literal
+/// format, or one value printed as it is (`panic!(msg)`).
+fn format_args_message(args: &[Arg<'_>], cx: &Cx<'_>) -> Option<(Message, Vec<String>)> {
+    let first = args.first()?;
+    Some(match first.literal(cx) {
+        Some(fmt) => format_message(&fmt, &args[1..], cx),
+        None => (vec![MsgPart::Hole], vec![one_line(first.text(cx))]),
+    })
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn prefixed(prefix: &str, (mut m, h): (Message, Vec<String>)) -> (Message, Vec<String>) {
+    m.insert(0, text_part(prefix));
+    (m, h)
+}
+
+/// The macro's name without its path (`log::error` → `error`).
+fn macro_name<'a>(n: Node<'_>, cx: &Cx<'a>) -> Option<(&'a str, &'a str)> {
+    let m = n.child_by_field_name("macro")?;
+    let path = cx.text(m);
+    Some((path, last_name(path)))
+}
+
+fn token_tree(n: Node<'_>) -> Option<Node<'_>> {
+    let mut cur = n.walk();
+    let tt = n
+        .named_children(&mut cur)
+        .find(|c| c.kind() == "token_tree");
+    tt
+}
+
+/// Panics, anyhow, logging, stderr prints, calls of project message
+/// macros, and the items hidden in item-position macros.
+fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some((path, name)), Some(tt)) = (macro_name(n, cx), token_tree(n)) else {
+        return;
+    };
+    let args = macro_args(tt);
+    let callee = format!("{path}!");
+    let panic = |cx: &Cx<'_>| cx.site(n, &callee, ErrorType::Panic, Severity::Critical);
+    match name {
+        "panic" => {
+            if in_test_code(n, cx) {
+                return;
+            }
+            let msg = format_args_message(&args, cx)
+                .unwrap_or_else(|| (vec![text_part("explicit panic")], Vec::new()));
+            let site = panic(cx);
+            push(cx, site, msg.0, msg.1, n);
+        }
+        "unreachable" | "todo" | "unimplemented" => {
+            if in_test_code(n, cx) {
+                return;
+            }
+            // What the standard library prints before the message.
+            let prefix = match name {
+                "unreachable" => "internal error: entered unreachable code",
+                "todo" => "not yet implemented",
+                _ => "not implemented",
+            };
+            let msg = match format_args_message(&args, cx) {
+                Some(m) => prefixed(&format!("{prefix}: "), m),
+                None => (vec![text_part(prefix)], Vec::new()),
+            };
+            let site = panic(cx);
+            push(cx, site, msg.0, msg.1, n);
+        }
+        "assert" | "assert_eq" | "assert_ne" => {
+            let skip = if name == "assert" { 1 } else { 2 };
+            if args.len() < skip || in_test_code(n, cx) {
+                return;
+            }
+            let msg = format_args_message(&args[skip..], cx);
+            // What the standard library prints: the message, else the
+            // condition as written; `assert_eq!` adds both values.
+            let (m, h) = if name == "assert" {
+                msg.unwrap_or_else(|| {
+                    let cond = one_line(args[0].text(cx));
+                    (
+                        vec![text_part(format!("assertion failed: {cond}"))],
+                        Vec::new(),
+                    )
+                })
+            } else {
+                let op = if name == "assert_eq" { "==" } else { "!=" };
+                let head = format!("assertion `left {op} right` failed");
+                let (mut m, mut h) = match msg {
+                    Some(msg) => prefixed(&format!("{head}: "), msg),
+                    None => (vec![text_part(head)], Vec::new()),
+                };
+                m.push(text_part("\n  left: "));
+                m.push(MsgPart::Hole);
+                m.push(text_part("\n right: "));
+                m.push(MsgPart::Hole);
+                h.push(one_line(args[0].text(cx)));
+                h.push(one_line(args[1].text(cx)));
+                (m, h)
+            };
+            let site = panic(cx);
+            push(cx, site, m, h, n);
+        }
+        "bail" | "anyhow" | "eyre" | "format_err" => {
+            if in_test_code(n, cx) {
+                return;
+            }
+            let Some((m, h)) = format_args_message(&args, cx) else {
+                return;
+            };
+            let mut site = cx.site(n, &callee, ErrorType::Exception, Severity::Error);
+            site.facts.returned |= name == "bail";
+            push(cx, site, m, h, n);
+        }
+        "ensure" => {
+            if args.is_empty() || in_test_code(n, cx) {
+                return;
+            }
+            // Without a message anyhow prints the condition.
+            let (m, h) = format_args_message(&args[1..], cx).unwrap_or_else(|| {
+                let cond = one_line(args[0].text(cx));
+                (
+                    vec![text_part(format!("Condition failed: `{cond}`"))],
+                    Vec::new(),
+                )
+            });
+            let mut site = cx.site(n, &callee, ErrorType::Exception, Severity::Error);
+            site.facts.returned = true;
+            push(cx, site, m, h, n);
+        }
+        "error" | "warn" | "info" | "debug" | "trace" => {
+            if let Some(sev) = log_level(name, cx) {
+                log_site(n, &callee, sev, &args, cx);
+            }
+        }
+        // `log!(Level::Error, …)`, `event!(Level::ERROR, …)`.
+        "log" | "event" => {
+            let level = args
+                .first()
+                .map(|a| last_name(a.text(cx)).to_ascii_lowercase());
+            if let Some(sev) = level.as_deref().and_then(|l| log_level(l, cx)) {
+                log_site(n, &callee, sev, &args[1..], cx);
+            }
+        }
+        "eprintln" | "eprint" => {
+            if in_test_code(n, cx) {
+                return;
+            }
+            if let Some((m, h)) = format_args_message(&args, cx) {
+                // `eprintln!("warning: …")` is a warning by its own word.
+                let warning = args[0].literal(cx).is_some_and(|f| {
+                    let f = f.trim_start().to_ascii_lowercase();
+                    f.starts_with("warning") || f.starts_with("warn:")
+                });
+                let sev = if warning {
+                    Severity::Warning
+                } else {
+                    Severity::Error
+                };
+                let site = cx.site(n, &callee, ErrorType::Log, sev);
+                push(cx, site, m, h, n);
+            }
+        }
+        "write" | "writeln" => {
+            // In `impl Display for SomeError`: the error's text.
+            let Some(class) = display_impl(n, cx) else {
+                return;
+            };
+            let Some(fmt) = args.get(1).and_then(|a| a.literal(cx)) else {
+                return;
+            };
+            if in_test_code(n, cx) {
+                return;
+            }
+            let (m, h) = format_message(&fmt, &args[2..], cx);
+            let mut site = cx.site(n, &callee, ErrorType::Exception, Severity::Error);
+            site.error_class = Some(class);
+            push(cx, site, m, h, n);
+        }
+        "format" | "format_args" | "print" | "println" | "vec" | "matches" | "concat"
+        | "stringify" | "include_str" | "macro_rules" => {}
+        _ => {
+            if is_item_macro(n, tt) {
+                reparse(n, tt, cx);
+            } else {
+                message_macro_call(n, path, name, &args, cx);
+            }
+        }
+    }
+}
+
+/// Records a site; one whose literal text has no word in it (`"{}\n{}"`,
+/// `"{}: {}"`) says nothing to search for and is listed as dynamic.
+fn push(cx: &mut Cx<'_>, site: RawSite, m: Message, h: Vec<String>, n: Node<'_>) {
+    let worded = m.iter().any(|p| match p {
+        MsgPart::Text { text, .. } => text.chars().any(char::is_alphanumeric),
+        MsgPart::Const { .. } => true,
+        MsgPart::Hole => false,
+    });
+    if worded {
+        cx.push(site, m, h, n);
+    } else {
+        cx.push(site, vec![MsgPart::Hole], Vec::new(), n);
+    }
+}
+
+/// The severity of a log macro, or `None` when its level is not wanted.
+fn log_level(name: &str, cx: &Cx<'_>) -> Option<Severity> {
+    match name {
+        "error" => Some(Severity::Error),
+        "warn" | "warning" => Some(Severity::Warning),
+        "info" if cx.opts.all_levels => Some(Severity::Info),
+        "debug" | "trace" if cx.opts.all_levels => Some(Severity::Debug),
+        _ => None,
+    }
+}
+
+/// `error!(target: "x", field = ?y, "msg {}", z)`: the first argument that
+/// is a string literal alone is the format.
+fn log_site(n: Node<'_>, callee: &str, sev: Severity, args: &[Arg<'_>], cx: &mut Cx<'_>) {
+    if in_test_code(n, cx) {
+        return;
+    }
+    let site = cx.site(n, callee, ErrorType::Log, sev);
+    match args.iter().position(|a| a.literal(cx).is_some()) {
+        Some(i) => {
+            let fmt = args[i].literal(cx).unwrap_or_default();
+            let (m, h) = format_message(&fmt, &args[i + 1..], cx);
+            push(cx, site, m, h, n);
+        }
+        // Fields only (`error!(%err)`): nothing literal to look for.
+        None => push(cx, site, vec![MsgPart::Hole], Vec::new(), n),
+    }
+}
+
+/// `fail!("bad {}", x)`: a call of a macro whose name implies a level;
+/// it becomes a site if the repository defines such a message macro.
+fn message_macro_call(n: Node<'_>, path: &str, name: &str, args: &[Arg<'_>], cx: &mut Cx<'_>) {
+    let plain = !path.contains("::")
+        || ["crate::", "$crate::", "self::", "super::"]
+            .iter()
+            .any(|p| path.strip_prefix(p) == Some(name));
+    if !plain || crate::level_from_name(name).is_none() || in_test_code(n, cx) {
+        return;
+    }
+    let Some(i) = args.iter().position(|a| a.literal(cx).is_some()) else {
+        return;
+    };
+    let fmt = args[i].literal(cx).unwrap_or_default();
+    let (m, h) = format_message(&fmt, &args[i + 1..], cx);
+    let site = cx.site(n, &format!("{path}!"), ErrorType::Log, Severity::Error);
+    cx.wrapper_call(name, i, site, m, h, n);
+}
+
+/// `macro_rules! fail { ($($arg:tt)*) => { … format!($($arg)*) … } }`: a
+/// message macro whose calls are sites. The format is the argument that
+/// binds a `$fmt:literal`/`$msg:expr`, or that starts `$($arg:tt)*`.
+fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(name) = n.child_by_field_name("name").map(|x| cx.text(x)) else {
+        return;
+    };
+    let mut found: Vec<(usize, bool)> = Vec::new();
+    let mut cur = n.walk();
+    for rule in n.named_children(&mut cur) {
+        let (Some(left), Some(right)) = (
+            rule.child_by_field_name("left"),
+            rule.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        let body = cx.text(right);
+        let formats = [
+            "format_args!",
+            "format!",
+            "println!",
+            "print!",
+            "eprintln!",
+            "eprint!",
+            "write!",
+            "writeln!",
+            "panic!",
+            "error!",
+            "warn!",
+            "info!",
+            "debug!",
+            "trace!",
+            "log!",
+            "event!",
+            "bail!",
+            "anyhow!",
+        ];
+        if !formats.iter().any(|f| body.contains(f)) {
+            continue;
+        }
+        let Some(index) = format_param(left, cx) else {
+            continue;
+        };
+        let returns_error = [
+            "Err(",
+            "bail!",
+            "anyhow!",
+            "eyre!",
+            "::custom(",
+            "Error::new(",
+        ]
+        .iter()
+        .any(|w| body.contains(w));
+        if !found.contains(&(index, returns_error)) {
+            found.push((index, returns_error));
+        }
+    }
+    // The rules' bodies hold sites of their own (`error!("internal
+    // error: {:?}", $e)`), tokens to the grammar until parsed again.
+    let mut cur = n.walk();
+    let bodies: Vec<Node<'_>> = n
+        .named_children(&mut cur)
+        .filter_map(|r| r.child_by_field_name("right"))
+        .filter(|b| cx.text(*b).contains('!') || cx.text(*b).contains("Err("))
+        .collect();
+    for body in bodies {
+        reparse(n, body, cx);
+    }
+    let name = name.to_string();
+    for (index, returns_error) in found {
+        cx.wrapper_def(&name, index, returns_error);
+    }
+}
+
+/// The argument index of a macro rule's format parameter.
+fn format_param(pattern: Node<'_>, cx: &Cx<'_>) -> Option<usize> {
+    let mut commas = 0;
+    let mut cur = pattern.walk();
+    let children: Vec<Node<'_>> = pattern.children(&mut cur).collect();
+    for (i, c) in children.iter().enumerate() {
+        match c.kind() {
+            "," => commas += 1,
+            "token_binding_pattern" => {
+                let var = c
+                    .child_by_field_name("name")
+                    .map(|v| cx.text(v).trim_start_matches('$'))
+                    .unwrap_or("");
+                let ty = c.child_by_field_name("type").map(|t| cx.text(t));
+                let fmt_name = matches!(
+                    var,
+                    "fmt" | "format" | "msg" | "message" | "lit" | "literal" | "f" | "s"
+                );
+                let variadic_after = children[i + 1..]
+                    .iter()
+                    .any(|x| x.kind() == "token_repetition_pattern");
+                if (ty == Some("literal") || fmt_name && ty == Some("expr")) && variadic_after {
+                    return Some(commas);
+                }
+            }
+            "token_repetition_pattern" if cx.text(*c).contains(":tt") => return Some(commas),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a macro call stands where items do and holds items
+/// (`cfg_rt! { pub fn spawn… }`).
+fn is_item_macro(n: Node<'_>, tt: Node<'_>) -> bool {
+    let item_level = n
+        .parent()
+        .is_some_and(|p| matches!(p.kind(), "source_file" | "declaration_list"));
+    let braced = tt.child(0).is_some_and(|c| c.kind() == "{");
+    item_level && braced && {
+        let mut cur = tt.walk();
+        let has_items = tt
+            .children(&mut cur)
+            .any(|c| matches!(c.kind(), "fn" | "impl" | "mod" | "enum" | "struct"));
+        has_items
+    }
+}
+
+/// Parses the inside of a token tree (an item macro's items, a macro
+/// rule's body) as Rust, in the file's own coordinates, and walks it like
+/// the rest of the file. `n` is the macro around it.
+fn reparse(n: Node<'_>, tt: Node<'_>, cx: &mut Cx<'_>) {
+    thread_local! {
+        static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
+    }
+    if in_test_code(n, cx) {
+        return;
+    }
+    let (start, end) = (tt.start_position(), tt.end_position());
+    let range = tree_sitter::Range {
+        start_byte: tt.start_byte() + 1,
+        end_byte: tt.end_byte() - 1,
+        start_point: tree_sitter::Point::new(start.row, start.column + 1),
+        end_point: tree_sitter::Point::new(end.row, end.column.saturating_sub(1)),
+    };
+    let src = cx.src;
+    let tree: Option<Tree> = PARSER.with(|p| {
+        let mut p = p.borrow_mut();
+        p.set_language(&(SYNTAX.grammar)()).ok()?;
+        p.set_included_ranges(&[range]).ok()?;
+        let t = p.parse(src, None);
+        p.set_included_ranges(&[]).ok()?;
+        t
+    });
+    let Some(tree) = tree else {
+        return;
+    };
+    let mut cursor = tree.root_node().walk();
+    'walk: loop {
+        RustVisitor.visit(cursor.node(), cx);
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+}
+
+/// Whether a node sits in test code: a `#[cfg(test)]` module or item, or a
+/// `#[test]` function.
+fn in_test_code(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    std::iter::successors(Some(n), |c| c.parent()).any(|a| {
+        matches!(
+            a.kind(),
+            "mod_item" | "function_item" | "impl_item" | "macro_invocation"
+        ) && attributes(a)
+            .iter()
+            .any(|attr| is_test_attribute(cx.text(*attr)))
+    })
+}
+
+fn is_test_attribute(t: &str) -> bool {
+    let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+    t == "#[test]"
+        || t.ends_with("::test]")
+        || t.ends_with("::test(flavor=\"multi_thread\")]")
+        || t.starts_with("#[cfg(")
+            && (t.contains("(test)") || t.contains("(test,"))
+            && !t.contains("not(test")
+}
+
+/// The attribute items right before an item.
+fn attributes(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut prev = n.prev_named_sibling();
+    while let Some(p) = prev {
+        match p.kind() {
+            "attribute_item" => out.push(p),
+            "line_comment" | "block_comment" => {}
+            _ => break,
+        }
+        prev = p.prev_named_sibling();
+    }
+    out
+}
+
+/// A field of an error type, as thiserror sees it.
+struct Field {
+    /// `0` for a tuple field, else its name.
+    name: String,
+    /// `#[from]`, `#[source]`, named `source`, or of an error type: its
+    /// text is another error's.
+    source: bool,
+}
+
+impl Field {
+    /// The hole argument: a name `looks_like_error` takes for a chain
+    /// point when the field is a source.
+    fn arg(&self) -> String {
+        let named = !self.name.starts_with(|c: char| c.is_ascii_digit());
+        match (self.source, named) {
+            (true, true) if formats::looks_like_error(&self.name) => self.name.clone(),
+            (true, _) => "source".to_string(),
+            (false, true) => self.name.clone(),
+            (false, false) => format!(".{}", self.name),
+        }
+    }
+}
+
+/// The fields of a struct or variant body, with their attributes.
+fn fields(body: Option<Node<'_>>, cx: &Cx<'_>) -> Vec<Field> {
+    let Some(body) = body else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut attrs: Vec<&str> = Vec::new();
+    let mut cur = body.walk();
+    for c in body.named_children(&mut cur) {
+        let (name, ty) = match c.kind() {
+            "attribute_item" => {
+                attrs.push(cx.text(c));
+                continue;
+            }
+            "visibility_modifier" | "line_comment" | "block_comment" => continue,
+            "field_declaration" => (
+                c.child_by_field_name("name")
+                    .map_or(String::new(), |x| cx.text(x).to_string()),
+                c.child_by_field_name("type").map_or("", |t| cx.text(t)),
+            ),
+            _ => (out.len().to_string(), cx.text(c)),
+        };
+        let marked = attrs.iter().any(|a| {
+            let a: String = a.chars().filter(|c| !c.is_whitespace()).collect();
+            a == "#[from]" || a == "#[source]"
+        });
+        let error_type = ty
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .any(|w| w.ends_with("Error") && w != "ErrorKind");
+        out.push(Field {
+            source: marked || name == "source" || error_type,
+            name,
+        });
+        attrs.clear();
+    }
+    out
+}
+
+/// thiserror's `#[error("…")]` on an enum variant, a struct or an enum:
+/// the `Display` text of that error.
+fn error_attribute(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(attr) = n.named_child(0) else {
+        return;
+    };
+    let is_error = attr.named_child(0).is_some_and(|p| cx.text(p) == "error");
+    let Some(tt) = attr.child_by_field_name("arguments").filter(|_| is_error) else {
+        return;
+    };
+    let args = macro_args(tt);
+    let Some(fmt) = args.first().and_then(|a| a.literal(cx)) else {
+        return; // `#[error(transparent)]` forwards the source's text
+    };
+    let mut target = n.next_named_sibling();
+    while let Some(t) = target.filter(|t| {
+        matches!(
+            t.kind(),
+            "attribute_item" | "line_comment" | "block_comment"
+        )
+    }) {
+        target = t.next_named_sibling();
+    }
+    let Some(target) = target else {
+        return;
+    };
+    let (class, fields) = match target.kind() {
+        "enum_variant" => {
+            let enum_name = n
+                .parent()
+                .and_then(|l| l.parent())
+                .filter(|e| e.kind() == "enum_item")
+                .and_then(|e| e.child_by_field_name("name"))
+                .map(|x| cx.text(x))
+                .unwrap_or("");
+            let variant = target
+                .child_by_field_name("name")
+                .map(|x| cx.text(x))
+                .unwrap_or("");
+            (
+                format!("{enum_name}::{variant}"),
+                fields(target.child_by_field_name("body"), cx),
+            )
+        }
+        "struct_item" | "enum_item" => (
+            target
+                .child_by_field_name("name")
+                .map(|x| cx.text(x).to_string())
+                .unwrap_or_default(),
+            fields(target.child_by_field_name("body"), cx),
+        ),
+        _ => return,
+    };
+    if in_test_code(target, cx) {
+        return;
+    }
+    // `{0}` and `{name}` are fields; extra arguments (`.0`, `.len()`) are
+    // expressions over them.
+    let values: Vec<String> = if args.len() > 1 {
+        args[1..].iter().map(|a| one_line(a.text(cx))).collect()
+    } else {
+        (0..fields.len()).map(|i| i.to_string()).collect()
+    };
+    let (m, holes) = formats::brace_message(&fmt, &values, true);
+    let holes = holes
+        .into_iter()
+        .map(|h| {
+            let key = h.strip_prefix('.').unwrap_or(&h);
+            fields
+                .iter()
+                .find(|f| f.name == key)
+                .map_or(h.clone(), Field::arg)
+        })
+        .collect();
+    let mut site = cx.site(n, "#[error]", ErrorType::Exception, Severity::Error);
+    site.error_class = Some(class);
+    push(cx, site, m, holes, n);
+}
+
+/// `fn description(&self) -> &str { match self.kind { Kind::Io => "…" } }`
+/// in an error type's impl: each arm's text is the message of one kind
+/// (hyper builds its `Display` from it).
+fn description(n: Node<'_>, cx: &mut Cx<'_>) {
+    let named = n
+        .child_by_field_name("name")
+        .is_some_and(|x| cx.text(x) == "description");
+    let gives_str = n
+        .child_by_field_name("return_type")
+        .is_some_and(|t| cx.text(t).contains("str"));
+    if !named || !gives_str {
+        return;
+    }
+    let Some(imp) = std::iter::successors(n.parent(), |c| c.parent())
+        .find(|a| a.kind() == "impl_item")
+        .and_then(|imp| RustVisitor.class_name(imp, cx))
+        .filter(|ty| ty.contains("Error"))
+    else {
+        return;
+    };
+    let Some(body) = n.child_by_field_name("body") else {
+        return;
+    };
+    if in_test_code(n, cx) {
+        return;
+    }
+    let mut stack = vec![body];
+    let mut arms = Vec::new();
+    while let Some(x) = stack.pop() {
+        if x.kind() == "match_arm" {
+            arms.push(x);
+        }
+        let mut cur = x.walk();
+        stack.extend(x.named_children(&mut cur));
+    }
+    arms.sort_by_key(|a| a.start_byte());
+    for arm in arms {
+        let (Some(pattern), Some(value)) = (
+            arm.child_by_field_name("pattern"),
+            arm.child_by_field_name("value"),
+        ) else {
+            continue;
+        };
+        let Some(text) = string_value(value, cx) else {
+            continue;
+        };
+        // The innermost path names the kind: `Kind::Parse(Parse::Uri)` →
+        // `Parse::Uri`.
+        let p = cx.text(pattern);
+        let class = p
+            .split(['(', ')', '{', '}', ' ', '|', ','])
+            .rfind(|w| w.contains("::"))
+            .map_or(imp.clone(), |w| w.replace("Self::", &format!("{imp}::")));
+        let mut site = cx.site(value, "description", ErrorType::Exception, Severity::Error);
+        site.error_class = Some(class);
+        push(cx, site, vec![text_part(text)], Vec::new(), value);
+    }
+}
+
+/// `const MSG: &str = "…";`: a constant messages may name.
+fn constant(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(name), Some(v)) = (
+        n.child_by_field_name("name"),
+        n.child_by_field_name("value"),
+    ) else {
+        return;
+    };
+    if let Some(s) = string_value(v, cx) {
+        let name = cx.text(name).to_string();
+        cx.facts.constants.insert(name, vec![text_part(s)]);
+    }
+}
+
+/// The message an expression makes when it is one: a literal, `format!`,
+/// a constant's name, or one of them turned into a `String` or an error
+/// (`.into()`, `.to_string()`, `String::from`). `None` for other values.
+fn message_of(n: Node<'_>, cx: &Cx<'_>) -> Option<(Message, Vec<String>)> {
+    match n.kind() {
+        "string_literal" | "raw_string_literal" => {
+            Some((vec![text_part(string_value(n, cx)?)], Vec::new()))
+        }
+        "macro_invocation" => {
+            let (_, name) = macro_name(n, cx)?;
+            if name != "format" {
+                return None;
+            }
+            let args = macro_args(token_tree(n)?);
+            let fmt = args.first()?.literal(cx)?;
+            Some(format_message(&fmt, &args[1..], cx))
+        }
+        "identifier" => {
+            let t = cx.text(n);
+            let constant = t.len() > 1
+                && t.bytes()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_');
+            constant.then(|| {
+                (
+                    vec![MsgPart::Const {
+                        name: t.to_string(),
+                        format: false,
+                    }],
+                    Vec::new(),
+                )
+            })
+        }
+        "reference_expression" | "parenthesized_expression" => {
+            message_of(n.child_by_field_name("value").or(n.named_child(0))?, cx)
+        }
+        "call_expression" => {
+            let f = n.child_by_field_name("function")?;
+            let args = tree::arguments(n.child_by_field_name("arguments"));
+            match f.kind() {
+                "field_expression" => {
+                    let method = f.child_by_field_name("field").map(|x| cx.text(x))?;
+                    matches!(method, "into" | "to_string" | "to_owned" | "into_boxed_str")
+                        .then_some(())?;
+                    if !args.is_empty() {
+                        return None;
+                    }
+                    message_of(f.child_by_field_name("value")?, cx)
+                }
+                "scoped_identifier" => {
+                    let callee = cx.text(f);
+                    matches!(
+                        callee,
+                        "String::from" | "Box::from" | "Cow::from" | "Cow::Borrowed" | "Into::into"
+                    )
+                    .then_some(())?;
+                    message_of(*args.first()?, cx)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The value a closure gives (`|| format!(…)`, `|e| { "…".into() }`).
+fn closure_value(n: Node<'_>) -> Option<Node<'_>> {
+    if n.kind() != "closure_expression" {
+        return Some(n);
+    }
+    let body = n.child_by_field_name("body")?;
+    if body.kind() == "block" {
+        let last = body.named_child(body.named_child_count().checked_sub(1)? as u32)?;
+        return (!last.kind().ends_with("statement") && last.kind() != "let_declaration")
+            .then_some(last);
+    }
+    Some(body)
+}
+
+/// `Err(…)`, error constructors, `.expect(…)`, `.context(…)`, `ok_or(…)`.
+fn call(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(f) = n.child_by_field_name("function") else {
+        return;
+    };
+    let args = tree::arguments(n.child_by_field_name("arguments"));
+    match f.kind() {
+        "identifier" | "scoped_identifier" if matches!(cx.text(f), "Err" | "Result::Err") => {
+            let Some((m, h)) = args.first().and_then(|a| message_of(*a, cx)) else {
+                return;
+            };
+            if in_test_code(n, cx) {
+                return;
+            }
+            let mut site = cx.site(n, "Err", ErrorType::Exception, Severity::Error);
+            site.facts.returned = true;
+            push(cx, site, m, h, n);
+        }
+        "scoped_identifier" => constructor(n, f, &args, cx),
+        "field_expression" => {
+            let Some(method) = f.child_by_field_name("field").map(|x| cx.text(x)) else {
+                return;
+            };
+            let value = args.first().copied().and_then(closure_value);
+            let Some((mut m, mut h)) = value.and_then(|v| message_of(v, cx)) else {
+                return;
+            };
+            // A chain's site is where its method is named (a panic's
+            // location points there too), not where the chain starts.
+            let at = f.child_by_field_name("field").unwrap_or(n);
+            let site = match method {
+                // `Result::expect` prints `msg: {err:?}`; `Option::expect`
+                // prints `msg` alone. A constant's text is left alone, so
+                // that one defined elsewhere makes no `%v: %v` pattern.
+                "expect" => {
+                    let constant = matches!(m.as_slice(), [MsgPart::Const { .. }]);
+                    let option = f
+                        .child_by_field_name("value")
+                        .is_some_and(|r| gives_option(r, cx));
+                    if !constant && !option {
+                        m.push(text_part(": "));
+                        m.push(MsgPart::Hole);
+                        h.push("err".into());
+                    }
+                    cx.site(at, ".expect", ErrorType::Panic, Severity::Critical)
+                }
+                "write_str" | "pad" => match display_impl(n, cx) {
+                    Some(class) => {
+                        let mut site = cx.site(
+                            at,
+                            &format!(".{method}"),
+                            ErrorType::Exception,
+                            Severity::Error,
+                        );
+                        site.error_class = Some(class);
+                        site
+                    }
+                    None => return,
+                },
+                "context" | "with_context" | "wrap_err" | "wrap_err_with" | "ok_or"
+                | "ok_or_else" | "map_err" => cx.site(
+                    at,
+                    &format!(".{method}"),
+                    ErrorType::Exception,
+                    Severity::Error,
+                ),
+                _ => return,
+            };
+            if in_test_code(n, cx) {
+                return;
+            }
+            push(cx, site, m, h, n);
+        }
+        _ => {}
+    }
+}
+
+/// Whether a receiver is a call that gives an `Option` (`.take()`,
+/// `.get(i)`, `.checked_add(n)`), whose `expect` prints the message alone.
+fn gives_option(r: Node<'_>, cx: &Cx<'_>) -> bool {
+    let Some(method) = r
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "field_expression")
+        .and_then(|f| f.child_by_field_name("field"))
+        .map(|m| cx.text(m))
+    else {
+        return false;
+    };
+    method.starts_with("checked_")
+        || method.starts_with("take_")
+        || matches!(
+            method,
+            "take"
+                | "get"
+                | "get_mut"
+                | "first"
+                | "last"
+                | "next"
+                | "next_back"
+                | "nth"
+                | "peek"
+                | "pop"
+                | "pop_front"
+                | "pop_back"
+                | "find"
+                | "find_map"
+                | "position"
+                | "max"
+                | "min"
+                | "ok"
+                | "err"
+                | "parent"
+                | "file_name"
+                | "file_stem"
+                | "extension"
+                | "to_str"
+                | "upgrade"
+                | "as_deref"
+                | "as_deref_mut"
+                | "strip_prefix"
+                | "strip_suffix"
+                | "split_once"
+                | "rsplit_once"
+                | "to_digit"
+                | "from_u32"
+                | "get_one"
+                | "get_many"
+                | "get_raw"
+        )
+}
+
+/// The error a `write!(f, …)` describes when it sits in `impl Display
+/// for T` of an error type: `T`, or `T::Variant` under a match arm on
+/// `Self::Variant`/`T::Variant`.
+fn display_impl(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let chain: Vec<Node<'_>> = std::iter::successors(n.parent(), |c| c.parent()).collect();
+    let imp = chain.iter().find(|a| a.kind() == "impl_item")?;
+    let tr = imp.child_by_field_name("trait").map(|t| cx.text(t))?;
+    if last_name(tr) != "Display" {
+        return None;
+    }
+    let ty = RustVisitor.class_name(*imp, cx)?;
+    let src = std::str::from_utf8(cx.src).unwrap_or_default();
+    if !ty.contains("Error") && !src.contains(&format!("Error for {ty}")) {
+        return None;
+    }
+    let arm = chain
+        .iter()
+        .take_while(|a| a.id() != imp.id())
+        .filter(|a| a.kind() == "match_arm")
+        .find_map(|a| {
+            let p = cx.text(a.child_by_field_name("pattern")?);
+            let path = p.split(['(', '{', ' ', '|']).next()?.trim();
+            path.contains("::")
+                .then(|| match path.strip_prefix("Self::") {
+                    Some(v) => format!("{ty}::{v}"),
+                    None => path.to_string(),
+                })
+        });
+    Some(arm.unwrap_or(ty))
+}
+
+/// `io::Error::new(ErrorKind::NotFound, "…")`, `io::Error::other(…)`,
+/// `Error::custom(format!(…))`: an error type's constructor given a
+/// message.
+fn constructor(n: Node<'_>, f: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
+    let callee = cx.text(f);
+    let Some((ty, func)) = callee.rsplit_once("::") else {
+        return;
+    };
+    let type_name = last_name(ty);
+    // `crate::error::builder("…")`: a function of an error module.
+    let error_module = ty.split("::").any(|m| m == "error" || m == "errors");
+    let error_type = type_name.ends_with("Error")
+        && type_name != "ErrorKind"
+        && matches!(
+            func,
+            "new" | "other" | "custom" | "msg" | "from" | "with_message" | "new_with_message"
+        );
+    if !error_type && !error_module {
+        return;
+    }
+    let Some((m, h)) = args.iter().find_map(|a| message_of(*a, cx)) else {
+        return;
+    };
+    if in_test_code(n, cx) {
+        return;
+    }
+    let mut site = cx.site(n, callee, ErrorType::Exception, Severity::Error);
+    site.error_class = error_type.then(|| ty.trim_start_matches("std::").to_string());
+    site.error_code = error_kind(func, args, cx);
+    push(cx, site, m, h, n);
+}
+
+/// The `ErrorKind` an io error is made with.
+fn error_kind(func: &str, args: &[Node<'_>], cx: &Cx<'_>) -> Option<String> {
+    if func == "other" {
+        return Some("Other".into());
+    }
+    let first = cx.text(*args.first()?);
+    first
+        .contains("ErrorKind::")
+        .then(|| last_name(first).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{language_for_path, resolve_package, ExtractOptions};
+
+    fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
+        let rs = language_for_path("src/lib.rs").unwrap();
+        let facts = rs.extract("src/lib.rs", src, &ExtractOptions::default());
+        let (sites, _) = resolve_package(vec![facts]);
+        sites
+            .into_iter()
+            .map(|s| (s.callee, s.message_pattern, s.args))
+            .collect()
+    }
+
+    #[test]
+    fn panics_and_format_strings() {
+        let s = sites(
+            r#"
+fn f(path: &str, n: u32, e: std::io::Error) {
+    panic!("cannot open {path}: {e}");
+    panic!("read {} of {:08x} bytes, 100% \
+            done", n, n);
+    todo!();
+    unreachable!("state {n:?}");
+    panic!(r"raw {}", path);
+}
+"#,
+        );
+        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(
+            got,
+            vec![
+                "cannot open %v: %v",
+                "read %v of %x bytes, 100%% done",
+                "not yet implemented",
+                "internal error: entered unreachable code: state %v",
+                "raw %v",
+            ]
+        );
+        assert_eq!(s[0].2, vec!["path", "e"]);
+    }
+
+    #[test]
+    fn test_modules_are_skipped() {
+        let s = sites(
+            r#"
+fn f() { panic!("real"); }
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn t() { panic!("in a test"); }
+}
+#[test]
+fn t2() { panic!("also a test"); }
+"#,
+        );
+        assert_eq!(s.len(), 1);
+    }
+
+    #[test]
+    fn items_inside_item_macros() {
+        let s = sites(
+            r#"
+cfg_rt! {
+    impl Runtime {
+        pub fn enter(&self) {
+            panic!("no reactor running");
+        }
+    }
+}
+"#,
+        );
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].1, "no reactor running");
+    }
+
+    #[test]
+    fn info_and_debug_only_at_all_levels() {
+        let src = r#"
+fn f(n: u32) {
+    log::info!("started {n}");
+    tracing::debug!(target: "x", count = n, "tick {}", n);
+    trace!("deep");
+    error!(%n);
+}
+"#;
+        let rs = language_for_path("src/lib.rs").unwrap();
+        let quiet = rs.extract("src/lib.rs", src, &ExtractOptions::default());
+        assert!(quiet.sites.is_empty());
+        assert_eq!(quiet.dynamic.len(), 1, "error!(%n) has no text");
+        let all = ExtractOptions {
+            all_levels: true,
+            ..Default::default()
+        };
+        let (sites, _) = resolve_package(vec![rs.extract("src/lib.rs", src, &all)]);
+        let got: Vec<(&str, &str)> = sites
+            .iter()
+            .map(|s| (s.message_pattern.as_str(), s.severity.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("started %v", "info"),
+                ("tick %v", "debug"),
+                ("deep", "debug")
+            ]
+        );
+    }
+
+    #[test]
+    fn message_macros_with_a_leading_argument() {
+        let rs = language_for_path("src/lib.rs").unwrap();
+        let def = rs.extract(
+            "src/macros.rs",
+            r#"
+macro_rules! report_err {
+    ($ctx:expr, $($arg:tt)*) => { $ctx.log(format_args!($($arg)*)) };
+}
+macro_rules! warn_user {
+    ($fmt:literal $(, $a:expr)*) => { eprintln!($fmt $(, $a)*) };
+}
+"#,
+            &ExtractOptions::default(),
+        );
+        let uses = rs.extract(
+            "src/lib.rs",
+            r#"
+fn f(ctx: &Ctx, path: &str) {
+    report_err!(ctx, "cannot open {}", path);
+    warn_user!("disk {} is slow", path);
+    report_err!("wrong position {}", path);
+    other_err!(ctx, "not a message macro");
+}
+"#,
+            &ExtractOptions::default(),
+        );
+        let mut files = vec![def, uses];
+        crate::apply_wrappers(&mut files, false);
+        let (sites, _) = resolve_package(files);
+        let got: Vec<(&str, &str)> = sites
+            .iter()
+            .map(|s| (s.message_pattern.as_str(), s.severity.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![("cannot open %v", "error"), ("disk %v is slow", "warning")]
+        );
+    }
+
+    /// Every file of a few real crates, when the registry has them:
+    /// `cargo test -p errdex-lang rust_corpus -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn rust_corpus() {
+        let Some(home) = std::env::var_os("HOME") else {
+            return;
+        };
+        let reg = std::path::Path::new(&home).join(".cargo/registry/src");
+        let Some(index) = std::fs::read_dir(&reg)
+            .ok()
+            .and_then(|mut d| d.next())
+            .and_then(|e| e.ok())
+        else {
+            println!("no cargo registry at {}: skipped", reg.display());
+            return;
+        };
+        let crates = [
+            "tokio-1.",
+            "hyper-1.",
+            "reqwest-0.12",
+            "serde_json-1.",
+            "clap_builder-4.",
+            "rusqlite-0.32",
+        ];
+        let mut dirs: Vec<std::path::PathBuf> = Vec::new();
+        let mut names: Vec<_> = std::fs::read_dir(index.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .collect();
+        names.sort();
+        for c in crates {
+            if let Some(d) = names
+                .iter()
+                .rev()
+                .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(c))
+            {
+                dirs.push(d.clone());
+            }
+        }
+        if dirs.is_empty() {
+            println!("corpus crates absent: skipped");
+            return;
+        }
+        let opts = ExtractOptions::default();
+        let start = std::time::Instant::now();
+        let (mut files, mut n_sites, mut n_dynamic, mut bad) = (0, 0, 0, 0);
+        let mut all = Vec::new();
+        for d in &dirs {
+            let mut stack = vec![d.clone()];
+            while let Some(p) = stack.pop() {
+                let Ok(rd) = std::fs::read_dir(&p) else {
+                    continue;
+                };
+                for e in rd.flatten() {
+                    let p = e.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                        continue;
+                    }
+                    let rel = p
+                        .strip_prefix(d.parent().unwrap())
+                        .unwrap()
+                        .to_string_lossy()
+                        .to_string();
+                    let Some(lang) = language_for_path(&rel) else {
+                        continue;
+                    };
+                    if lang.is_test_path(&rel) {
+                        continue;
+                    }
+                    let Ok(src) = std::fs::read_to_string(&p) else {
+                        continue;
+                    };
+                    files += 1;
+                    let facts = lang.extract(&rel, &src, &opts);
+                    bad += usize::from(facts.syntax_errors > 0);
+                    let (sites, dynamic) = resolve_package(vec![facts]);
+                    n_sites += sites.len();
+                    n_dynamic += dynamic.len();
+                    all.extend(sites);
+                }
+            }
+        }
+        let elapsed = start.elapsed();
+        if let Ok(out) = std::env::var("ERRDEX_CORPUS_OUT") {
+            let lines: Vec<String> = all
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{}:{}\t{}\t{}\t{}\t{:?}\t{:?}\t{:?}",
+                        s.file_path,
+                        s.line_number,
+                        s.error_type.as_str(),
+                        s.severity.as_str(),
+                        s.callee,
+                        s.error_class,
+                        s.message_pattern,
+                        s.args
+                    )
+                })
+                .collect();
+            std::fs::write(out, lines.join("\n")).unwrap();
+        }
+        println!(
+            "rust corpus: {files} files, {n_sites} sites, {n_dynamic} dynamic, \
+             {bad} files with syntax errors, {elapsed:?}"
+        );
+    }
+}
