@@ -157,10 +157,12 @@ impl Config {
                 Some("warning") => Severity::Warning,
                 Some("info") => Severity::Info,
                 Some("debug") => Severity::Debug,
-                Some(other) => return Err(format!(
+                Some(other) => {
+                    return Err(format!(
                     "{}: unknown severity {other:?}; use critical, error, warning, info or debug",
                     at("severity")
-                )),
+                ))
+                }
             };
             functions.push(CustomFunction {
                 lang,

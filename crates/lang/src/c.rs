@@ -1111,6 +1111,7 @@ int f(const char *path, uint64_t n) {
         let opts = ExtractOptions {
             all_levels: std::env::var_os("ERRDEX_C_ALL").is_some(),
             whole_file: true,
+            ..Default::default()
         };
         for name in ["openssh", "nginx"] {
             let root = std::path::PathBuf::from("/var/tmp/errdex-corpora/debsrc").join(name);

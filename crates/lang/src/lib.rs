@@ -19,24 +19,24 @@
 //! ```
 #![deny(missing_docs)]
 
-mod csharp;
 mod c;
 mod cpp;
+mod csharp;
 pub mod formats;
 mod go;
 mod go_checks;
-mod java;
-mod kotlin;
 pub use go_checks::ErrorCheck;
 mod go_facts;
+mod java;
 mod javascript;
+mod kotlin;
 pub mod message;
 mod php;
 mod prefilter;
 mod python;
 mod ruby;
-mod scala;
 mod rust;
+mod scala;
 mod tree;
 
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
@@ -47,19 +47,19 @@ use message::{Constants, Message};
 pub static LANGUAGES: &[&dyn LanguageSupport] = &[
     &go::Go,
     &python::PYTHON,
-    &csharp::CSHARP,
-    &ruby::RUBY,
-    &php::PHP,
     &javascript::JAVASCRIPT,
     &javascript::TYPESCRIPT,
     &javascript::TSX,
-];
-pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &c::C, &cpp::CPP];
+    &rust::RUST,
     &java::JAVA,
     &kotlin::KOTLIN,
     &scala::SCALA,
+    &csharp::CSHARP,
+    &ruby::RUBY,
+    &php::PHP,
+    &c::C,
+    &cpp::CPP,
 ];
-pub static LANGUAGES: &[&dyn LanguageSupport] = &[&go::Go, &python::PYTHON, &rust::RUST];
 
 /// What a language module provides.
 pub trait LanguageSupport: Sync {
