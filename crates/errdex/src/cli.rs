@@ -7,8 +7,10 @@ use std::path::PathBuf;
 /// errdex: an error atlas for source code.
 ///
 /// Finds every error message a repository's code can produce (returned,
-/// logged at error level, panicked), pins each to the commit, and keeps them
-/// as records in an embedded SQLite database.
+/// raised, thrown, logged at error level, panicked), in Go, Rust, Python,
+/// JavaScript/TypeScript, Java, Kotlin, Scala, C#, Ruby, PHP, C and C++,
+/// pins each to the commit, and keeps them as records in an embedded
+/// SQLite database.
 ///
 /// Typical use:
 ///
@@ -51,7 +53,26 @@ pub enum Command {
     /// plain folder works too, with no links), walks the files in parallel
     /// respecting .gitignore, and replaces the repository's records in the
     /// database in one transaction. Skips vendor/, third_party/,
-    /// node_modules/, testdata/ and *_test.go unless asked.
+    /// node_modules/, testdata/ and test files (*_test.go, tests/,
+    /// test_*.py, *.test.js, *Test.java, *_spec.rb…) unless asked.
+    ///
+    /// An errdex.toml at the root (or --config) can narrow the paths and
+    /// declare the project's own message functions:
+    ///
+    ///   [paths]
+    ///   include = ["src/**"]
+    ///   exclude = ["src/generated/**"]
+    ///
+    ///   [[function]]
+    ///   name = "die"          # calls of die(...) are sites
+    ///   lang = "c"            # only in C (default: every language)
+    ///   message = 0           # index of the message argument
+    ///   type = "exit"         # exception | panic | log | exit | http
+    ///   severity = "critical" # critical | error | warning | info | debug
+    ///
+    /// Printf-style wrappers (`void fatal(const char *fmt, ...)`, `def
+    /// fail(msg, *args)`) are found without configuration.
+    #[command(verbatim_doc_comment)]
     Index(IndexArgs),
     /// List records (or dynamic sites) in the database.
     List(ListArgs),
@@ -245,6 +266,10 @@ pub struct IndexArgs {
     /// log can be traced).
     #[arg(long, value_enum, default_value = "errors")]
     pub log_levels: LogLevels,
+    /// Project configuration (include/exclude paths, the project's own
+    /// message functions) instead of PATH/errdex.toml.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// Print when each phase (walk, parse, resolve, group, store) ends.
     #[arg(long)]
     pub timings: bool,

@@ -32,6 +32,11 @@ struct Raw {
     paths: RawPaths,
     #[serde(default)]
     function: Vec<RawFunction>,
+    /// `errdex analyze` reads these sections of the same file.
+    #[allow(dead_code)]
+    llm: Option<toml::Value>,
+    #[allow(dead_code)]
+    providers: Option<toml::Value>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -245,6 +250,13 @@ format = false
         assert_eq!(c.functions[1].error_type, ErrorType::Log);
         assert_eq!(c.functions[1].severity, Severity::Warning);
         assert!(!c.functions[1].format);
+    }
+
+    #[test]
+    fn the_analysers_sections_may_share_the_file() {
+        let c =
+            Config::parse("[llm]\nprimary = \"x\"\n[providers.x]\nkind = \"command\"\n").unwrap();
+        assert!(c.functions.is_empty());
     }
 
     #[test]

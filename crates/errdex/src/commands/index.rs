@@ -112,6 +112,7 @@ fn options(a: &IndexArgs) -> Result<Options, Failure> {
     o.include_tests = a.include_tests;
     o.threads = a.threads;
     o.all_levels = a.log_levels == crate::cli::LogLevels::All;
+    o.config = a.config.clone();
     o.max_file_size = parse_size(&a.max_file_size).ok_or_else(|| {
         anyhow!(
             "--max-file-size {:?}: expected bytes, e.g. 500K or 4M",

@@ -49,6 +49,7 @@ pub(crate) fn up(db: &Path, a: UpArgs) -> Result<(), Failure> {
             threads: 0,
             verbose: false,
             log_levels: LogLevels::Errors,
+            config: None,
             timings: false,
             list: false,
         },

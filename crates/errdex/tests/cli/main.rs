@@ -3,6 +3,7 @@
 
 mod analyze;
 mod browser;
+mod config;
 mod mcp;
 mod serve;
 
