@@ -238,3 +238,45 @@ fn etcd_code_fields_parse() {
     assert!(records.len() > 1500, "{} records", records.len());
     eprintln!("{} records, {fields} code fields, all parse", records.len());
 }
+
+/// Every language's fixtures, indexed and analysed: every record gets the
+/// prose fields, and every code field parses in the record's own language
+/// (Python's `try`/`except`, Java's `catch`, Rust's `if let Err`…).
+#[test]
+fn every_language_gets_analysed_and_its_code_parses() {
+    let fixtures = manifest().join("../lang/tests/fixtures");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    let mut languages = std::collections::BTreeMap::new();
+    for dir in dirs {
+        let records = analysed(&dir, "acme/fixture");
+        for r in &records {
+            let id = format!("{} {:?}", r.language.as_str(), r.message_pattern);
+            for (k, v) in [
+                ("documentation", &r.documentation),
+                ("triggerScenarios", &r.trigger_scenarios),
+                ("handlingStrategy", &r.handling_strategy),
+                ("backgroundTag", &r.background_tag),
+            ] {
+                assert!(v.as_deref().is_some_and(|v| !v.is_empty()), "{id}: {k} empty");
+            }
+            assert!(!r.solutions.is_empty(), "{id}");
+            let grammar = errdex_lang::language(r.language).grammar();
+            for (k, code) in code_fields(r) {
+                let mut p = tree_sitter::Parser::new();
+                p.set_language(&grammar).unwrap();
+                let tree = p.parse(format!("{}\n", code.trim_end()), None).unwrap();
+                assert!(!tree.root_node().has_error(), "{id}: {k} does not parse:\n{code}");
+                *languages.entry(r.language.as_str()).or_insert(0) += 1;
+            }
+        }
+    }
+    // Every language with exceptions gets code in its own syntax.
+    for lang in ["python", "javascript", "typescript", "java", "kotlin", "scala", "csharp", "ruby", "php", "cpp", "rust"] {
+        assert!(languages.get(lang).is_some_and(|n| *n > 0), "no code fields for {lang}: {languages:?}");
+    }
+}
