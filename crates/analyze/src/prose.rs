@@ -80,7 +80,19 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
             Some(c) => format!("declares this error as {}", code(c)),
             None => "declares this error".to_string(),
         },
-        ErrorType::Exception if cx.returned() => "returns this error".to_string(),
+        ErrorType::Exception if cx.returned() => {
+            // Languages with exceptions hand the error up by throwing it.
+            let verb = match r.language {
+                errdex_model::Lang::Python | errdex_model::Lang::Ruby => Some("raises"),
+                errdex_model::Lang::Go | errdex_model::Lang::Rust | errdex_model::Lang::C => None,
+                _ => Some("throws"),
+            };
+            match (verb, &r.error_class) {
+                (Some(v), Some(c)) => format!("{v} {} with this message", code(c)),
+                (Some(v), None) => format!("{v} this error"),
+                (None, _) => "returns this error".to_string(),
+            }
+        }
         ErrorType::Exception => "creates this error".to_string(),
         ErrorType::Panic => "panics with this message".to_string(),
         ErrorType::Log if r.severity == errdex_model::Severity::Critical => {
