@@ -262,7 +262,10 @@ fn every_language_gets_analysed_and_its_code_parses() {
                 ("handlingStrategy", &r.handling_strategy),
                 ("backgroundTag", &r.background_tag),
             ] {
-                assert!(v.as_deref().is_some_and(|v| !v.is_empty()), "{id}: {k} empty");
+                assert!(
+                    v.as_deref().is_some_and(|v| !v.is_empty()),
+                    "{id}: {k} empty"
+                );
             }
             assert!(!r.solutions.is_empty(), "{id}");
             let grammar = errdex_lang::language(r.language).grammar();
@@ -270,13 +273,31 @@ fn every_language_gets_analysed_and_its_code_parses() {
                 let mut p = tree_sitter::Parser::new();
                 p.set_language(&grammar).unwrap();
                 let tree = p.parse(format!("{}\n", code.trim_end()), None).unwrap();
-                assert!(!tree.root_node().has_error(), "{id}: {k} does not parse:\n{code}");
+                assert!(
+                    !tree.root_node().has_error(),
+                    "{id}: {k} does not parse:\n{code}"
+                );
                 *languages.entry(r.language.as_str()).or_insert(0) += 1;
             }
         }
     }
     // Every language with exceptions gets code in its own syntax.
-    for lang in ["python", "javascript", "typescript", "java", "kotlin", "scala", "csharp", "ruby", "php", "cpp", "rust"] {
-        assert!(languages.get(lang).is_some_and(|n| *n > 0), "no code fields for {lang}: {languages:?}");
+    for lang in [
+        "python",
+        "javascript",
+        "typescript",
+        "java",
+        "kotlin",
+        "scala",
+        "csharp",
+        "ruby",
+        "php",
+        "cpp",
+        "rust",
+    ] {
+        assert!(
+            languages.get(lang).is_some_and(|n| *n > 0),
+            "no code fields for {lang}: {languages:?}"
+        );
     }
 }

@@ -8,7 +8,7 @@
 //! parsed, so this reads bytes, not trees.
 
 use crate::walk::Candidate;
-use errdex_model::{RawSite, MAX_CHECKS};
+use errdex_model::{Lang, RawSite, MAX_CHECKS};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -22,8 +22,96 @@ fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// The function a line declares, in the file's language: Go's `func`
+/// lines (`name` or `Type.name`), and for the others the usual heads
+/// (`def name(`, `fn name(`, `function name(`, `fun name(`, a C
+/// definition starting at column 0, a Java/C# method with modifiers).
+fn declared(lang: Lang, line: &str) -> Option<String> {
+    if lang != Lang::Go {
+        return declared_elsewhere(lang, line);
+    }
+    declared_go(line)
+}
+
+fn declared_elsewhere(lang: Lang, line: &str) -> Option<String> {
+    let t = line.trim_start();
+    let ident = |s: &str| -> Option<String> {
+        let n: String = s
+            .bytes()
+            .take_while(|&b| is_ident(b))
+            .map(char::from)
+            .collect();
+        (!n.is_empty()).then_some(n)
+    };
+    let after = |kw: &str| -> Option<String> {
+        const MODIFIERS: &[&str] = &[
+            "pub(crate) ",
+            "pub ",
+            "async ",
+            "export ",
+            "default ",
+            "static ",
+            "private ",
+            "public ",
+            "protected ",
+            "override ",
+            "suspend ",
+            "inline ",
+            "final ",
+            "abstract ",
+        ];
+        let mut rest = t;
+        while let Some(r) = MODIFIERS.iter().find_map(|m| rest.strip_prefix(m)) {
+            rest = r;
+        }
+        let rest = rest.strip_prefix(kw)?;
+        let rest = rest.strip_prefix("self.").unwrap_or(rest);
+        ident(rest.trim_start_matches('&'))
+    };
+    match lang {
+        Lang::Python | Lang::Scala | Lang::Ruby => after("def "),
+        Lang::Rust => after("fn "),
+        Lang::Kotlin => after("fun "),
+        Lang::JavaScript | Lang::TypeScript | Lang::Php => {
+            after("function ").or_else(|| after("function* "))
+        }
+        Lang::C | Lang::Cpp => {
+            // `name(args)` or `type name(args)` at column 0, not a prototype.
+            if line.starts_with([' ', '\t', '#', '/', '*', '}', '{'])
+                || line.trim_end().ends_with(';')
+            {
+                return None;
+            }
+            let paren = line.find('(')?;
+            let head = line[..paren].trim_end();
+            let name_start = head
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+                .map_or(0, |p| p + 1);
+            let name = &head[name_start..];
+            let name = name.rsplit("::").next().unwrap_or(name);
+            (!name.is_empty() && !matches!(name, "if" | "while" | "for" | "switch" | "return"))
+                .then(|| name.to_string())
+        }
+        Lang::Java | Lang::CSharp => {
+            // `public Type name(args) {` and friends: modifiers first.
+            let modifiers = ["public ", "private ", "protected ", "static ", "internal "];
+            if !modifiers.iter().any(|m| t.starts_with(m))
+                || t.contains(" class ")
+                || t.contains('=')
+            {
+                return None;
+            }
+            let paren = t.find('(')?;
+            let head = t[..paren].trim_end();
+            let name = head.rsplit(' ').next()?;
+            ident(name)
+        }
+        Lang::Go => None,
+    }
+}
+
 /// The function a Go `func` line declares: `name` or `Type.name`.
-fn declared(line: &str) -> Option<String> {
+fn declared_go(line: &str) -> Option<String> {
     let rest = line.strip_prefix("func ")?;
     let (recv, rest) = match rest.strip_prefix('(') {
         Some(r) => {
@@ -56,6 +144,7 @@ fn declared(line: &str) -> Option<String> {
 /// qualifies it (`p` in `p.f(`; `Some("")` for any other `x.f(`).
 struct Call {
     name: usize,
+    lang: Lang,
     path: String,
     line: u32,
     caller: Option<String>,
@@ -105,10 +194,11 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
             let text = std::fs::read_to_string(&c.abs).unwrap_or_default();
             let b = text.as_bytes();
             let mut out = Vec::new();
+            let lang = c.lang.lang();
             let methods: Vec<(String, String)> = text
                 .lines()
                 .filter(|l| l.starts_with("func ("))
-                .filter_map(declared)
+                .filter_map(declared_go)
                 .filter_map(|d| {
                     d.split_once('.')
                         .map(|(t, m)| (m.to_string(), t.to_string()))
@@ -130,30 +220,52 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
                 let line_start = memchr::memrchr(b'\n', &b[..start]).map_or(0, |p| p + 1);
                 let line_end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |p| start + p);
                 let line = &text[line_start..line_end];
-                if line.starts_with("func ") || line.trim_start().starts_with("//") {
+                if declared(lang, line).is_some_and(|d| d.ends_with(&names[name]))
+                    || line.trim_start().starts_with("//")
+                    || line.trim_start().starts_with('#') && lang != Lang::C && lang != Lang::Cpp
+                {
                     continue; // the declaration itself, or a comment
                 }
-                let qualifier = (start > 0 && b[start - 1] == b'.').then(|| {
-                    let q_end = start - 1;
+                // `x.f(`, and `x->f(`/`X::f(` in C++ and PHP.
+                let sep = if start > 0 && b[start - 1] == b'.' {
+                    1
+                } else if start > 1
+                    && (&b[start - 2..start] == b"->" || &b[start - 2..start] == b"::")
+                {
+                    2
+                } else {
+                    0
+                };
+                let qualifier = (sep > 0).then(|| {
+                    let q_end = start - sep;
                     let q_start = b[..q_end]
                         .iter()
                         .rposition(|&c| !is_ident(c))
                         .map_or(0, |p| p + 1);
                     text[q_start..q_end].to_string()
                 });
-                // The nearest `func` line above, found incrementally.
+                // The nearest declaration line above, found incrementally.
                 let mut p = caller_scanned;
-                while let Some(off) = memchr::memmem::find(&b[p..line_start], b"\nfunc ") {
-                    let s = p + off + 1;
-                    let e = memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |q| s + q);
-                    caller = declared(&text[s..e]);
-                    p = s;
+                if lang == Lang::Go {
+                    while let Some(off) = memchr::memmem::find(&b[p..line_start], b"\nfunc ") {
+                        let s = p + off + 1;
+                        let e = memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |q| s + q);
+                        caller = declared_go(&text[s..e]);
+                        p = s;
+                    }
+                } else {
+                    for l in text[p..line_start].lines() {
+                        if let Some(d) = declared(lang, l) {
+                            caller = Some(d);
+                        }
+                    }
                 }
                 caller_scanned = line_start.max(caller_scanned);
                 row += memchr::memchr_iter(b'\n', &b[counted..line_start]).count() as u32;
                 counted = line_start;
                 out.push(Call {
                     name,
+                    lang,
                     path: path.clone(),
                     line: row + 1,
                     caller: caller.clone(),
@@ -210,7 +322,15 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
         // the value it is called on is named like the type
         // (`store.Reserve(` for `Store.Reserve`).
         let distinctive = name.chars().skip(1).any(|c| c.is_ascii_uppercase());
+        let go = site.lang == Lang::Go;
         let calls_it = |c: &&&Call| match (receiver, c.qualifier.as_deref()) {
+            _ if c.lang != site.lang => false,
+            // Elsewhere packages are not folders and methods are not
+            // declared apart from their class: a name long enough to say
+            // something counts wherever it is called in the language.
+            (Some(_), Some(_)) if !go => name.len() >= 5,
+            (None, _) if !go => name.len() >= 5,
+            (Some(_), None) if !go => name.len() >= 5 && folder(&c.path) == here,
             (Some(_), None) => false,
             (Some(_), Some(_)) if distinctive => true,
             (Some(t), Some(q)) => named_like(q, t),
@@ -236,18 +356,67 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
 #[cfg(test)]
 mod tests {
     use super::declared;
+    use errdex_model::Lang;
 
     #[test]
     fn func_lines_name_functions_and_methods() {
-        assert_eq!(declared("func run(x int) error {").as_deref(), Some("run"));
+        let go = |l| declared(Lang::Go, l);
+        assert_eq!(go("func run(x int) error {").as_deref(), Some("run"));
         assert_eq!(
-            declared("func (c *DNSController) runOnce() error {").as_deref(),
+            go("func (c *DNSController) runOnce() error {").as_deref(),
             Some("DNSController.runOnce")
         );
         assert_eq!(
-            declared("func (l List[T]) Len() int {").as_deref(),
+            go("func (l List[T]) Len() int {").as_deref(),
             Some("List.Len")
         );
-        assert_eq!(declared("var x = 1"), None);
+        assert_eq!(go("var x = 1"), None);
+    }
+
+    #[test]
+    fn declaration_heads_in_other_languages() {
+        let cases = [
+            (
+                Lang::Python,
+                "    async def load_config(self, path):",
+                Some("load_config"),
+            ),
+            (
+                Lang::Rust,
+                "    pub(crate) fn parse_header(x: &[u8]) -> Result<()> {",
+                Some("parse_header"),
+            ),
+            (
+                Lang::JavaScript,
+                "export async function handle(req, res) {",
+                Some("handle"),
+            ),
+            (
+                Lang::Ruby,
+                "  def self.parse_query(qs)",
+                Some("parse_query"),
+            ),
+            (
+                Lang::Kotlin,
+                "    suspend fun charge(amount: Long) {",
+                Some("charge"),
+            ),
+            (
+                Lang::C,
+                "ssh_connect(struct ssh *ssh, const char *host)",
+                Some("ssh_connect"),
+            ),
+            (Lang::C, "int f(int);", None),
+            (Lang::C, "    if (x(1))", None),
+            (
+                Lang::Java,
+                "    public static String abbreviate(String str, int max) {",
+                Some("abbreviate"),
+            ),
+            (Lang::Python, "x = load_config(p)", None),
+        ];
+        for (lang, line, want) in cases {
+            assert_eq!(declared(lang, line).as_deref(), want, "{line}");
+        }
     }
 }
