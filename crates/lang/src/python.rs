@@ -53,6 +53,21 @@ fn raise(n: Node<'_>, cx: &mut Cx<'_>) {
     let Some(e) = n.named_child(0).filter(|e| e.kind() != "comment") else {
         return; // a bare `raise` re-raises: no new message
     };
+    // `raise X(…).with_traceback(tb)` raises X(…).
+    let e = match e.child_by_field_name("function") {
+        Some(f)
+            if e.kind() == "call"
+                && f.kind() == "attribute"
+                && f.child_by_field_name("attribute")
+                    .is_some_and(|a| cx.text(a) == "with_traceback") =>
+        {
+            match f.child_by_field_name("object") {
+                Some(o) => o,
+                None => return,
+            }
+        }
+        _ => e,
+    };
     match e.kind() {
         "call" => {
             let Some(f) = e.child_by_field_name("function") else {
@@ -77,6 +92,11 @@ fn raise(n: Node<'_>, cx: &mut Cx<'_>) {
                 Some(m) => {
                     let (message, holes) = message_of(m, cx);
                     cx.push(site, message, holes, n);
+                }
+                None if args.iter().any(|a| a.kind().ends_with("splat")) => {
+                    // `raise InvalidURL(*e.args)`: the message is a run-time value.
+                    let spread = args.iter().map(|a| cx.text(*a).to_string()).collect();
+                    cx.push(site, vec![MsgPart::Hole], spread, n);
                 }
                 None => {
                     // `raise KeyError()` prints the class name alone.
