@@ -334,6 +334,9 @@ fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
         )
     };
     let splat = params.iter().position(|p| p.kind() == "list_splat_pattern");
+    if splat.is_none() && !names.iter().any(|p| is_message(p)) {
+        return;
+    }
     let body = n
         .child_by_field_name("body")
         .map(|b| cx.text(b))

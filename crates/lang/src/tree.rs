@@ -60,6 +60,9 @@ pub(crate) struct Cx<'a> {
     pub path: &'a str,
     /// The source.
     pub src: &'a [u8],
+    /// The same source as text: slicing it checks two char boundaries,
+    /// where decoding the bytes of every node again would scan them all.
+    source: &'a str,
     /// What to look for.
     pub opts: ExtractOptions,
     /// What the file contributes so far.
@@ -73,7 +76,7 @@ const MAX_EXPRESSION: usize = 200;
 impl<'a> Cx<'a> {
     /// Source text of a node.
     pub fn text(&self, n: Node<'_>) -> &'a str {
-        std::str::from_utf8(&self.src[n.byte_range()]).unwrap_or_default()
+        self.source.get(n.byte_range()).unwrap_or_default()
     }
 
     /// A site at node `n`, with the facts around it.
@@ -188,6 +191,7 @@ pub(crate) fn extract(
     let mut cx = Cx {
         path,
         src: source.as_bytes(),
+        source,
         opts: opts.clone(),
         facts: FileFacts {
             scope: path.to_string(),
