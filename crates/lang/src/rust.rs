@@ -975,6 +975,10 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             let Some(method) = f.child_by_field_name("field").map(|x| cx.text(x)) else {
                 return;
             };
+            if method == "fmt" {
+                literal_fmt(n, f, cx);
+                return;
+            }
             let value = args.first().copied().and_then(closure_value);
             let Some((mut m, mut h)) = value.and_then(|v| message_of(v, cx)) else {
                 return;
@@ -1027,6 +1031,30 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         }
         _ => {}
     }
+}
+
+/// `"deadline has elapsed".fmt(f)` in `impl Display for Elapsed`: a
+/// literal that formats itself is the error's text, as `f.write_str` is.
+fn literal_fmt(n: Node<'_>, f: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(lit) = f
+        .child_by_field_name("value")
+        .filter(|v| v.kind() == "string_literal")
+    else {
+        return;
+    };
+    let Some(class) = display_impl(n, cx) else {
+        return;
+    };
+    let Some((m, h)) = message_of(lit, cx) else {
+        return;
+    };
+    if in_test_code(n, cx) {
+        return;
+    }
+    let at = f.child_by_field_name("field").unwrap_or(n);
+    let mut site = cx.site(at, ".fmt", ErrorType::Exception, Severity::Error);
+    site.error_class = Some(class);
+    push(cx, site, m, h, n);
 }
 
 /// Whether a receiver is a call that gives an `Option` (`.take()`,

@@ -11,7 +11,8 @@
 //! - Java, Kotlin, Scala: `Exception in thread "main" x.Y: msg`, `Caused
 //!   by: x.Y: msg`, `at pkg.C.m(C.java:123)` and `... 5 more` (frames
 //!   follow their message, so they hint the message above them).
-//! - Rust: `thread 'main' panicked at src/x.rs:10:5:` (the message is the
+//! - Rust: `thread 'main' panicked at src/x.rs:10:5:` (newer Rust adds the
+//!   thread's id: `thread 'main' (4242) panicked at`; the message is the
 //!   next line; older Rust put it inline), `Error: msg` with anyhow's
 //!   `Caused by:` list, `note: run with RUST_BACKTRACE=1…`.
 //! - Node: `Error: msg`, `TypeError [ERR_X]: msg`, `at f (file.js:10:5)`,
@@ -174,11 +175,7 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             continue;
         }
         // Rust.
-        if let Some(rest) = trimmed
-            .strip_prefix("thread '")
-            .and_then(|r| r.split_once("' panicked at "))
-        {
-            let rest = rest.1;
+        if let Some(rest) = trimmed.strip_prefix("thread '").and_then(rust_panic_rest) {
             if let Some(loc) = rest.strip_suffix(':') {
                 // Rust 1.73+: the location, then the message on its own line.
                 rust_panic_at = rust_location(loc);
@@ -334,6 +331,17 @@ fn node_location_line(t: &str) -> Option<(String, u32)> {
         return None;
     }
     Some((suffix_path(file), line.parse().ok()?))
+}
+
+/// What follows `panicked at ` in `main' panicked at …`, or in
+/// `main' (4242) panicked at …` where Rust names the thread's id too.
+fn rust_panic_rest(r: &str) -> Option<&str> {
+    if let Some((_, rest)) = r.split_once("' panicked at ") {
+        return Some(rest);
+    }
+    let (_, rest) = r.split_once("' (")?;
+    let (id, rest) = rest.split_once(") panicked at ")?;
+    (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then_some(rest)
 }
 
 /// `src/main.rs:10:5`.
@@ -521,6 +529,20 @@ Caused by:
         assert_eq!(r[3].1, "failed to load config");
         assert_eq!(r[6].1, "reading /etc/x.toml");
         assert_eq!(r[7].1, "No such file or directory (os error 2)");
+    }
+
+    #[test]
+    fn rust_panic_with_thread_id() {
+        let r = roles(
+            "thread 'main' (4242) panicked at src/main.rs:55:60:
+config must parse: Error(\"EOF while parsing a value\", line: 1, column: 3)",
+        );
+        assert_eq!(r[0].0, Role::Link);
+        assert_eq!(
+            r[1].1,
+            "config must parse: Error(\"EOF while parsing a value\", line: 1, column: 3)"
+        );
+        assert_eq!(r[1].2, vec!["src/main.rs"]);
     }
 
     #[test]
