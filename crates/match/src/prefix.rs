@@ -69,7 +69,7 @@ pub fn prepare(line: &str) -> Prepared {
             hints,
         };
     }
-    let mut text = rest;
+    let mut text = depd_call_site(rest).map_or(rest, |i| &rest[..i]);
     let mut offset = pos;
     // A whole message in quotes (pasted from a log viewer or a Go %q).
     if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
@@ -111,6 +111,30 @@ pub fn prepare(line: &str) -> Prepared {
         }],
         hints,
     }
+}
+
+/// Where the caller's location starts in a depd deprecation (express,
+/// body-parser and most of npm print them so): `express deprecated
+/// res.send(status): Use res.sendStatus(status) instead at app.js:10:7`.
+/// The location is the caller's, not the message's.
+fn depd_call_site(s: &str) -> Option<usize> {
+    let (ns, rest) = s.split_once(' ')?;
+    if ns.is_empty() || !rest.starts_with("deprecated ") {
+        return None;
+    }
+    let at = s.rfind(" at ")?;
+    let loc = &s[at + 4..];
+    let loc = loc
+        .strip_prefix("file://")
+        .or_else(|| loc.strip_prefix("file:"))
+        .unwrap_or(loc);
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit());
+    let (rest, col) = loc.rsplit_once(':')?;
+    let (file, line) = rest.rsplit_once(':')?;
+    let script = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"]
+        .iter()
+        .any(|e| file.ends_with(e));
+    (script && digits(line) && digits(col) && !file.contains(char::is_whitespace)).then_some(at)
 }
 
 fn leading_space(s: &str) -> Option<usize> {
@@ -199,6 +223,22 @@ fn timestamp(s: &str) -> Option<usize> {
     {
         // `Nov 29 12:00:03` or `Nov  9 12:00:03`
         i = 15;
+    } else if b.len() >= 29
+        && b[3] == b','
+        && b[4] == b' '
+        && digits(5..7)
+        && b[7] == b' '
+        && MONTHS.iter().any(|m| s[8..].starts_with(m))
+        && b[11] == b' '
+        && digits(12..16)
+        && b[16] == b' '
+        && digits(17..19)
+        && b[19] == b':'
+        && &b[25..29] == b" GMT"
+    {
+        // HTTP date, JavaScript's `toUTCString()` (depd prints it):
+        // `Mon, 30 Nov 2026 00:12:54 GMT`.
+        i = 29;
     } else {
         return None;
     }
@@ -545,6 +585,29 @@ mod tests {
             "\"x\" is not defined in 'rpcpb.Case_value'"
         );
         assert_eq!(text("'a' or 'b'"), "'a' or 'b'");
+    }
+
+    #[test]
+    fn depd_deprecations_lose_the_callers_location() {
+        let (prefix, text, files) = one("Mon, 30 Nov 2026 00:12:54 GMT express deprecated res.send(status): Use res.sendStatus(status) instead at file:/app/server.mjs:14:35");
+        assert_eq!(prefix, "Mon, 30 Nov 2026 00:12:54 GMT ");
+        assert_eq!(
+            text,
+            "express deprecated res.send(status): Use res.sendStatus(status) instead"
+        );
+        assert!(files.is_empty());
+        let (_, text, _) = one(
+            "body-parser deprecated undefined extended: provide extended option at app.js:9:20",
+        );
+        assert_eq!(
+            text,
+            "body-parser deprecated undefined extended: provide extended option"
+        );
+        // Only a depd line, only a script location.
+        let (_, text, _) = one("unexpected token at app.js:9:20");
+        assert_eq!(text, "unexpected token at app.js:9:20");
+        let (_, text, _) = one("express deprecated x at the end");
+        assert_eq!(text, "express deprecated x at the end");
     }
 
     #[test]

@@ -155,8 +155,10 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             continue;
         }
         if node_source {
-            // The source line and caret Node shows under its location.
-            if trimmed.is_empty() {
+            // The source line and caret Node shows under its location; the
+            // caret line ends them (a log read without its blank lines
+            // goes straight on to the error).
+            if trimmed.is_empty() || trimmed.bytes().all(|c| c == b'^' || c == b'~') {
                 node_source = false;
             }
             out.push(StackLine::other(Role::Frame));
@@ -363,6 +365,15 @@ fn suffix_path(p: &str) -> String {
             if marker == "/src/" {
                 return rest.to_string();
             }
+            if marker == "node_modules/" {
+                // An npm package is its repository: `express/lib/router/
+                // route.js` is the repository's `lib/router/route.js`.
+                let skip = usize::from(rest.starts_with('@')) + 1;
+                return match rest.splitn(skip + 1, '/').nth(skip) {
+                    Some(inner) => inner.to_string(),
+                    None => rest.to_string(),
+                };
+            }
             // `requests/adapters.py` (drop the package's folder name? no:
             // keep it, repositories often have `src/requests/…`).
             return rest.to_string();
@@ -543,6 +554,26 @@ config must parse: Error(\"EOF while parsing a value\", line: 1, column: 3)",
             "config must parse: Error(\"EOF while parsing a value\", line: 1, column: 3)"
         );
         assert_eq!(r[1].2, vec!["src/main.rs"]);
+    }
+
+    #[test]
+    fn node_uncaught_without_blank_lines() {
+        // A log read with its blank lines dropped: the caret line ends the
+        // source Node shows, and the error under it is a message.
+        let r = roles(
+            "/app/node_modules/express/lib/application.js:217
+    throw new TypeError('app.use() requires a middleware function')
+    ^
+TypeError: app.use() requires a middleware function
+    at Function.use (/app/node_modules/express/lib/application.js:217:11)
+Node.js v20.20.2",
+        );
+        assert_eq!(r[2].0, Role::Frame);
+        assert_eq!(r[3].0, Role::Message);
+        assert_eq!(r[3].1, "app.use() requires a middleware function");
+        assert_eq!(r[3].2, vec!["lib/application.js"]);
+        assert_eq!(r[4].0, Role::Frame);
+        assert_eq!(r[5].0, Role::Message);
     }
 
     #[test]
