@@ -58,6 +58,7 @@ impl Visitor for PhpVisitor {
     fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
         match n.kind() {
             "throw_expression" => throw(n, cx),
+            "assignment_expression" => assigned_exception(n, cx),
             "function_call_expression" => function_call(n, cx),
             "member_call_expression" | "nullsafe_member_call_expression" => {
                 method_call(n, "object", cx)
@@ -78,6 +79,63 @@ fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
     else {
         return;
     };
+    exception(n, e, cx);
+}
+
+/// `$ex = new \RuntimeException(…)` where the function then says `throw
+/// $ex` (Guzzle's `Utils::tryFopen` builds it in an error handler): PHP
+/// reports the line of the `new`, so that is the site.
+fn assigned_exception(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(var), Some(e)) = (
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    if var.kind() != "variable_name" || e.kind() != "object_creation_expression" {
+        return;
+    }
+    let mut cur = e.walk();
+    let Some(ty) = e
+        .named_children(&mut cur)
+        .find(|c| matches!(c.kind(), "name" | "qualified_name" | "relative_name"))
+    else {
+        return;
+    };
+    let class = cx.text(ty);
+    if !(class.ends_with("Exception") || class.ends_with("Error")) {
+        return;
+    }
+    // The outermost function around it: a closure's variable (`use (&$ex)`)
+    // is thrown by the function that made the closure.
+    let mut scope = None;
+    let mut p = n.parent();
+    while let Some(q) = p {
+        match q.kind() {
+            "function_definition" | "method_declaration" => {
+                scope = Some(q);
+                break;
+            }
+            "anonymous_function" | "arrow_function" => scope = Some(q),
+            _ => {}
+        }
+        p = q.parent();
+    }
+    let Some(scope) = scope else {
+        return;
+    };
+    let thrown = format!("throw {}", cx.text(var));
+    let text = cx.text(scope);
+    let rethrown = text.match_indices(&thrown).any(|(i, _)| {
+        !text[i + thrown.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+    });
+    if rethrown {
+        exception(n, e, cx);
+    }
+}
+
+/// A site for the exception `e` creates, at `n`.
+fn exception(n: Node<'_>, e: Node<'_>, cx: &mut Cx<'_>) {
     let mut cur = e.walk();
     let Some(ty) = e
         .named_children(&mut cur)
@@ -700,6 +758,35 @@ function f($x, $y, $e) {
         );
         assert_eq!(s[0].2, vec!["$x", "$e->getMessage()"]);
         assert_eq!(s[1].2, vec!["$x", "$y->z"]);
+    }
+
+    #[test]
+    fn exception_assigned_then_thrown() {
+        let s = sites(
+            r#"<?php
+function open($f, $m) {
+    $ex = null;
+    set_error_handler(static function (int $no, string $str) use ($f, &$ex): bool {
+        $ex = new \RuntimeException(sprintf('Unable to open "%s": %s', $f, $str));
+        return true;
+    });
+    if ($ex) {
+        throw $ex;
+    }
+}
+function make($x) {
+    $e = new FooException('built, not thrown');
+    $exx = new BarException('thrown under another name');
+    throw $exx;
+    return $e;
+}
+"#,
+        );
+        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(
+            got,
+            vec!["Unable to open \"%s\": %s", "thrown under another name"]
+        );
     }
 
     #[test]

@@ -19,6 +19,12 @@
 //!   and the `file.js:10` line Node prints above an uncaught error.
 //! - C#: `Unhandled exception. X: msg`, ` ---> X: msg`, `at N.C.M() in
 //!   /src/F.cs:line 42`, `--- End of inner exception stack trace ---`.
+//! - PHP: `PHP Fatal error:  Uncaught X\Y: msg in /path/F.php:12` (the
+//!   message may run over several lines; the ` in /path:12` that ends its
+//!   last line is where it was thrown, a hint, not message text), `Stack
+//!   trace:`, `#0 /path/F.php(123): f()` frames, `Next X\Y: msg in
+//!   /path:12` for the exception raised from the one above, and `  thrown
+//!   in /path on line 12`.
 //!
 //! Lines outside a trace are messages as they are.
 
@@ -52,6 +58,9 @@ pub struct StackLine {
     /// Python traceback's last line, `Caused by: `); otherwise `start` is
     /// a guess from a class-like head, and the whole line is tried first.
     pub certain: bool,
+    /// Byte offset where the message ends, when the line goes on after it
+    /// (PHP's ` in /path/F.php:12`); `None`: at the end of the line.
+    pub end: Option<usize>,
 }
 
 impl StackLine {
@@ -62,6 +71,7 @@ impl StackLine {
             class,
             hints: Hints::default(),
             certain: true,
+            end: None,
         }
     }
 
@@ -72,6 +82,7 @@ impl StackLine {
             class: None,
             hints: Hints::default(),
             certain: true,
+            end: None,
         }
     }
 }
@@ -93,9 +104,84 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
     let mut node_source = false;
     // Index of the last message line, for frames that follow it.
     let mut last_message: Option<usize> = None;
-    for &line in lines {
+    // PHP: inside an uncaught exception's block (`Next …` may follow), and
+    // the lines of a message still to come, with the message's hints.
+    let mut in_php = false;
+    let mut php_more: Option<(usize, Hints)> = None;
+    // The lines of the PHP message that frames hint.
+    let mut php_message: Vec<usize> = Vec::new();
+    for (i, &line) in lines.iter().enumerate() {
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
+        // PHP.
+        if let Some((left, hints)) = php_more.take() {
+            // A further line of a multi-line message; the last one ends
+            // with the location.
+            let mut s = StackLine::message(indent, None);
+            s.hints = hints.clone();
+            if left > 1 {
+                php_more = Some((left - 1, hints));
+            } else {
+                s.end = php_location(line).map(|(at, _, _)| at);
+            }
+            out.push(s);
+            last_message = Some(out.len() - 1);
+            php_message.push(out.len() - 1);
+            continue;
+        }
+        if let Some((class, start)) = php_uncaught(line, in_php) {
+            in_php = true;
+            php_message.clear();
+            let mut s = StackLine::message(start, Some(class));
+            // The location ends this line or one of the next few.
+            let ahead = lines[i..]
+                .iter()
+                .take(16)
+                .take_while(|l| l.trim() != "Stack trace:")
+                .position(|l| php_location(l).is_some());
+            if let Some(n) = ahead {
+                let (_, f, l) = php_location(lines[i + n]).unwrap_or_default();
+                s.hints.files.push(f);
+                s.hints.line = Some(l);
+                if n == 0 {
+                    s.end = php_location(line).map(|(at, _, _)| at);
+                } else {
+                    php_more = Some((n, s.hints.clone()));
+                }
+            }
+            out.push(s);
+            last_message = Some(out.len() - 1);
+            php_message.push(out.len() - 1);
+            continue;
+        }
+        if in_php {
+            if trimmed == "Stack trace:" {
+                out.push(StackLine::other(Role::Link));
+                continue;
+            }
+            if trimmed.starts_with("thrown in ") {
+                in_php = false;
+                php_message.clear();
+                out.push(StackLine::other(Role::Frame));
+                continue;
+            }
+        }
+        if let Some(frame) = php_frame(trimmed) {
+            let hinted = if php_message.is_empty() {
+                last_message.into_iter().collect()
+            } else {
+                php_message.clone()
+            };
+            for (i, frame) in hinted.into_iter().zip(std::iter::repeat(frame)) {
+                let Some((f, _)) = frame else { break };
+                let h = &mut out[i].hints;
+                if !h.files.contains(&f) && h.files.len() < 16 {
+                    h.files.push(f);
+                }
+            }
+            out.push(StackLine::other(Role::Frame));
+            continue;
+        }
         // Python.
         if trimmed.starts_with("Traceback (most recent call last)") {
             in_python = true;
@@ -243,6 +329,10 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
         }
         out.push(s);
         last_message = Some(out.len() - 1);
+        if !trimmed.is_empty() {
+            in_php = false;
+            php_message.clear();
+        }
     }
     out
 }
@@ -386,6 +476,82 @@ fn suffix_path(p: &str) -> String {
         .rev()
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// PHP's uncaught exception line, `PHP Fatal error:  Uncaught X\\Y: msg`
+/// (`Fatal error: Uncaught …` where errors are displayed, not logged), or
+/// within one's block `Next X\\Y: msg`: the class and where the message
+/// starts.
+fn php_uncaught(line: &str, in_php: bool) -> Option<(String, usize)> {
+    let t = line.trim_start();
+    let rest = match t.strip_prefix("Next ") {
+        Some(r) if in_php => r,
+        _ => {
+            let r = t.strip_prefix("PHP ").unwrap_or(t);
+            r.strip_prefix("Fatal error:")?
+                .trim_start()
+                .strip_prefix("Uncaught ")?
+        }
+    };
+    let (class, _) = rest.split_once(": ")?;
+    let plausible = !class.is_empty()
+        && class
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'\\' || c == b'_')
+        && class
+            .rsplit('\\')
+            .next()
+            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_uppercase()));
+    if !plausible {
+        return None;
+    }
+    let start = line.len() - rest.len() + class.len() + 2;
+    Some((class.trim_start_matches('\\').to_string(), start))
+}
+
+/// The ` in /path/F.php:12` that ends a PHP exception's message: where it
+/// starts, and the file and line, as a hint.
+fn php_location(line: &str) -> Option<(usize, String, u32)> {
+    let line = line.trim_end();
+    let at = line.rfind(" in ")?;
+    let (path, n) = line[at + 4..].rsplit_once(':')?;
+    let n: u32 = n.parse().ok()?;
+    let file = path.starts_with('/') && path.ends_with(".php") && !path.contains(' ');
+    (file || path == "Command line code").then(|| (at, php_path(path), n))
+}
+
+/// A PHP stack frame: `#0 /path/F.php(123): C->f()` (the file, as a hint),
+/// or `#1 {main}`, `#0 [internal function]: f()` (no file).
+fn php_frame(t: &str) -> Option<Option<(String, u32)>> {
+    let rest = t.strip_prefix('#')?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = rest[digits..].strip_prefix(' ').filter(|_| digits > 0)?;
+    if rest == "{main}" || rest.starts_with("[internal function]: ") {
+        return Some(None);
+    }
+    let (path, _) = rest.split_once("): ")?;
+    let (path, n) = path.rsplit_once('(')?;
+    Some(Some((php_path(path), n.parse().ok()?)))
+}
+
+/// The part of a PHP file's path a repository path can end with: after
+/// Composer's `vendor/<vendor>/<package>/` or Debian's
+/// `/usr/share/php/<Package>/`, else the file and its folder.
+fn php_path(p: &str) -> String {
+    let tail = |rest: &str, skip: usize| {
+        let mut r = rest;
+        for _ in 0..skip {
+            r = r.split_once('/').map_or(r, |x| x.1);
+        }
+        r.to_string()
+    };
+    if let Some(i) = p.rfind("/vendor/") {
+        return tail(&p[i + 8..], 2);
+    }
+    if let Some(rest) = p.strip_prefix("/usr/share/php/") {
+        return tail(rest, 1);
+    }
+    suffix_path(p)
 }
 
 /// `x.y.ClassName: msg` at the start of a line: the class and where the
@@ -602,5 +768,82 @@ Unhandled exception. System.InvalidOperationException: Sequence contains no elem
         assert!(msg
             .iter()
             .any(|m| m.1 == "disk full" && m.2 == vec!["Shop/Orders.cs"]));
+    }
+
+    #[test]
+    fn php_uncaught_with_previous_and_multiline_message() {
+        let block = "PHP Fatal error:  Uncaught InvalidArgumentException: Invalid port: 70000. Must be between 0 and 65535 in /usr/share/php/GuzzleHttp/Psr7/Uri.php:649
+Stack trace:
+#0 /usr/share/php/GuzzleHttp/Psr7/Uri.php(569): GuzzleHttp\\Psr7\\Uri->filterPort()
+#1 /app/main.php(33): GuzzleHttp\\Psr7\\Uri::fromParts()
+#2 [internal function]: {closure}()
+#3 {main}
+
+Next GuzzleHttp\\Psr7\\Exception\\MalformedUriException: Invalid port: 70000 in /usr/share/php/GuzzleHttp/Psr7/Uri.php:361
+Stack trace:
+#0 /app/vendor/acme/shop/src/Checkout.php(33): GuzzleHttp\\Psr7\\Uri::fromParts()
+#1 {main}
+  thrown in /usr/share/php/GuzzleHttp/Psr7/Uri.php on line 361
+PHP Fatal error:  Uncaught UnexpectedValueException: The stream or file \"/x.log\" could not be opened in append mode: Permission denied
+The exception occurred while attempting to log: hello in /usr/share/php/Monolog/Handler/StreamHandler.php:146
+Stack trace:
+#0 /usr/share/php/Monolog/Logger.php(399): Monolog\\Handler\\StreamHandler->handle()
+#1 {main}
+  thrown in /usr/share/php/Monolog/Handler/StreamHandler.php on line 146
+Fatal error: Uncaught Exception: boom in Command line code:1
+InvalidArgumentException: caught and printed";
+        let lines: Vec<&str> = block.lines().collect();
+        let read = read(&lines);
+        let text = |i: usize| {
+            let s = &read[i];
+            &lines[i][s.start..s.end.unwrap_or(lines[i].len())]
+        };
+        assert_eq!(read[0].role, Role::Message);
+        assert_eq!(text(0), "Invalid port: 70000. Must be between 0 and 65535");
+        assert_eq!(read[0].class.as_deref(), Some("InvalidArgumentException"));
+        assert_eq!(
+            read[0].hints.files,
+            vec!["Psr7/Uri.php".to_string(), "app/main.php".to_string()]
+        );
+        assert_eq!(read[0].hints.line, Some(649));
+        assert_eq!(read[1].role, Role::Link);
+        for i in 2..=5 {
+            assert_eq!(read[i].role, Role::Frame, "{}", lines[i]);
+        }
+        assert_eq!(text(7), "Invalid port: 70000");
+        assert_eq!(
+            read[7].class.as_deref(),
+            Some("GuzzleHttp\\Psr7\\Exception\\MalformedUriException")
+        );
+        assert_eq!(
+            read[7].hints.files,
+            vec!["Psr7/Uri.php".to_string(), "src/Checkout.php".to_string()]
+        );
+        assert_eq!(read[7].hints.line, Some(361));
+        assert_eq!(read[11].role, Role::Frame);
+        // Both lines of a multi-line message, hinted alike.
+        assert_eq!(
+            text(12),
+            "The stream or file \"/x.log\" could not be opened in append mode: Permission denied"
+        );
+        assert_eq!(
+            text(13),
+            "The exception occurred while attempting to log: hello"
+        );
+        for i in [12, 13] {
+            assert_eq!(
+                read[i].hints.files,
+                vec![
+                    "Handler/StreamHandler.php".to_string(),
+                    "Logger.php".to_string()
+                ]
+            );
+            assert_eq!(read[i].hints.line, Some(146));
+        }
+        assert_eq!(read[17].role, Role::Frame);
+        assert_eq!(text(18), "boom");
+        // After the block, `Next`-like and caught lines are plain again.
+        assert_eq!(text(19), "caught and printed");
+        assert!(read[19].hints.files.is_empty());
     }
 }
