@@ -227,6 +227,8 @@ impl Explainer {
         // it; when that was a guess, the whole line is tried first, since
         // the class-like head may be part of the message.
         let start = s.start.min(line.len());
+        // Text after the message (Ruby's ` (ArgumentError)`) is not traced.
+        let end = s.end.map_or(line.len(), |e| e.clamp(start, line.len()));
         // A certain start is not second-guessed: `ValueError: too many
         // values to unpack` is Python's own text, not a `raise ValueError`.
         let order = if s.certain {
@@ -234,9 +236,9 @@ impl Explainer {
         } else {
             [0, start]
         };
-        let mut e = self.explain_text(&line[order[0]..], &s.hints, order[0]);
+        let mut e = self.explain_text(&line[order[0]..end], &s.hints, order[0]);
         if e.frames.is_empty() && order[0] != order[1] {
-            e = self.explain_text(&line[order[1]..], &s.hints, order[1]);
+            e = self.explain_text(&line[order[1]..end], &s.hints, order[1]);
             e.prefix = format!("{}{}", &line[..order[1]], e.prefix);
         } else {
             e.prefix = format!("{}{}", &line[..order[0]], e.prefix);
@@ -295,15 +297,16 @@ impl Explainer {
             return None;
         }
         let start = s.start.min(line.len());
+        let end = s.end.map_or(line.len(), |e| e.clamp(start, line.len()));
         let order = if s.certain {
             [start, start]
         } else {
             [0, start]
         };
-        let mut o = self.outline_text(&line[order[0]..], &s.hints);
+        let mut o = self.outline_text(&line[order[0]..end], &s.hints);
         let mut at = order[0];
         if o.top.is_none() && order[0] != order[1] {
-            o = self.outline_text(&line[order[1]..], &s.hints);
+            o = self.outline_text(&line[order[1]..end], &s.hints);
             at = order[1];
         }
         Some(Outline {
