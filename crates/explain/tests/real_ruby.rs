@@ -14,9 +14,11 @@
 //! - a Sinatra app with an unknown media type, a bad etag kind and an
 //!   unknown template engine.
 //!
-//! Ruby's own messages (`bad URI(is not URI?)`), and errors raised with no
-//! message (Ruby prints the class: `EOFError (EOFError)`), must stay
-//! unknown. The trace's files hint which of two equal raises it was.
+//! Ruby's own messages (`bad URI(is not URI?)`) must stay unknown. A bare
+//! `raise EOFError` prints its class as the message and traces to that
+//! raise; `raise ParamsTooDeepError` (an alias Ruby prints as
+//! `Rack::QueryParser::QueryLimitError`) stays unknown. The line Ruby
+//! prints picks which of two equal raises it was (`bad content body`).
 //!
 //! Skips with a notice when the corpus is missing; fails under CI=true.
 
