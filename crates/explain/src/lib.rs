@@ -228,6 +228,7 @@ impl Explainer {
         // the class-like head may be part of the message.
         let start = s.start.min(line.len());
         // Where it ends: PHP's ` in /path/F.php:12` after it is a location.
+        // Text after the message (Ruby's ` (ArgumentError)`) is not traced.
         let end = s.end.map_or(line.len(), |e| e.clamp(start, line.len()));
         // A certain start is not second-guessed: `ValueError: too many
         // values to unpack` is Python's own text, not a `raise ValueError`.

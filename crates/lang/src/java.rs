@@ -503,6 +503,14 @@ fn index_message(class: &str) -> Option<&'static str> {
     })
 }
 
+/// The name of the class a node is in.
+fn enclosing_class<'c>(n: Node<'_>, cx: &'c Cx<'_>) -> Option<&'c str> {
+    std::iter::successors(n.parent(), |p| p.parent())
+        .find(|p| p.kind() == "class_declaration")
+        .and_then(|c| c.child_by_field_name("name"))
+        .map(|c| cx.text(c))
+}
+
 /// `super("…")` in a constructor of an exception class: the message every
 /// `throw new ThatException(…)` prints.
 fn super_call(n: Node<'_>, cx: &mut Cx<'_>) {
@@ -549,7 +557,12 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         return;
     };
     let object = n.child_by_field_name("object");
-    let receiver = object.map(|o| cx.text(o)).unwrap_or("");
+    let mut receiver = object.map(|o| cx.text(o)).unwrap_or("");
+    // commons-lang3's own checks call each other unqualified:
+    // `notNull(object, DEFAULT_IS_NULL_EX_MESSAGE)` in `Validate`.
+    if object.is_none() && enclosing_class(n, cx) == Some("Validate") {
+        receiver = "Validate";
+    }
     if receiver.len() > 120 && !receiver.contains("log") {
         return;
     }

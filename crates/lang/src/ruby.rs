@@ -385,6 +385,7 @@ fn printf_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Ve
         pairs.extend(pairs_of(list, cx));
     }
     let (text, named) = named_references(&text, &pairs, cx);
+    let text = inspect_verbs(&text);
     let holes = named.unwrap_or(values);
     (vec![MsgPart::Text { text, format: true }], holes)
 }
@@ -458,6 +459,41 @@ fn named_references(fmt: &str, pairs: &[Node<'_>], cx: &Cx<'_>) -> (String, Opti
     }
     out.push_str(rest);
     (out, Some(holes))
+}
+
+/// Rewrites Ruby's `%p` (the value's `inspect`: any text, not a C
+/// pointer) to `%s`; `%%p` stays text.
+fn inspect_verbs(fmt: &str) -> String {
+    if !fmt.contains('p') {
+        return fmt.to_string();
+    }
+    let b = fmt.as_bytes();
+    let mut out = String::with_capacity(fmt.len());
+    let mut run = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        if b.get(i + 1) == Some(&b'%') {
+            i += 2;
+            continue;
+        }
+        // Flags, width and precision: `%-10p`, `%.3p`.
+        let mut j = i + 1;
+        while j < b.len() && b"+-# 0123456789.*".contains(&b[j]) {
+            j += 1;
+        }
+        if b.get(j) == Some(&b'p') {
+            out.push_str(&fmt[run..j]);
+            out.push('s');
+            run = j + 1;
+        }
+        i = j;
+    }
+    out.push_str(&fmt[run..]);
+    out
 }
 
 /// A printf format built by concatenation (`sprintf('"%s" failed: ' .
@@ -592,6 +628,8 @@ def f(path, n, e)
   fail format("bad %<n>d in %{file}", n: n, file: path)
   raise Errno::ENOENT
   raise "a" + n.to_s + " b"
+  raise format('Unknown media type: %p', n)
+  raise format('%d%%p of %-4p', n, path)
   raise
   raise e
 end
@@ -607,6 +645,8 @@ end
                 "bad %d in %s",
                 "ENOENT",
                 "a%v b",
+                "Unknown media type: %s",
+                "%d%%p of %-4s",
             ]
         );
         assert_eq!(s[0].2, vec!["path", "e.message"]);

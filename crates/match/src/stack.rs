@@ -25,6 +25,11 @@
 //!   trace:`, `#0 /path/F.php(123): f()` frames, `Next X\Y: msg in
 //!   /path:12` for the exception raised from the one above, and `  thrown
 //!   in /path on line 12`.
+//! - Ruby: `/gems/rack/lib/rack/utils.rb:633:in `status_code': msg
+//!   (ArgumentError)` (Ruby 3.4 quotes `'Rack::Utils.status_code'`): the
+//!   message without its class, the line's own location as its first
+//!   hint, then the `\tfrom x.rb:12:in `m'` lines below it, and `\t ...
+//!   92 levels...`.
 //!
 //! Lines outside a trace are messages as they are.
 
@@ -50,6 +55,10 @@ pub struct StackLine {
     pub role: Role,
     /// Byte offset where the message starts (after `Caused by: x.Y: `).
     pub start: usize,
+    /// Byte offset where the message ends, when the line goes on after it
+    /// (Ruby's ` (ArgumentError)`, PHP's ` in /path/F.php:12`); `None`: at
+    /// the end of the line.
+    pub end: Option<usize>,
     /// The exception class the line names, if any.
     pub class: Option<String>,
     /// Locations the trace names for this message, most specific first.
@@ -58,9 +67,6 @@ pub struct StackLine {
     /// Python traceback's last line, `Caused by: `); otherwise `start` is
     /// a guess from a class-like head, and the whole line is tried first.
     pub certain: bool,
-    /// Byte offset where the message ends, when the line goes on after it
-    /// (PHP's ` in /path/F.php:12`); `None`: at the end of the line.
-    pub end: Option<usize>,
 }
 
 impl StackLine {
@@ -68,10 +74,10 @@ impl StackLine {
         StackLine {
             role: Role::Message,
             start,
+            end: None,
             class,
             hints: Hints::default(),
             certain: true,
-            end: None,
         }
     }
 
@@ -79,10 +85,10 @@ impl StackLine {
         StackLine {
             role,
             start: 0,
+            end: None,
             class: None,
             hints: Hints::default(),
             certain: true,
-            end: None,
         }
     }
 }
@@ -223,10 +229,21 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             }
             in_python = false;
         }
-        // JVM and .NET frames hint the message above them.
+        // Ruby: `x.rb:3:in `m': msg (Class)`, frames below it.
+        if let Some(s) = ruby_message(line) {
+            out.push(s);
+            last_message = Some(out.len() - 1);
+            continue;
+        }
+        if trimmed.starts_with("... ") && trimmed.ends_with(" levels...") {
+            out.push(StackLine::other(Role::Frame));
+            continue;
+        }
+        // JVM, .NET, Node and Ruby frames hint the message above them.
         if let Some(frame) = jvm_frame(trimmed)
             .or_else(|| dotnet_frame(trimmed))
             .or_else(|| node_frame(trimmed))
+            .or_else(|| ruby_frame(trimmed))
         {
             if let Some(i) = last_message {
                 let h = &mut out[i].hints;
@@ -371,7 +388,10 @@ fn jvm_frame(t: &str) -> Option<(String, u32)> {
     }
     let line: u32 = line.parse().ok()?;
     // `org.apache.commons.lang3.Validate.notNull` → org/apache/commons/lang3/Validate.java
+    // `java.base/java.util.Objects.requireNonNull`, `app//com.x.Y.m`: a
+    // module or class loader before the class.
     let qualified = &rest[..open];
+    let qualified = qualified.rsplit('/').next().unwrap_or(qualified);
     let parts: Vec<&str> = qualified.split('.').collect();
     let dirs = parts
         .iter()
@@ -384,6 +404,49 @@ fn jvm_frame(t: &str) -> Option<(String, u32)> {
         format!("{}/{file}", dirs.join("/"))
     };
     Some((path, line))
+}
+
+/// `path.rb:12:in `meth'` (or `in 'meth'`, Ruby 3.4): the location and
+/// the rest of the line after the method's closing quote.
+fn ruby_location(t: &str) -> Option<(String, u32, &str)> {
+    let i = t.find(":in `").or_else(|| t.find(":in '"))?;
+    let (loc, rest) = (&t[..i], &t[i + 5..]);
+    let (path, line) = loc.rsplit_once(':')?;
+    if path.is_empty() || path.contains(' ') || !line.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let line: u32 = line.parse().ok()?;
+    let close = rest.find('\'')?;
+    Some((suffix_path(path), line, &rest[close + 1..]))
+}
+
+/// Ruby's uncaught error: `path.rb:12:in `meth': msg (Class)`.
+fn ruby_message(line: &str) -> Option<StackLine> {
+    let (path, n, rest) = ruby_location(line)?;
+    let msg = rest.strip_prefix(": ")?;
+    let start = line.len() - msg.len();
+    let mut s = StackLine::message(start, None);
+    // ` (Rack::Lint::LintError)` after the (first line of the) message.
+    if let Some(open) = msg.strip_suffix(')').and_then(|m| m.rfind(" (")) {
+        let class = &msg[open + 2..msg.len() - 1];
+        let plausible = class.starts_with(|c: char| c.is_ascii_uppercase())
+            && class
+                .bytes()
+                .all(|c| c.is_ascii_alphanumeric() || c == b':' || c == b'_');
+        if plausible {
+            s.class = Some(class.to_string());
+            s.end = Some(start + open);
+        }
+    }
+    s.hints.files.push(path);
+    s.hints.line = Some(n);
+    Some(s)
+}
+
+/// `from path.rb:12:in `meth'`.
+fn ruby_frame(t: &str) -> Option<(String, u32)> {
+    let (path, line, rest) = ruby_location(t.strip_prefix("from ")?)?;
+    rest.is_empty().then_some((path, line))
 }
 
 /// `at N.C.M() in /src/F.cs:line 42`.
@@ -686,6 +749,18 @@ Caused by: java.net.BindException: Address already in use
         assert_eq!(r[1].0, Role::Frame);
         assert_eq!(r[3].1, "Address already in use");
         assert_eq!(r[4].0, Role::Frame);
+        let r = roles(
+            "java.lang.NullPointerException: The validated object is null
+\tat java.base/java.util.Objects.requireNonNull(Objects.java:336)
+\tat app//org.apache.commons.lang3.Validate.notNull(Validate.java:224)",
+        );
+        assert_eq!(
+            r[0].2,
+            vec![
+                "java/util/Objects.java",
+                "org/apache/commons/lang3/Validate.java"
+            ]
+        );
     }
 
     #[test]
@@ -740,6 +815,37 @@ Node.js v20.20.2",
         assert_eq!(r[3].2, vec!["lib/application.js"]);
         assert_eq!(r[4].0, Role::Frame);
         assert_eq!(r[5].0, Role::Message);
+    }
+
+    #[test]
+    fn ruby_uncaught_error_and_from_lines() {
+        let block = "/usr/share/rubygems-integration/all/gems/rack-2.2.22/lib/rack/utils.rb:633:in `block in status_code': Unrecognized status code :bogus (ArgumentError)
+\tfrom /usr/share/rubygems-integration/all/gems/rack-2.2.22/lib/rack/utils.rb:633:in `fetch'
+\tfrom /gems/rack-2.2.22/lib/rack/mock.rb:56:in `get'
+\t ... 92 levels...
+\tfrom main.rb:51:in `<main>'
+main.rb:3:in 'Object#go': limit (4) exceeded (3) (Rack::QueryParser::QueryLimitError)
+x.rb:1:in `<main>': unhandled exception";
+        let lines: Vec<&str> = block.lines().collect();
+        let r = read(&lines);
+        let msg = |i: usize| &lines[i][r[i].start..r[i].end.unwrap_or(lines[i].len())];
+        assert_eq!(r[0].role, Role::Message);
+        assert_eq!(msg(0), "Unrecognized status code :bogus");
+        assert_eq!(r[0].class.as_deref(), Some("ArgumentError"));
+        assert_eq!(
+            r[0].hints.files,
+            vec!["rack/utils.rb", "rack/mock.rb", "main.rb"]
+        );
+        assert_eq!(r[0].hints.line, Some(633));
+        assert!(r[1..5].iter().all(|s| s.role == Role::Frame));
+        assert_eq!(msg(5), "limit (4) exceeded (3)");
+        assert_eq!(
+            r[5].class.as_deref(),
+            Some("Rack::QueryParser::QueryLimitError")
+        );
+        assert_eq!(r[5].hints.line, Some(3));
+        assert_eq!(msg(6), "unhandled exception");
+        assert_eq!(r[6].class, None);
     }
 
     #[test]
