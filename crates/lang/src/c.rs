@@ -341,6 +341,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             push(cx, site, m, h, n);
         }
         "ereport" | "ereport_domain" => ereport(n, name, &args, cx),
+        "do_log2" | "do_log2_f" | "do_log2_r" | "do_log2_fr" => openssh_do_log2(n, name, &args, cx),
         // The parts of an `ereport`, read there; never sites themselves.
         _ if is_ereport_part(name) => {}
         _ => message_function_call(n, name, &args, cx),
@@ -617,6 +618,35 @@ fn message_function_call(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx
     }
     trim_newline(&mut m);
     cx.wrapper_call(name, i, site, m, h, n);
+}
+
+/// OpenSSH's `do_log2(level, fmt, …)` (`do_log2_r(r, level, fmt, …)`):
+/// `sshlog` at a level passed in, often a variable
+/// (`loglevel = SYSLOG_LEVEL_ERROR`), read as nginx's levels are. The
+/// `_f` and `_r` variants decorate as `error_f` and `error_r` do.
+fn openssh_do_log2(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
+    let with_r = name.ends_with("_r") || name.ends_with("_fr");
+    let level_at = usize::from(with_r);
+    let (Some(level), Some(fmt)) = (args.get(level_at), args.get(level_at + 1)) else {
+        return;
+    };
+    let sev = level_of_arg(*level, cx).unwrap_or(Severity::Error);
+    if !wanted(sev, cx) {
+        return;
+    }
+    let (mut m, mut h) = format_message(*fmt, &args[level_at + 2..], cx, Verbs::Libc);
+    let site = cx.site(n, name, ErrorType::Log, sev);
+    if name.ends_with("_f") || name.ends_with("_fr") {
+        if let Some(func) = &site.function {
+            m.insert(0, text_part(format!("{func}: ")));
+        }
+    }
+    if with_r {
+        trim_newline(&mut m);
+        let error = format!("ssh_err({})", cx.text(args[0]));
+        with_errno(&mut m, &mut h, &error);
+    }
+    push(cx, site, m, h, n);
 }
 
 /// Whose verbs a format uses.
@@ -1071,6 +1101,33 @@ void f(ngx_err_t err) {
         );
         assert_eq!(s[0].1, "select() failed (%d: %v)");
         assert_eq!(s[0].2, "critical");
+    }
+
+    #[test]
+    fn openssh_do_log2_takes_its_level_argument() {
+        let s = sites(
+            r#"
+static struct addrinfo *resolve_host(const char *name, int logerr) {
+    LogLevel loglevel = SYSLOG_LEVEL_DEBUG1;
+    if (logerr)
+        loglevel = SYSLOG_LEVEL_ERROR;
+    do_log2(loglevel, "%s: Could not resolve hostname %.100s: %s",
+        __progname, name, ssh_gai_strerror(gaierr));
+    do_log2(SYSLOG_LEVEL_INFO, "quiet at error level");
+    do_log2_fr(r, SYSLOG_LEVEL_FATAL, "load %s", path);
+    return NULL;
+}
+"#,
+        );
+        let got: Vec<(&str, &str)> = s.iter().map(|x| (x.1.as_str(), x.2.as_str())).collect();
+        assert_eq!(
+            got,
+            vec![
+                ("%s: Could not resolve hostname %.100s: %s", "error"),
+                ("resolve_host: load %s: %v", "critical"),
+            ]
+        );
+        assert_eq!(s[1].3, vec!["path", "ssh_err(r)"]);
     }
 
     #[test]

@@ -45,6 +45,7 @@ pub fn prepare(line: &str) -> Prepared {
             .or_else(|| klog_header(rest, &mut hints))
             .or_else(|| timestamp(rest))
             .or_else(|| syslog_host_tag(rest, pos))
+            .or_else(|| nginx_header(rest))
             .or_else(|| level_marker(rest));
         match skip {
             Some(n) if n > 0 => pos += n,
@@ -291,6 +292,47 @@ fn syslog_host_tag(s: &str, _pos: usize) -> Option<usize> {
     None
 }
 
+/// nginx's headers: `nginx: [emerg] ` on stderr, and in its error log,
+/// after the timestamp, `[error] 1234#1234: ` with an optional
+/// connection number (`*42 `). Only nginx's own level names count.
+fn nginx_header(s: &str) -> Option<usize> {
+    const LEVELS: &[&str] = &[
+        "emerg", "alert", "crit", "error", "warn", "notice", "info", "debug",
+    ];
+    let (stderr, rest) = match s.strip_prefix("nginx: ") {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let inner = rest.strip_prefix('[')?;
+    let close = inner.find("] ")?;
+    if !LEVELS.contains(&&inner[..close]) {
+        return None;
+    }
+    let mut i = s.len() - inner.len() + close + 2;
+    if stderr {
+        return Some(i);
+    }
+    // `pid#tid: `, then an optional `*connection `.
+    let b = s.as_bytes();
+    let digits_from = |at: usize| b[at..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let pid = digits_from(i);
+    if pid == 0 || b.get(i + pid) != Some(&b'#') {
+        return None;
+    }
+    let tid = digits_from(i + pid + 1);
+    if tid == 0 || !s[i + pid + 1 + tid..].starts_with(": ") {
+        return None;
+    }
+    i += pid + 1 + tid + 2;
+    if b.get(i) == Some(&b'*') {
+        let conn = digits_from(i + 1);
+        if conn > 0 && b.get(i + 1 + conn) == Some(&b' ') {
+            i += conn + 2;
+        }
+    }
+    Some(i)
+}
+
 /// Level markers: `ERROR `, `[error] `, `level=error `, `Error: `, `E! `.
 fn level_marker(s: &str) -> Option<usize> {
     const MARKERS: &[&str] = &[
@@ -532,6 +574,9 @@ mod tests {
             "level=error stop requested",
             "[ERROR] stop requested",
             "2026-11-29 12:00:03.123456 C | etcdmain: stop requested",
+            "nginx: [emerg] stop requested",
+            "2026/11/29 12:00:03 [emerg] 1234#1234: stop requested",
+            "2026/11/29 12:00:03 [error] 1234#0: *42 stop requested",
         ] {
             let (_, text, _) = one(line);
             assert_eq!(text, "stop requested", "{line}");
@@ -567,6 +612,22 @@ mod tests {
             texts,
             vec!["Failed to update lease", "context deadline exceeded"]
         );
+    }
+
+    #[test]
+    fn nginx_headers_keep_the_message() {
+        for (line, want) in [
+            // Not nginx's level names, or no `pid#tid: `: message text.
+            ("nginx: [bogus] x", "nginx: [bogus] x"),
+            ("[emerg] x", "[emerg] x"),
+            ("[crit] 12 x", "[crit] 12 x"),
+            // `[error] ` alone stays a level marker.
+            ("[error] x", "x"),
+            ("2026/11/29 12:00:03 [error] 1#1: *x y", "*x y"),
+        ] {
+            let (_, text, _) = one(line);
+            assert_eq!(text, want, "{line}");
+        }
     }
 
     #[test]
