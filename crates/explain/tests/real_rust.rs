@@ -27,10 +27,9 @@
 //! changes. Skips with a notice when the corpus is missing; fails under
 //! CI=true.
 
-use errdex_explain::Explainer;
-use errdex_extract::{index, NoProgress, Options};
-use errdex_store::{SqliteStore, Store};
-use serde_json::Value;
+mod common;
+
+use common::Ties;
 use std::path::{Path, PathBuf};
 
 const PACKAGES: &[&str] = &[
@@ -43,7 +42,7 @@ const PACKAGES: &[&str] = &[
 ];
 
 /// The cargo registry's source folder that holds every package.
-fn corpus() -> Option<PathBuf> {
+fn registry() -> Option<PathBuf> {
     let home = std::env::var("CARGO_HOME")
         .map(PathBuf::from)
         .or_else(|_| std::env::var("HOME").map(|h| Path::new(&h).join(".cargo")))
@@ -59,82 +58,20 @@ fn corpus() -> Option<PathBuf> {
 
 #[test]
 fn real_rust_errors_trace_to_their_sites() {
-    let Some(dir) = corpus() else {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!(
-                "the Rust corpus is incomplete under CI=true: run ../shared/bench/corpora.sh rust"
-            );
-        }
-        eprintln!(
-            "NOTICE: skipping: the cargo registry lacks {PACKAGES:?} (run ../shared/bench/corpora.sh rust)"
-        );
+    let dir = registry();
+    if !common::corpus_present(
+        dir.is_some(),
+        &format!("the cargo registry's {PACKAGES:?}"),
+        "rust",
+    ) {
         return;
-    };
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let store = SqliteStore::open_in_memory().unwrap();
+    }
+    let dir = dir.unwrap();
     let roots = PACKAGES
         .iter()
         .map(|p| dir.join(p))
-        .chain(std::iter::once(fixtures.join("real-rust")));
-    for root in roots {
-        let out = index(&Options::new(root, "2026-11-29T00:00:00.000Z"), &NoProgress).unwrap();
-        store.replace_repo(&out.dataset).unwrap();
-    }
-    let ex = Explainer::new(store.trace_rows(None).unwrap());
-
-    let log = std::fs::read_to_string(fixtures.join("real-rust.log")).unwrap();
-    let expected = std::fs::read_to_string(fixtures.join("real-rust.expected.jsonl")).unwrap();
-    let lines: Vec<&str> = log.lines().filter(|l| !l.trim().is_empty()).collect();
-    let explained = ex.explain_block(&lines);
-    let messages: Vec<_> = explained.iter().filter(|e| e.stack.is_none()).collect();
-    if std::env::var_os("ERRDEX_REAL_DUMP").is_some() {
-        for e in &messages {
-            let frames: Vec<String> = e
-                .frames
-                .iter()
-                .map(|f| {
-                    let c = &f.candidates[0];
-                    let pkg = c.repo.rsplit('/').next().unwrap_or("");
-                    format!("{pkg} {}:{}", c.file_path, c.line_number)
-                })
-                .collect();
-            let unmatched: Vec<&str> = e.unmatched.iter().map(|u| u.text.as_str()).collect();
-            println!(
-                "{}",
-                serde_json::json!({"input": e.input, "verdict": e.verdict, "frames": frames, "unmatched": unmatched})
-            );
-        }
-    }
-    let expected: Vec<Value> = expected
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(messages.len(), expected.len(), "message lines of the log");
-    let mut traced = 0;
-    for (e, want) in messages.iter().zip(&expected) {
-        assert_eq!(want["input"], e.input.as_str());
-        let frames: Vec<String> = e
-            .frames
-            .iter()
-            .map(|f| {
-                let c = &f.candidates[0];
-                let pkg = c.repo.rsplit('/').next().unwrap_or("");
-                format!("{pkg} {}:{}", c.file_path, c.line_number)
-            })
-            .collect();
-        let want_frames: Vec<String> = serde_json::from_value(want["frames"].clone()).unwrap();
-        assert_eq!(frames, want_frames, "{}", e.input);
-        let unmatched: Vec<&str> = e.unmatched.iter().map(|u| u.text.as_str()).collect();
-        let want_unmatched: Vec<String> =
-            serde_json::from_value(want["unmatched"].clone()).unwrap();
-        assert_eq!(unmatched, want_unmatched, "{}", e.input);
-        assert_eq!(
-            serde_json::to_value(e.verdict).unwrap(),
-            want["verdict"],
-            "{}",
-            e.input
-        );
-        traced += usize::from(!e.frames.is_empty());
-    }
-    assert!(traced >= 10, "{traced} real Rust lines traced");
+        .chain(std::iter::once(common::fixtures().join("real-rust")));
+    let ex = common::explainer(roots);
+    let out = common::check_log(&ex, "rust", Ties::Top);
+    assert!(out.traced >= 10, "{} real Rust lines traced", out.traced);
 }
