@@ -1106,63 +1106,11 @@ class A {
     #[test]
     #[ignore]
     fn corpus() {
-        let root =
-            std::path::Path::new("/var/tmp/errdex-corpora/debsrc/libcommons-lang3-java/src/main");
-        if !root.exists() {
-            println!("corpus {} absent: skipped", root.display());
-            return;
-        }
-        let mut stack = vec![root.to_path_buf()];
-        let mut paths = Vec::new();
-        while let Some(d) = stack.pop() {
-            for e in std::fs::read_dir(&d).unwrap() {
-                let p = e.unwrap().path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else {
-                    paths.push(p);
-                }
-            }
-        }
-        paths.sort();
-        let start = std::time::Instant::now();
-        let mut files = Vec::new();
-        let mut broken = 0;
-        for p in &paths {
-            let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
-            let Some(lang) = crate::language_for_path(&rel) else {
-                continue;
-            };
-            let src = std::fs::read_to_string(p).unwrap();
-            let facts = lang.extract(&rel, &src, &ExtractOptions::default());
-            broken += usize::from(facts.syntax_errors > 0);
-            files.push(facts);
-        }
-        let n = files.len();
-        crate::apply_wrappers(&mut files, false);
-        let (sites, dynamic) = resolve_package(files);
-        let took = start.elapsed();
-        for s in &sites {
-            println!(
-                "SITE\t{}:{}\t{}\t{:?}\t{}\t{}\t{:?}\t{:?}",
-                s.file_path,
-                s.line_number,
-                s.callee,
-                s.message_pattern,
-                s.error_type.as_str(),
-                s.severity.as_str(),
-                s.error_class,
-                s.args
-            );
-        }
-        for d in &dynamic {
-            println!("DYN\t{}:{}\t{}", d.file_path, d.line_number, d.expression);
-        }
-        println!(
-            "files {n}, sites {}, dynamic {}, files with syntax errors {broken}, {took:?}",
-            sites.len(),
-            dynamic.len()
+        let files = crate::corpus_run::files_under(
+            &["/var/tmp/errdex-corpora/debsrc/libcommons-lang3-java/src/main"],
+            &[".java"],
         );
+        crate::corpus_run::run("java", &files, &ExtractOptions::default(), false);
     }
 
     #[test]

@@ -1398,103 +1398,16 @@ console.warn('only %s');
 
 #[cfg(test)]
 mod corpus {
-    use crate::{apply_wrappers, language_for_path, resolve_package, ExtractOptions};
-    use std::path::{Path, PathBuf};
-    use std::time::Instant;
-
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() && !p.ends_with("node_modules") {
-                walk(&p, out);
-            } else if p.is_file() {
-                out.push(p);
-            }
-        }
-    }
-
-    /// Extracts every file of the JS corpora; prints counts and times and
-    /// writes the sites to /tmp/errdex-js-corpus.tsv for reading by hand.
+    /// Extracts every file of the JS corpora; prints counts and times
+    /// (`ERRDEX_CORPUS_OUT` writes the sites for reading by hand).
     #[test]
     #[ignore]
     fn real_corpus() {
-        let root = Path::new("/var/tmp/errdex-corpora/js");
-        if !root.exists() {
-            eprintln!("skipped: {} is absent", root.display());
-            return;
+        for name in ["express", "axios", "webpack", "typescript"] {
+            let root = format!("/var/tmp/errdex-corpora/js/{name}");
+            let files =
+                crate::corpus_run::files_under(&[&root], &[".js", ".mjs", ".cjs", ".ts", ".tsx"]);
+            crate::corpus_run::run(name, &files, &Default::default(), false);
         }
-        let mut tsv = String::new();
-        let mut dyn_tsv = String::new();
-        for project in ["express", "axios", "webpack", "typescript"] {
-            let mut paths = Vec::new();
-            walk(&root.join(project), &mut paths);
-            paths.sort();
-            let start = Instant::now();
-            let (mut files, mut skipped, mut broken) = (Vec::new(), 0, 0);
-            let mut slowest = (0.0f64, String::new());
-            for p in &paths {
-                let rel = p.strip_prefix(root).unwrap().to_string_lossy().to_string();
-                let Some(lang) = language_for_path(&rel) else {
-                    continue;
-                };
-                if lang.is_test_path(&rel) {
-                    skipped += 1;
-                    continue;
-                }
-                let Ok(src) = std::fs::read_to_string(p) else {
-                    continue;
-                };
-                let t = Instant::now();
-                let facts = lang.extract(&rel, &src, &ExtractOptions::default());
-                let secs = t.elapsed().as_secs_f64();
-                if secs > slowest.0 {
-                    slowest = (secs, rel.clone());
-                }
-                broken += usize::from(facts.syntax_errors > 0);
-                files.push(facts);
-            }
-            let n = files.len();
-            apply_wrappers(&mut files, false);
-            let (mut sites, mut dynamic) = (Vec::new(), 0);
-            for f in files {
-                let (s, d) = resolve_package(vec![f]);
-                sites.extend(s);
-                dynamic += d.len();
-                for d in d {
-                    dyn_tsv.push_str(&format!(
-                        "{}:{}\t{}\n",
-                        d.file_path,
-                        d.line_number,
-                        d.expression.replace('\n', " ")
-                    ));
-                }
-            }
-            for s in &sites {
-                tsv.push_str(&format!(
-                    "{}:{}\t{}\t{}\t{}\t{:?}\t{:?}\t{:?}\t{}\n",
-                    s.file_path,
-                    s.line_number,
-                    s.callee,
-                    s.error_type.as_str(),
-                    s.severity.as_str(),
-                    s.error_class,
-                    s.error_code,
-                    s.http_status,
-                    s.message_pattern.replace('\n', "\\n"),
-                ));
-            }
-            eprintln!(
-                "{project}: {n} files ({skipped} skipped as tests/declarations), {} sites, {dynamic} dynamic, {broken} with syntax errors, {:.2}s (slowest {} in {:.2}s)",
-                sites.len(),
-                start.elapsed().as_secs_f64(),
-                slowest.1,
-                slowest.0
-            );
-        }
-        std::fs::write("/tmp/errdex-js-corpus.tsv", tsv).unwrap();
-        std::fs::write("/tmp/errdex-js-dynamic.tsv", dyn_tsv).unwrap();
     }
 }

@@ -20,6 +20,8 @@
 #![deny(missing_docs)]
 
 mod c;
+#[cfg(test)]
+mod corpus_run;
 mod cpp;
 mod csharp;
 pub mod formats;

@@ -658,68 +658,13 @@ end
     #[test]
     #[ignore]
     fn corpus() {
-        let roots = [
-            "/usr/share/rubygems-integration/all/gems/rack-2.2.22/lib/rack",
-            "/usr/share/rubygems-integration/all/gems/sinatra-3.0.5/lib/sinatra",
-        ];
-        let mut paths = Vec::new();
-        for root in roots {
-            if !std::path::Path::new(root).exists() {
-                println!("corpus {root} absent: skipped");
-                continue;
-            }
-            let mut stack = vec![std::path::PathBuf::from(root)];
-            while let Some(d) = stack.pop() {
-                for e in std::fs::read_dir(&d).unwrap().flatten() {
-                    let p = e.path();
-                    if p.is_dir() {
-                        stack.push(p);
-                    } else if p.to_string_lossy().ends_with(".rb") {
-                        paths.push(p);
-                    }
-                }
-            }
-        }
-        paths.sort();
-        let start = std::time::Instant::now();
-        let mut files = Vec::new();
-        let mut broken = 0;
-        for p in &paths {
-            let path = p.to_string_lossy().to_string();
-            let lang = crate::language_for_path(&path).unwrap();
-            let src = std::fs::read_to_string(p).unwrap_or_default();
-            let facts = lang.extract(&path, &src, &Default::default());
-            broken += usize::from(facts.syntax_errors > 0);
-            files.push(facts);
-        }
-        crate::apply_wrappers(&mut files, false);
-        let (sites, dynamic) = crate::resolve_package(files);
-        println!(
-            "ruby: {} files, {} sites, {} dynamic, {} with syntax errors, {:?}",
-            paths.len(),
-            sites.len(),
-            dynamic.len(),
-            broken,
-            start.elapsed()
+        let files = crate::corpus_run::files_under(
+            &[
+                "/usr/share/rubygems-integration/all/gems/rack-2.2.22/lib/rack",
+                "/usr/share/rubygems-integration/all/gems/sinatra-3.0.5/lib/sinatra",
+            ],
+            &[".rb"],
         );
-        if let Some(out) = std::env::var_os("ERRDEX_CORPUS_OUT") {
-            let lines: Vec<String> = sites
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{}:{}\t{}\t{}/{}\t{:?}\t{:?}\t{:?}",
-                        s.file_path,
-                        s.line_number,
-                        s.callee,
-                        s.error_type.as_str(),
-                        s.severity.as_str(),
-                        s.error_class,
-                        s.message_pattern,
-                        s.args
-                    )
-                })
-                .collect();
-            std::fs::write(out, lines.join("\n")).unwrap();
-        }
+        crate::corpus_run::run("ruby", &files, &Default::default(), false);
     }
 }

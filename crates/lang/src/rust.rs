@@ -1348,100 +1348,29 @@ fn f(ctx: &Ctx, path: &str) {
             .and_then(|mut d| d.next())
             .and_then(|e| e.ok())
         else {
-            println!("no cargo registry at {}: skipped", reg.display());
+            println!("corpus {} absent: skipped", reg.display());
             return;
         };
-        let crates = [
+        let mut roots = Vec::new();
+        for prefix in [
             "tokio-1.",
             "hyper-1.",
             "reqwest-0.12",
             "serde_json-1.",
             "clap_builder-4.",
             "rusqlite-0.32",
-        ];
-        let mut dirs: Vec<std::path::PathBuf> = Vec::new();
-        let mut names: Vec<_> = std::fs::read_dir(index.path())
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .collect();
-        names.sort();
-        for c in crates {
-            if let Some(d) = names
-                .iter()
-                .rev()
-                .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(c))
-            {
-                dirs.push(d.clone());
-            }
-        }
-        if dirs.is_empty() {
-            println!("corpus crates absent: skipped");
-            return;
-        }
-        let opts = ExtractOptions::default();
-        let start = std::time::Instant::now();
-        let (mut files, mut n_sites, mut n_dynamic, mut bad) = (0, 0, 0, 0);
-        let mut all = Vec::new();
-        for d in &dirs {
-            let mut stack = vec![d.clone()];
-            while let Some(p) = stack.pop() {
-                let Ok(rd) = std::fs::read_dir(&p) else {
-                    continue;
-                };
-                for e in rd.flatten() {
-                    let p = e.path();
-                    if p.is_dir() {
-                        stack.push(p);
-                        continue;
-                    }
-                    let rel = p
-                        .strip_prefix(d.parent().unwrap())
-                        .unwrap()
-                        .to_string_lossy()
-                        .to_string();
-                    let Some(lang) = language_for_path(&rel) else {
-                        continue;
-                    };
-                    if lang.is_test_path(&rel) {
-                        continue;
-                    }
-                    let Ok(src) = std::fs::read_to_string(&p) else {
-                        continue;
-                    };
-                    files += 1;
-                    let facts = lang.extract(&rel, &src, &opts);
-                    bad += usize::from(facts.syntax_errors > 0);
-                    let (sites, dynamic) = resolve_package(vec![facts]);
-                    n_sites += sites.len();
-                    n_dynamic += dynamic.len();
-                    all.extend(sites);
-                }
-            }
-        }
-        let elapsed = start.elapsed();
-        if let Ok(out) = std::env::var("ERRDEX_CORPUS_OUT") {
-            let lines: Vec<String> = all
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{}:{}\t{}\t{}\t{}\t{:?}\t{:?}\t{:?}",
-                        s.file_path,
-                        s.line_number,
-                        s.error_type.as_str(),
-                        s.severity.as_str(),
-                        s.callee,
-                        s.error_class,
-                        s.message_pattern,
-                        s.args
-                    )
-                })
+        ] {
+            let mut versions: Vec<String> = std::fs::read_dir(index.path())
+                .unwrap()
+                .flatten()
+                .map(|e| e.path().to_string_lossy().to_string())
+                .filter(|p| p.rsplit('/').next().is_some_and(|n| n.starts_with(prefix)))
                 .collect();
-            std::fs::write(out, lines.join("\n")).unwrap();
+            versions.sort();
+            roots.extend(versions.pop());
         }
-        println!(
-            "rust corpus: {files} files, {n_sites} sites, {n_dynamic} dynamic, \
-             {bad} files with syntax errors, {elapsed:?}"
-        );
+        let roots: Vec<&str> = roots.iter().map(String::as_str).collect();
+        let files = crate::corpus_run::files_under(&roots, &[".rs"]);
+        crate::corpus_run::run("rust", &files, &Default::default(), false);
     }
 }

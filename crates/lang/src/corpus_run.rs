@@ -1,0 +1,104 @@
+//! The `#[ignore]`d corpus runs of the language files (`cargo test -p
+//! errdex-lang -- --ignored --nocapture`): extract every file of a real
+//! code base, apply the repository's message functions across it, and
+//! print files, sites, dynamic sites, files with syntax errors and time.
+//! Must not panic. With `ERRDEX_CORPUS_OUT=FILE`, one tab-separated line
+//! per site (and `DYN` per dynamic site) is written there for reading by
+//! hand against the source.
+
+use crate::{apply_wrappers, language_for_path, resolve_package, ExtractOptions};
+use errdex_model::{DynamicSite, RawSite};
+use std::path::{Path, PathBuf};
+
+/// Files under `roots` whose name ends with one of `exts`, sorted; roots
+/// that do not exist are reported and skipped.
+pub(crate) fn files_under(roots: &[&str], exts: &[&str]) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    for root in roots {
+        let root = Path::new(root);
+        if !root.exists() {
+            println!("corpus {} absent: skipped", root.display());
+            continue;
+        }
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if exts.iter().any(|x| p.to_string_lossy().ends_with(x)) {
+                    let rel = p
+                        .strip_prefix(root)
+                        .unwrap_or(&p)
+                        .to_string_lossy()
+                        .to_string();
+                    out.push((p, rel));
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Extracts the files (skipping test files unless `tests`), prints the
+/// summary line for `name`, and returns the resolved sites.
+pub(crate) fn run(
+    name: &str,
+    files: &[(PathBuf, String)],
+    opts: &ExtractOptions,
+    tests: bool,
+) -> (Vec<RawSite>, Vec<DynamicSite>) {
+    let start = std::time::Instant::now();
+    let mut facts = Vec::new();
+    let mut broken = 0;
+    for (path, rel) in files {
+        let Some(lang) = language_for_path(rel) else {
+            continue;
+        };
+        if !tests && lang.is_test_path(rel) {
+            continue;
+        }
+        let src = std::fs::read_to_string(path).unwrap_or_default();
+        let f = lang.extract(rel, &src, opts);
+        broken += usize::from(f.syntax_errors > 0);
+        facts.push(f);
+    }
+    let n = facts.len();
+    apply_wrappers(&mut facts, opts.all_levels);
+    let (sites, dynamic) = resolve_package(facts);
+    println!(
+        "{name}: {n} files, {} sites, {} dynamic, {broken} with syntax errors, {:?}",
+        sites.len(),
+        dynamic.len(),
+        start.elapsed()
+    );
+    if let Some(out) = std::env::var_os("ERRDEX_CORPUS_OUT") {
+        let mut lines: Vec<String> = sites
+            .iter()
+            .map(|s| {
+                format!(
+                    "{}:{}\t{}\t{}/{}\t{:?}\t{:?}\t{:?}",
+                    s.file_path,
+                    s.line_number,
+                    s.callee,
+                    s.error_type.as_str(),
+                    s.severity.as_str(),
+                    s.error_class,
+                    s.message_pattern,
+                    s.args
+                )
+            })
+            .collect();
+        lines.extend(
+            dynamic
+                .iter()
+                .map(|d| format!("DYN\t{}:{}\t{}", d.file_path, d.line_number, d.expression)),
+        );
+        std::fs::write(out, lines.join("\n")).unwrap();
+    }
+    (sites, dynamic)
+}
