@@ -844,6 +844,11 @@ fn description(n: Node<'_>, cx: &mut Cx<'_>) {
         ) else {
             continue;
         };
+        // rustfmt puts a long arm's text in a block: `X => { "…" }`.
+        let value = match value.kind() {
+            "block" if value.named_child_count() == 1 => value.named_child(0).unwrap_or(value),
+            _ => value,
+        };
         let Some(text) = string_value(value, cx) else {
             continue;
         };
