@@ -290,6 +290,9 @@ fn method_call(n: Node<'_>, object_field: &str, cx: &mut Cx<'_>) {
     let args = arguments(n.child_by_field_name("arguments"));
     let mut pos = positional(&args);
     if matches!(object, "$this" | "self" | "static") {
+        if object == "$this" && self_log(n, method, &pos, cx) {
+            return;
+        }
         wrapper_call(n, method, &pos, cx);
         return;
     }
@@ -307,13 +310,8 @@ fn method_call(n: Node<'_>, object_field: &str, cx: &mut Cx<'_>) {
             .to_ascii_lowercase();
         pos.remove(0);
     }
-    let sev = match level.as_str() {
-        "emergency" | "alert" | "critical" => Severity::Critical,
-        "error" => Severity::Error,
-        "warning" => Severity::Warning,
-        "notice" | "info" if cx.opts.all_levels => Severity::Info,
-        "debug" if cx.opts.all_levels => Severity::Debug,
-        _ => return,
+    let Some(sev) = psr3_severity(&level, cx) else {
+        return;
     };
     let Some(msg) = pos.first().copied() else {
         return;
@@ -322,6 +320,112 @@ fn method_call(n: Node<'_>, object_field: &str, cx: &mut Cx<'_>) {
     let site = cx.site(n, &callee, ErrorType::Log, sev);
     let (message, holes) = psr3_message(msg, pos.get(1).copied(), cx);
     cx.push(site, message, holes, n);
+}
+
+/// The eight PSR-3 level methods.
+const PSR3_LEVELS: &[&str] = &[
+    "emergency",
+    "alert",
+    "critical",
+    "error",
+    "warning",
+    "notice",
+    "info",
+    "debug",
+];
+
+/// The severity of a PSR-3 level; notice, info and debug only with
+/// `all_levels`.
+fn psr3_severity(level: &str, cx: &Cx<'_>) -> Option<Severity> {
+    Some(match level {
+        "emergency" | "alert" | "critical" => Severity::Critical,
+        "error" => Severity::Error,
+        "warning" => Severity::Warning,
+        "notice" | "info" if cx.opts.all_levels => Severity::Info,
+        "debug" if cx.opts.all_levels => Severity::Debug,
+        _ => return None,
+    })
+}
+
+/// `$this->warning('…', $context)` inside a logger class, one that
+/// declares that level method itself (not as a `...$args` message
+/// function), implements `LoggerInterface` or uses `LoggerTrait`: Monolog's
+/// `Logger` logs through itself. True when the call was such a call (a
+/// site or, below the levels asked for, none).
+fn self_log(n: Node<'_>, method: &str, pos: &[Node<'_>], cx: &mut Cx<'_>) -> bool {
+    let level = method.to_ascii_lowercase();
+    if !PSR3_LEVELS.contains(&level.as_str()) {
+        return false;
+    }
+    let Some(msg) = pos.first().copied().filter(|m| is_text(*m)) else {
+        return false;
+    };
+    // `$this` is the innermost class around the call.
+    let mut class = n.parent();
+    while let Some(c) = class {
+        if matches!(
+            c.kind(),
+            "class_declaration" | "anonymous_class" | "trait_declaration"
+        ) {
+            break;
+        }
+        class = c.parent();
+    }
+    let Some(class) = class else {
+        return false;
+    };
+    if !is_logger_class(class, &level, cx) {
+        return false;
+    }
+    if let Some(sev) = psr3_severity(&level, cx) {
+        let site = cx.site(n, &format!("$this->{method}"), ErrorType::Log, sev);
+        let (message, holes) = psr3_message(msg, pos.get(1).copied(), cx);
+        cx.push(site, message, holes, n);
+    }
+    true
+}
+
+/// Whether `class` implements `LoggerInterface`, uses `LoggerTrait` or
+/// declares a PSR-3 style `level` method (one without `...$args`).
+fn is_logger_class(class: Node<'_>, level: &str, cx: &Cx<'_>) -> bool {
+    let base = |t: &str| t.rsplit('\\').next().unwrap_or(t).to_string();
+    let names = |c: Node<'_>| -> Vec<String> {
+        let mut cur = c.walk();
+        let v = c
+            .named_children(&mut cur)
+            .filter(|x| matches!(x.kind(), "name" | "qualified_name" | "relative_name"))
+            .map(|x| base(cx.text(x)))
+            .collect();
+        v
+    };
+    let mut cur = class.walk();
+    let implements = class
+        .named_children(&mut cur)
+        .filter(|c| c.kind() == "class_interface_clause")
+        .any(|c| names(c).iter().any(|i| i == "LoggerInterface"));
+    if implements {
+        return true;
+    }
+    let Some(body) = class.child_by_field_name("body") else {
+        return false;
+    };
+    let mut cur = body.walk();
+    let found = body.named_children(&mut cur).any(|d| match d.kind() {
+        "use_declaration" => names(d).iter().any(|t| t == "LoggerTrait"),
+        "method_declaration" => {
+            d.child_by_field_name("name")
+                .is_some_and(|m| cx.text(m).eq_ignore_ascii_case(level))
+                && d.child_by_field_name("parameters").is_some_and(|p| {
+                    let mut pc = p.walk();
+                    let variadic = p
+                        .named_children(&mut pc)
+                        .any(|x| x.kind() == "variadic_parameter");
+                    !variadic
+                })
+        }
+        _ => false,
+    });
+    found
 }
 
 /// A PSR-3 message: `{key}` placeholders are filled from the context
@@ -804,6 +908,40 @@ $this->logger->info('fine');
         assert_eq!(s[1].1, "disk %v full");
         assert_eq!(s[1].2, vec!["disk"]);
     }
+    #[test]
+    fn logger_logs_through_itself() {
+        let src = r#"<?php
+class L implements \Psr\Log\LoggerInterface {
+    public function log($level, $message, array $context = []): void {
+        $this->warning('loop at {depth}', ['depth' => $this->depth]);
+        $this->debug('entered');
+    }
+}
+class NotALogger {
+    public function run(): void { $this->warning('not a log site'); }
+}
+"#;
+        let s = sites(src);
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].0, "$this->warning");
+        assert_eq!(s[0].1, "loop at %v");
+        assert_eq!(s[0].2, vec!["$this->depth"]);
+        let php = language_for_path("src/App.php").unwrap();
+        let all = crate::ExtractOptions {
+            all_levels: true,
+            ..Default::default()
+        };
+        let (s, _) = resolve_package(vec![php.extract("src/App.php", src, &all)]);
+        let got: Vec<(&str, &str)> = s
+            .iter()
+            .map(|x| (x.callee.as_str(), x.severity.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![("$this->warning", "warning"), ("$this->debug", "debug")]
+        );
+    }
+
     /// Extracts a real code base: must not panic. Prints files, sites,
     /// dynamic sites, files with syntax errors and time; with
     /// `ERRDEX_CORPUS_OUT` set, writes one line per site there.
