@@ -181,8 +181,10 @@ fn memchr_newline(b: &[u8]) -> Option<usize> {
 
 fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
     writeln!(out, "{}", e.input)?;
-    if let Some(kind) = e.stack {
-        return writeln!(out, "  ({kind} of a stack trace)\n");
+    if e.stack.is_some() {
+        // A frame or link of a stack trace: shown as context, so the
+        // trace reads as pasted with explanations under its messages.
+        return Ok(());
     }
     if !e.prefix.trim().is_empty() {
         writeln!(out, "  prefix: {}", e.prefix.trim_end())?;
