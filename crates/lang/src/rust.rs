@@ -889,7 +889,9 @@ fn message_of(n: Node<'_>, cx: &Cx<'_>) -> Option<(Message, Vec<String>)> {
         }
         "macro_invocation" => {
             let (_, name) = macro_name(n, cx)?;
-            if name != "format" {
+            // `format_args!` makes the same text without allocating
+            // (serde's `Error::custom(format_args!(…))`).
+            if name != "format" && name != "format_args" {
                 return None;
             }
             let args = macro_args(token_tree(n)?);
@@ -936,6 +938,8 @@ fn message_of(n: Node<'_>, cx: &Cx<'_>) -> Option<(Message, Vec<String>)> {
                     .then_some(())?;
                     message_of(*args.first()?, cx)
                 }
+                // An optional message: reqwest's `Error::new(kind, Some("…"))`.
+                "identifier" if cx.text(f) == "Some" && args.len() == 1 => message_of(args[0], cx),
                 _ => None,
             }
         }
