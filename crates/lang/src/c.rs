@@ -1172,8 +1172,8 @@ int f(const char *path, uint64_t n) {
         };
         for name in ["openssh", "nginx"] {
             let root = format!("/var/tmp/errdex-corpora/debsrc/{name}");
-            let files = crate::corpus_run::files_under(&[&root], &[".c", ".h"]);
-            crate::corpus_run::run(name, &files, &opts, false);
+            let files = crate::test_support::files_under(&[&root], &[".c", ".h"]);
+            crate::test_support::run(name, &files, &opts, false);
         }
     }
 }

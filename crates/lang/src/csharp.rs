@@ -706,14 +706,9 @@ fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::{language_for_path, resolve_package};
 
     fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
-        let cs = language_for_path("src/App.cs").unwrap();
-        let facts = cs.extract("src/App.cs", src, &Default::default());
-        assert_eq!(facts.syntax_errors, 0);
-        let (sites, _) = resolve_package(vec![facts]);
-        sites
+        crate::test_support::sites_of("src/App.cs", src)
             .into_iter()
             .map(|s| (s.callee, s.message_pattern, s.args))
             .collect()

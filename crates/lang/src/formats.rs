@@ -442,6 +442,52 @@ pub fn interpolated(pieces: Vec<Piece<'_>>) -> (Message, Vec<String>) {
     (parts, holes)
 }
 
+/// A printf format built by concatenation (`sprintf('"%s" failed: ' .
+/// $err, $path)`, Ruby's `"…%s: " + e.to_s % [x]`): its literal parts stay format syntax whose verbs take
+/// the call's values in turn, its run-time parts are holes of their own.
+pub fn printf_of_parts(
+    parts: Message,
+    inner: Vec<String>,
+    rest: &[String],
+) -> (Message, Vec<String>) {
+    let mut values = rest.iter();
+    let mut inner = inner.into_iter();
+    let mut message = Vec::new();
+    let mut holes = Vec::new();
+    for p in parts {
+        match p {
+            MsgPart::Text { text, .. } => {
+                let t = printf_template(&text, &[], Printf::C, |_| false);
+                let verbs = t
+                    .segments
+                    .iter()
+                    .filter(|s| matches!(s, errdex_model::Segment::Hole(_)))
+                    .count();
+                holes.extend(values.by_ref().take(verbs).cloned());
+                message.push(MsgPart::Text { text, format: true });
+            }
+            other => {
+                holes.extend(inner.next());
+                message.push(other);
+            }
+        }
+    }
+    (message, holes)
+}
+
+/// The text of literal pieces, `None` when any piece is an expression (an
+/// f-string or interpolation is no plain literal).
+pub fn plain_text(pieces: Vec<Piece<'_>>) -> Option<String> {
+    let mut out = String::new();
+    for p in pieces {
+        match p {
+            Piece::Text(t) => out.push_str(&t),
+            Piece::Expr(..) => return None,
+        }
+    }
+    Some(out)
+}
+
 /// Words that mark a call as a translation lookup whose argument is the
 /// message (`_("…")`, `gettext`, `_LE`, `N_`, `tr`, `i18n.t`, `__`).
 pub fn is_translation(callee: &str) -> bool {

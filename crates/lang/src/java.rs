@@ -1015,11 +1015,7 @@ mod tests {
     use crate::{language_for_path, resolve_package, ExtractOptions};
 
     fn sites(src: &str) -> Vec<(String, String, Vec<String>, Option<String>)> {
-        let java = language_for_path("src/main/java/A.java").unwrap();
-        let facts = java.extract("src/main/java/A.java", src, &ExtractOptions::default());
-        assert_eq!(facts.syntax_errors, 0);
-        let (sites, _) = resolve_package(vec![facts]);
-        sites
+        crate::test_support::sites_of("src/main/java/A.java", src)
             .into_iter()
             .map(|s| (s.callee, s.message_pattern, s.args, s.error_class))
             .collect()
@@ -1106,11 +1102,11 @@ class A {
     #[test]
     #[ignore]
     fn corpus() {
-        let files = crate::corpus_run::files_under(
+        let files = crate::test_support::files_under(
             &["/var/tmp/errdex-corpora/debsrc/libcommons-lang3-java/src/main"],
             &[".java"],
         );
-        crate::corpus_run::run("java", &files, &ExtractOptions::default(), false);
+        crate::test_support::run("java", &files, &ExtractOptions::default(), false);
     }
 
     #[test]

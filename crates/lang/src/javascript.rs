@@ -1077,16 +1077,7 @@ fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
     let n = unwrap(n);
     match n.kind() {
         "string" => string_value(n, cx),
-        "template_string" => {
-            let mut out = String::new();
-            for p in template_pieces(n, cx) {
-                match p {
-                    Piece::Text(t) => out.push_str(&t),
-                    Piece::Expr(..) => return None,
-                }
-            }
-            Some(out)
-        }
+        "template_string" => formats::plain_text(template_pieces(n, cx)),
         "binary_expression"
             if n.child_by_field_name("operator")
                 .is_some_and(|o| cx.text(o) == "+") =>
@@ -1307,11 +1298,7 @@ mod tests {
     use crate::{language_for_path, resolve_package};
 
     fn sites(path: &str, src: &str) -> Vec<(String, String, Vec<String>)> {
-        let lang = language_for_path(path).unwrap();
-        let facts = lang.extract(path, src, &Default::default());
-        assert_eq!(facts.syntax_errors, 0);
-        let (sites, _) = resolve_package(vec![facts]);
-        sites
+        crate::test_support::sites_of(path, src)
             .into_iter()
             .map(|s| (s.callee, s.message_pattern, s.args))
             .collect()
@@ -1406,8 +1393,8 @@ mod corpus {
         for name in ["express", "axios", "webpack", "typescript"] {
             let root = format!("/var/tmp/errdex-corpora/js/{name}");
             let files =
-                crate::corpus_run::files_under(&[&root], &[".js", ".mjs", ".cjs", ".ts", ".tsx"]);
-            crate::corpus_run::run(name, &files, &Default::default(), false);
+                crate::test_support::files_under(&[&root], &[".js", ".mjs", ".cjs", ".ts", ".tsx"]);
+            crate::test_support::run(name, &files, &Default::default(), false);
         }
     }
 }

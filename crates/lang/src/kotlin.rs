@@ -648,14 +648,9 @@ fn gap_pieces<'a>(cx: &Cx<'a>, start: usize, end: usize, raw: bool, out: &mut Ve
 
 #[cfg(test)]
 mod tests {
-    use crate::{language_for_path, resolve_package, ExtractOptions};
 
     fn sites(src: &str) -> Vec<(String, String, Vec<String>, Option<String>)> {
-        let kt = language_for_path("src/main/kotlin/A.kt").unwrap();
-        let facts = kt.extract("src/main/kotlin/A.kt", src, &ExtractOptions::default());
-        assert_eq!(facts.syntax_errors, 0);
-        let (sites, _) = resolve_package(vec![facts]);
-        sites
+        crate::test_support::sites_of("src/main/kotlin/A.kt", src)
             .into_iter()
             .map(|s| (s.callee, s.message_pattern, s.args, s.error_class))
             .collect()

@@ -20,13 +20,13 @@
 #![deny(missing_docs)]
 
 mod c;
-#[cfg(test)]
-mod corpus_run;
 mod cpp;
 mod csharp;
 pub mod formats;
 mod go;
 mod go_checks;
+#[cfg(test)]
+mod test_support;
 pub use go_checks::ErrorCheck;
 mod go_facts;
 mod java;

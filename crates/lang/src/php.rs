@@ -682,16 +682,7 @@ fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
             }
             Some(out)
         }
-        "encapsed_string" | "nowdoc" | "heredoc" => {
-            let mut out = String::new();
-            for p in string_pieces(n, cx) {
-                match p {
-                    Piece::Text(t) => out.push_str(&t),
-                    Piece::Expr(..) => return None,
-                }
-            }
-            Some(out)
-        }
+        "encapsed_string" | "nowdoc" | "heredoc" => formats::plain_text(string_pieces(n, cx)),
         "parenthesized_expression" => literal(n.named_child(0)?, cx),
         _ => None,
     }
@@ -707,39 +698,10 @@ fn printf_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Ve
         None if is_text(fmt) && fmt.kind() == "binary_expression" => {
             let (parts, inner) = message_of(fmt, cx);
             let values: Vec<String> = rest.iter().map(|a| cx.text(*a).to_string()).collect();
-            printf_of_parts(parts, inner, &values)
+            formats::printf_of_parts(parts, inner, &values)
         }
         None => message_of(fmt, cx),
     }
-}
-
-/// A printf format built by concatenation (`sprintf('"%s" failed: ' .
-/// $err, $path)`): its literal parts stay format syntax whose verbs take
-/// the call's values in turn, its run-time parts are holes of their own.
-fn printf_of_parts(parts: Message, inner: Vec<String>, rest: &[String]) -> (Message, Vec<String>) {
-    let mut values = rest.iter();
-    let mut inner = inner.into_iter();
-    let mut message = Vec::new();
-    let mut holes = Vec::new();
-    for p in parts {
-        match p {
-            MsgPart::Text { text, .. } => {
-                let t = formats::printf_template(&text, &[], formats::Printf::C, |_| false);
-                let verbs = t
-                    .segments
-                    .iter()
-                    .filter(|s| matches!(s, errdex_model::Segment::Hole(_)))
-                    .count();
-                holes.extend(values.by_ref().take(verbs).cloned());
-                message.push(MsgPart::Text { text, format: true });
-            }
-            other => {
-                holes.extend(inner.next());
-                message.push(other);
-            }
-        }
-    }
-    (message, holes)
 }
 
 /// The message an expression evaluates to and the source of its holes.
@@ -822,14 +784,9 @@ fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::{language_for_path, resolve_package};
 
     fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
-        let php = language_for_path("src/App.php").unwrap();
-        let facts = php.extract("src/App.php", src, &Default::default());
-        assert_eq!(facts.syntax_errors, 0);
-        let (sites, _) = resolve_package(vec![facts]);
-        sites
+        crate::test_support::sites_of("src/App.php", src)
             .into_iter()
             .map(|s| (s.callee, s.message_pattern, s.args))
             .collect()
@@ -926,12 +883,12 @@ class NotALogger {
         assert_eq!(s[0].0, "$this->warning");
         assert_eq!(s[0].1, "loop at %v");
         assert_eq!(s[0].2, vec!["$this->depth"]);
-        let php = language_for_path("src/App.php").unwrap();
+        let php = crate::language_for_path("src/App.php").unwrap();
         let all = crate::ExtractOptions {
             all_levels: true,
             ..Default::default()
         };
-        let (s, _) = resolve_package(vec![php.extract("src/App.php", src, &all)]);
+        let (s, _) = crate::resolve_package(vec![php.extract("src/App.php", src, &all)]);
         let got: Vec<(&str, &str)> = s
             .iter()
             .map(|x| (x.callee.as_str(), x.severity.as_str()))
@@ -948,10 +905,10 @@ class NotALogger {
     #[test]
     #[ignore]
     fn corpus() {
-        let files = crate::corpus_run::files_under(
+        let files = crate::test_support::files_under(
             &["/usr/share/php/Monolog", "/usr/share/php/GuzzleHttp"],
             &[".php"],
         );
-        crate::corpus_run::run("php", &files, &Default::default(), false);
+        crate::test_support::run("php", &files, &Default::default(), false);
     }
 }

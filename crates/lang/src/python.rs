@@ -499,16 +499,7 @@ fn joined(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
 /// The text of a plain (non-f) string literal or a concatenation of them.
 fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
     match n.kind() {
-        "string" => {
-            let mut out = String::new();
-            for piece in string_pieces(n, cx) {
-                match piece {
-                    Piece::Text(t) => out.push_str(&t),
-                    Piece::Expr(..) => return None,
-                }
-            }
-            Some(out)
-        }
+        "string" => formats::plain_text(string_pieces(n, cx)),
         "concatenated_string" => {
             let mut out = String::new();
             let mut cur = n.walk();

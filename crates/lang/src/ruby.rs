@@ -341,16 +341,7 @@ fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
 /// The text of a string without interpolation.
 fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
     match n.kind() {
-        "string" => {
-            let mut out = String::new();
-            for p in string_pieces(n, cx) {
-                match p {
-                    Piece::Text(t) => out.push_str(&t),
-                    Piece::Expr(..) => return None,
-                }
-            }
-            Some(out)
-        }
+        "string" => formats::plain_text(string_pieces(n, cx)),
         "chained_string" => {
             let mut out = String::new();
             let mut cur = n.walk();
@@ -371,7 +362,7 @@ fn printf_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Ve
         if fmt.kind() == "binary" && is_text(fmt) {
             let (parts, inner) = message_of(fmt, cx);
             let values: Vec<String> = rest.iter().map(|a| cx.text(*a).to_string()).collect();
-            return printf_of_parts(parts, inner, &values);
+            return formats::printf_of_parts(parts, inner, &values);
         }
         return message_of(fmt, cx);
     };
@@ -496,35 +487,6 @@ fn inspect_verbs(fmt: &str) -> String {
     out
 }
 
-/// A printf format built by concatenation (`sprintf('"%s" failed: ' .
-/// $err, $path)`): its literal parts stay format syntax whose verbs take
-/// the call's values in turn, its run-time parts are holes of their own.
-fn printf_of_parts(parts: Message, inner: Vec<String>, rest: &[String]) -> (Message, Vec<String>) {
-    let mut values = rest.iter();
-    let mut inner = inner.into_iter();
-    let mut message = Vec::new();
-    let mut holes = Vec::new();
-    for p in parts {
-        match p {
-            MsgPart::Text { text, .. } => {
-                let t = formats::printf_template(&text, &[], formats::Printf::C, |_| false);
-                let verbs = t
-                    .segments
-                    .iter()
-                    .filter(|s| matches!(s, errdex_model::Segment::Hole(_)))
-                    .count();
-                holes.extend(values.by_ref().take(verbs).cloned());
-                message.push(MsgPart::Text { text, format: true });
-            }
-            other => {
-                holes.extend(inner.next());
-                message.push(other);
-            }
-        }
-    }
-    (message, holes)
-}
-
 /// The message an expression evaluates to and the source of its holes.
 fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
     let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
@@ -604,14 +566,9 @@ fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
 
 #[cfg(test)]
 mod tests {
-    use crate::{language_for_path, resolve_package};
 
     fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
-        let rb = language_for_path("lib/app.rb").unwrap();
-        let facts = rb.extract("lib/app.rb", src, &Default::default());
-        assert_eq!(facts.syntax_errors, 0);
-        let (sites, _) = resolve_package(vec![facts]);
-        sites
+        crate::test_support::sites_of("lib/app.rb", src)
             .into_iter()
             .map(|s| (s.callee, s.message_pattern, s.args))
             .collect()
@@ -658,13 +615,13 @@ end
     #[test]
     #[ignore]
     fn corpus() {
-        let files = crate::corpus_run::files_under(
+        let files = crate::test_support::files_under(
             &[
                 "/usr/share/rubygems-integration/all/gems/rack-2.2.22/lib/rack",
                 "/usr/share/rubygems-integration/all/gems/sinatra-3.0.5/lib/sinatra",
             ],
             &[".rb"],
         );
-        crate::corpus_run::run("ruby", &files, &Default::default(), false);
+        crate::test_support::run("ruby", &files, &Default::default(), false);
     }
 }

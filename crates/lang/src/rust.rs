@@ -1381,7 +1381,7 @@ fn f(ctx: &Ctx, path: &str) {
             roots.extend(versions.pop());
         }
         let roots: Vec<&str> = roots.iter().map(String::as_str).collect();
-        let files = crate::corpus_run::files_under(&roots, &[".rs"]);
-        crate::corpus_run::run("rust", &files, &Default::default(), false);
+        let files = crate::test_support::files_under(&roots, &[".rs"]);
+        crate::test_support::run("rust", &files, &Default::default(), false);
     }
 }

@@ -587,14 +587,9 @@ fn gap<'a>(
 
 #[cfg(test)]
 mod tests {
-    use crate::{language_for_path, resolve_package, ExtractOptions};
 
     fn sites(src: &str) -> Vec<(String, String, Vec<String>, Option<String>)> {
-        let sc = language_for_path("src/main/scala/A.scala").unwrap();
-        let facts = sc.extract("src/main/scala/A.scala", src, &ExtractOptions::default());
-        assert_eq!(facts.syntax_errors, 0);
-        let (sites, _) = resolve_package(vec![facts]);
-        sites
+        crate::test_support::sites_of("src/main/scala/A.scala", src)
             .into_iter()
             .map(|s| (s.callee, s.message_pattern, s.args, s.error_class))
             .collect()

@@ -1,4 +1,5 @@
-//! The `#[ignore]`d corpus runs of the language files (`cargo test -p
+//! What the language files' tests share: the resolved sites of one
+//! source ([`sites_of`]), and their `#[ignore]`d corpus runs (`cargo test -p
 //! errdex-lang -- --ignored --nocapture`): extract every file of a real
 //! code base, apply the repository's message functions across it, and
 //! print files, sites, dynamic sites, files with syntax errors and time.
@@ -101,4 +102,13 @@ pub(crate) fn run(
         std::fs::write(out, lines.join("\n")).unwrap();
     }
     (sites, dynamic)
+}
+
+/// The resolved sites of one source file, which must parse without
+/// syntax errors.
+pub(crate) fn sites_of(path: &str, src: &str) -> Vec<RawSite> {
+    let lang = language_for_path(path).expect("a language claims the path");
+    let facts = lang.extract(path, src, &ExtractOptions::default());
+    assert_eq!(facts.syntax_errors, 0, "{path} has syntax errors");
+    resolve_package(vec![facts]).0
 }
