@@ -15,7 +15,7 @@
 use errdex_lang::language;
 pub use errdex_match::stack;
 use errdex_match::stack::{Role, StackLine};
-use errdex_match::{prefix, Hints, TemplateSet, TemplateSetBuilder, Trace};
+use errdex_match::{prefix, Hints, TemplateSet, TemplateSetBuilder, Trace, TraceOutline};
 use errdex_store::TraceRow;
 use serde::Serialize;
 
@@ -128,12 +128,7 @@ fn verdict(traces: &[Trace]) -> Verdict {
     if frames().next().is_none() {
         return Verdict::Unknown;
     }
-    let ambiguous = frames().any(|f| {
-        let hinted = f.candidates.iter().filter(|c| c.hinted).count();
-        let exact = f.candidates.iter().filter(|c| c.exact).count();
-        f.total > 1 && hinted != 1 && exact != 1
-    });
-    if ambiguous {
+    if frames().any(|f| f.is_ambiguous()) {
         Verdict::Ambiguous
     } else if traces.iter().any(|t| !t.unmatched.is_empty()) {
         Verdict::Partial
@@ -252,7 +247,7 @@ impl Explainer {
         let (p, traces) = self.trace_parts(text, hints);
         let mut frames = Vec::new();
         let mut unmatched = Vec::new();
-        let mut prefix = p.prefix.clone();
+        let mut prefix = p.prefix.to_string();
         for (part, tr) in p.parts.iter().zip(&traces) {
             let at = |s: usize| offset + part.offset + s;
             if let Some((s, e)) = tr.head {
@@ -317,18 +312,47 @@ impl Explainer {
     }
 
     fn outline_text(&self, line: &str, hints: &Hints) -> Outline {
-        let (p, traces) = self.trace_parts(line, hints);
-        let top = traces
-            .iter()
-            .find_map(|t| t.frames.first())
-            .and_then(|f| f.candidates.first())
-            .map(|c| {
-                let r = &self.sites[c.payload as usize];
-                (r.row as usize, r.site as usize)
-            });
+        let p = self.prepare(line, hints);
+        // The verdict of all parts together, as `verdict` gives it for
+        // their traces; the top site is the first part's outermost one.
+        let (mut any, mut ambiguous, mut unmatched) = (false, false, false);
+        let mut top = None;
+        for part in &p.parts {
+            let mut o = self.set.outline(&part.text, &p.hints);
+            if o.frames == 0 && part.text.ends_with('.') {
+                // As `trace_parts`: a full stop the code did not write.
+                let shorter = self
+                    .set
+                    .outline(&part.text[..part.text.len() - 1], &p.hints);
+                if shorter.frames > 0 {
+                    o = TraceOutline {
+                        unmatched: true,
+                        ..shorter
+                    };
+                }
+            }
+            if top.is_none() {
+                top = o.top;
+            }
+            any |= o.frames > 0;
+            ambiguous |= o.ambiguous;
+            unmatched |= o.unmatched;
+        }
+        let verdict = if !any {
+            Verdict::Unknown
+        } else if ambiguous {
+            Verdict::Ambiguous
+        } else if unmatched {
+            Verdict::Partial
+        } else {
+            Verdict::Traced
+        };
         Outline {
-            verdict: verdict(&traces),
-            top,
+            verdict,
+            top: top.map(|payload| {
+                let r = &self.sites[payload as usize];
+                (r.row as usize, r.site as usize)
+            }),
             prefix_len: p.prefix.len(),
         }
     }
@@ -339,7 +363,9 @@ impl Explainer {
         (row, &row.sites[top.1])
     }
 
-    fn trace_parts(&self, line: &str, hints: &Hints) -> (prefix::Prepared, Vec<Trace>) {
+    /// The line's prefix stripped and its parts found, with the stack
+    /// trace's hints after the header's own.
+    fn prepare<'a>(&self, line: &'a str, hints: &Hints) -> prefix::Prepared<'a> {
         let mut p = prefix::prepare(line);
         // A log header's own location comes first; a trace's frames after.
         for f in &hints.files {
@@ -350,6 +376,11 @@ impl Explainer {
         if p.hints.line.is_none() {
             p.hints.line = hints.line;
         }
+        p
+    }
+
+    fn trace_parts<'a>(&self, line: &'a str, hints: &Hints) -> (prefix::Prepared<'a>, Vec<Trace>) {
+        let p = self.prepare(line, hints);
         let traces = p
             .parts
             .iter()

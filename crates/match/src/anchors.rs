@@ -12,6 +12,7 @@
 //! (`invalid%d`) is anchored on a literal through a small Aho-Corasick
 //! automaton, as before.
 
+use crate::bytes::{for_each_word, is_word, Padded};
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use errdex_model::{Segment, Template};
 use std::cmp::Reverse;
@@ -27,65 +28,52 @@ pub(crate) struct Occurrence {
     pub end: usize,
 }
 
-/// Word bytes: ASCII letters, digits and `_`. Everything else, UTF-8
-/// included, separates words, the same way in templates and in texts.
-const WORD: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric() || c == b'_';
-        b += 1;
-    }
-    t
-};
+/// Multiplier of the span hash (an odd 64-bit constant).
+const K: u64 = 0x517c_c1b7_2722_0a95;
 
-/// Hash of a key's bytes. Two keys with one hash share an anchor, and a
-/// word of a text that only hashes like a key (all 64 bits at build time,
-/// the upper 32 at lookup) adds a candidate that verification rejects:
-/// collisions cost time, never answers.
-fn key_hash(b: &[u8], s: usize, e: usize) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
+/// Hash of the bytes `[s, e)` of a text, eight at a time. Not finished:
+/// see [`finish`].
+#[inline]
+fn span_hash(t: &Padded, s: usize, e: usize) -> u64 {
     let mut h = (e - s) as u64;
     let mut p = s;
-    while p + 8 <= e {
-        h = (h.rotate_left(5) ^ load_le(b, p, 8)).wrapping_mul(K);
+    while p + 8 < e {
+        h = (h.rotate_left(5) ^ t.load(p)).wrapping_mul(K);
         p += 8;
     }
-    if p < e {
-        h = (h.rotate_left(5) ^ load_le(b, p, e - p)).wrapping_mul(K);
-    }
-    // Never 0, which marks an empty slot.
+    (h.rotate_left(5) ^ t.load_n(p, e - p)).wrapping_mul(K)
+}
+
+/// A key's hash from its span hash. Never 0, which marks an empty slot.
+#[inline]
+fn finish(h: u64) -> u64 {
     (h ^ (h >> 31)) | 1
 }
 
-/// Bytes `b[at..at + n]` (`n` at most eight) as a little-endian number,
-/// zero-padded. Loaded straight from `b`, wider and masked where `b` allows:
-/// copying them into a buffer first and loading that stalls the load until
-/// the copy's stores drain, which was a quarter of finding anchors.
+/// A pair key's hash from its words' key hashes and the span hash of what
+/// separates them: the words' hashes are reused, never recomputed.
 #[inline]
-pub(crate) fn load_le(b: &[u8], at: usize, n: usize) -> u64 {
-    debug_assert!(n <= 8 && at + n <= b.len());
-    let end = at + n;
-    if at + 8 <= b.len() {
-        let w = u64::from_le_bytes(b[at..at + 8].try_into().expect("eight bytes"));
-        if n == 8 {
-            w
-        } else {
-            w & ((1u64 << (8 * n)) - 1)
-        }
-    } else if end >= 8 {
-        let w = u64::from_le_bytes(b[end - 8..end].try_into().expect("eight bytes"));
-        if n == 0 {
-            0
-        } else {
-            w >> (8 * (8 - n))
-        }
-    } else {
-        b[at..end]
-            .iter()
-            .rev()
-            .fold(0u64, |w, &c| (w << 8) | u64::from(c))
+fn pair_hash(first: u64, sep: u64, second: u64) -> u64 {
+    finish(((first.rotate_left(17) ^ sep).wrapping_mul(K) ^ second).wrapping_mul(K))
+}
+
+/// Hash of a key: one word, or two words and what separates them. Two keys
+/// with one hash share an anchor, and a word of a text that only hashes
+/// like a key (all 64 bits at build time, the upper 32 at lookup) adds a
+/// candidate that verification rejects: collisions cost time, never
+/// answers.
+fn key_hash(key: &str) -> u64 {
+    let mut t = Padded::default();
+    t.set(key.as_bytes());
+    let words = spans(key.as_bytes());
+    match words.as_slice() {
+        [(s, e)] => finish(span_hash(&t, *s, *e)),
+        [(s1, e1), (s2, e2)] => pair_hash(
+            finish(span_hash(&t, *s1, *e1)),
+            span_hash(&t, *e1, *s2),
+            finish(span_hash(&t, *s2, *e2)),
+        ),
+        _ => unreachable!("a key is one word or two: {key:?}"),
     }
 }
 
@@ -168,27 +156,27 @@ fn test_bit(bits: &[u64], i: usize) -> bool {
     bits[i / 64] & (1 << (i % 64)) != 0
 }
 
-/// Spans of the words of `b`, in order: how templates and texts are split
-/// alike.
-fn words(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+/// Spans of the words of `b`, in order: how templates are split at build
+/// time, as [`Words`] splits texts.
+fn spans(b: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
     let mut p = 0;
-    std::iter::from_fn(move || {
-        while p < b.len() && !WORD[b[p] as usize] {
+    while p < b.len() {
+        if !is_word(b[p]) {
             p += 1;
-        }
-        if p == b.len() {
-            return None;
+            continue;
         }
         let s = p;
-        while p < b.len() && WORD[b[p] as usize] {
+        while p < b.len() && is_word(b[p]) {
             p += 1;
         }
-        Some((s, p))
-    })
+        out.push((s, p));
+    }
+    out
 }
 
 /// The anchor index of a template set.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Anchors {
     /// Key (a word, or two words and their separator) → anchor.
     keys: KeyTable,
@@ -222,14 +210,15 @@ fn keys(t: &Template) -> Vec<&str> {
     for (i, l) in lits {
         let b = l.as_bytes();
         // A word touching a hole may run on into the hole's text.
-        let words: Vec<(usize, usize)> = words(b)
+        let words: Vec<(usize, usize)> = spans(b)
+            .into_iter()
             .filter(|&(s, e)| (s > 0 || i == 0) && (e < b.len() || i == last))
             .collect();
         for (k, &(s, e)) in words.iter().enumerate() {
             out.push(&l[s..e]);
             // Adjacent whole words: nothing but separators between them.
             if let Some(&(s2, e2)) = words.get(k + 1) {
-                if b[e..s2].iter().all(|&c| !WORD[c as usize]) {
+                if b[e..s2].iter().all(|&c| !is_word(c)) {
                     out.push(&l[s..e2]);
                 }
             }
@@ -282,16 +271,10 @@ impl Anchors {
             let key = ks.iter().min_by_key(|k| (key_freq[*k], Reverse(k.len())));
             let anchor = if let Some(k) = key {
                 let next = a.templates.len() as u32;
-                let id = *key_ids
-                    .entry(key_hash(k.as_bytes(), 0, k.len()))
-                    .or_insert(next);
+                let id = *key_ids.entry(key_hash(k)).or_insert(next);
                 a.longest_key = a.longest_key.max(k.len());
-                let mut kw = words(k.as_bytes());
-                if let (Some((s, e)), Some(_)) = (kw.next(), kw.next()) {
-                    set_bit(
-                        &mut a.pair_heads,
-                        pair_head_bit(key_hash(k.as_bytes(), s, e)),
-                    );
+                if let [(s, e), _] = spans(k.as_bytes()).as_slice() {
+                    set_bit(&mut a.pair_heads, pair_head_bit(key_hash(&k[*s..*e])));
                 }
                 id
             } else {
@@ -340,46 +323,38 @@ impl Anchors {
         std::mem::take(&mut self.templates)
     }
 
-    /// Every anchor occurring in `text`.
-    pub(crate) fn find(&self, text: &str) -> Vec<Occurrence> {
-        let b = text.as_bytes();
-        let mut out = Vec::new();
-        // Words and pairs are hashed first and looked up after, in
-        // batches: the lookups are independent memory reads, and issued
-        // together they wait for memory once instead of once each.
-        const BATCH: usize = 64;
-        let mut batch = [(0u64, 0usize, 0usize); BATCH];
-        let mut n = 0;
-        let flush = |batch: &[(u64, usize, usize)], out: &mut Vec<Occurrence>| {
-            for &(h, start, end) in batch {
+    /// Every anchor occurring in the text `t`, whose word masks are
+    /// `masks`, appended to `out`.
+    pub(crate) fn find(&self, t: &Padded, masks: &[u64], out: &mut Vec<Occurrence>) {
+        // The previous word (start, end, key hash) when it may head a pair
+        // key, which most words of a text cannot.
+        let mut prev: Option<(usize, usize, u64)> = None;
+        for_each_word(masks, t.len(), |s, e| {
+            let h = finish(span_hash(t, s, e));
+            if (MIN_ANCHOR..=self.longest_key).contains(&(e - s)) {
                 if let Some(anchor) = self.keys.get(h) {
-                    out.push(Occurrence { anchor, start, end });
+                    out.push(Occurrence {
+                        anchor,
+                        start: s,
+                        end: e,
+                    });
                 }
             }
-        };
-        // The previous word's start, when it may head a pair key.
-        let mut prev: Option<usize> = None;
-        for (s, p) in words(b) {
-            let h = key_hash(b, s, p);
-            if (MIN_ANCHOR..=self.longest_key).contains(&(p - s)) {
-                batch[n] = (h, s, p);
-                n += 1;
-            }
-            if let Some(ps) = prev {
-                if p - ps <= self.longest_key {
-                    batch[n] = (key_hash(b, ps, p), ps, p);
-                    n += 1;
+            if let Some((ps, pe, ph)) = prev {
+                if e - ps <= self.longest_key {
+                    if let Some(anchor) = self.keys.get(pair_hash(ph, span_hash(t, pe, s), h)) {
+                        out.push(Occurrence {
+                            anchor,
+                            start: ps,
+                            end: e,
+                        });
+                    }
                 }
             }
-            prev = test_bit(&self.pair_heads, pair_head_bit(h)).then_some(s);
-            if n >= BATCH - 1 {
-                flush(&batch[..n], &mut out);
-                n = 0;
-            }
-        }
-        flush(&batch[..n], &mut out);
+            prev = test_bit(&self.pair_heads, pair_head_bit(h)).then_some((s, e, h));
+        });
         if let Some(ac) = &self.literals {
-            for m in ac.find_overlapping_iter(text) {
+            for m in ac.find_overlapping_iter(t.bytes()) {
                 out.push(Occurrence {
                     anchor: self.literal_anchor[m.pattern().as_usize()],
                     start: m.start(),
@@ -387,7 +362,6 @@ impl Anchors {
                 });
             }
         }
-        out
     }
 }
 
@@ -414,18 +388,19 @@ mod tests {
     }
 
     #[test]
-    fn load_le_reads_any_span_like_a_padded_copy() {
-        let b: Vec<u8> = (1..=20).collect();
-        for len in 0..=b.len() {
-            let b = &b[..len];
-            for at in 0..=len {
-                for n in 0..=(len - at).min(8) {
-                    let mut buf = [0u8; 8];
-                    buf[..n].copy_from_slice(&b[at..at + n]);
-                    assert_eq!(load_le(b, at, n), u64::from_le_bytes(buf), "{len} {at} {n}");
-                }
-            }
-        }
+    fn pair_hashes_in_texts_are_the_keys_hashes() {
+        // A pair found in a text hashes as the key built from a template.
+        let key = "parse  config";
+        let mut t = Padded::default();
+        t.set(b"failed to parse  config: EOF");
+        let h1 = finish(span_hash(&t, 10, 15));
+        let h2 = finish(span_hash(&t, 17, 23));
+        assert_eq!(pair_hash(h1, span_hash(&t, 15, 17), h2), key_hash(key));
+        assert_eq!(h1, key_hash("parse"));
+        assert_ne!(key_hash("parse config"), key_hash(key));
+        // Words longer than eight bytes hash all their bytes.
+        assert_ne!(key_hash("abcdefghij"), key_hash("abcdefghik"));
+        assert_ne!(key_hash("abcdefgh"), key_hash("abcdefgh_"));
     }
 
     #[test]
@@ -447,8 +422,13 @@ mod tests {
         let c = template(&["invalid", "%d"]);
         let anchors = Anchors::build([(&a, true), (&b, true), (&c, true)].into_iter());
         let found = |text: &str| -> Vec<u32> {
-            let mut ts: Vec<u32> = anchors
-                .find(text)
+            let mut t = Padded::default();
+            t.set(text.as_bytes());
+            let mut masks = Vec::new();
+            crate::bytes::word_masks(&t, &mut masks);
+            let mut occ = Vec::new();
+            anchors.find(&t, &masks, &mut occ);
+            let mut ts: Vec<u32> = occ
                 .iter()
                 .flat_map(|o| anchors.templates(o.anchor).to_vec())
                 .collect();

@@ -28,13 +28,16 @@
 #![deny(missing_docs)]
 
 mod anchors;
+mod bytes;
 mod holes;
 pub mod prefix;
 pub mod sample;
 pub mod stack;
 
 use anchors::{Anchors, Occurrence};
+use bytes::Padded;
 use errdex_model::{HoleKind, Segment, Template};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 pub use holes::accepts;
@@ -100,51 +103,197 @@ pub struct Trace {
     pub head: Option<(usize, usize)>,
 }
 
-#[derive(Debug)]
+/// What tracing a text found, without building its frames: enough to
+/// give a verdict and the outermost layer's best site, for grouping a
+/// whole log. Tracing for it allocates nothing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TraceOutline {
+    /// How many layers were found.
+    pub frames: usize,
+    /// The outermost frame's best candidate, as [`Frame::candidates`]
+    /// would list it first.
+    pub top: Option<u32>,
+    /// Whether some frame is ambiguous ([`Frame::is_ambiguous`]).
+    pub ambiguous: bool,
+    /// Whether some text is unmatched.
+    pub unmatched: bool,
+    /// See [`Trace::head`].
+    pub head: Option<(usize, usize)>,
+}
+
+impl Frame {
+    /// Several sites print this layer equally well and no location hint
+    /// singles one out (neither exactly one hinted nor one exact site).
+    pub fn is_ambiguous(&self) -> bool {
+        let hinted = self.candidates.iter().filter(|c| c.hinted).count();
+        let exact = self.candidates.iter().filter(|c| c.exact).count();
+        ambiguous(self.total, hinted, exact)
+    }
+}
+
+/// The rule behind [`Frame::is_ambiguous`], from counts.
+fn ambiguous(total: usize, hinted: usize, exact: usize) -> bool {
+    total > 1 && hinted != 1 && exact != 1
+}
+
+/// Where tracing puts what it finds: a [`Trace`] keeps every frame with its
+/// candidates; a [`TraceOutline`] only what a summary needs.
+trait Sink {
+    /// A layer `[s, e)` printed by the templates of `hits`.
+    fn frame(&mut self, set: &TemplateSet, hits: &[Hit], s: usize, e: usize, hints: &Hints);
+    /// Text no template explains.
+    fn unmatched(&mut self, s: usize, e: usize);
+    /// An unknown prefix before the outermost frame.
+    fn head(&mut self, s: usize, e: usize);
+}
+
+impl Sink for Trace {
+    fn frame(&mut self, set: &TemplateSet, hits: &[Hit], s: usize, e: usize, hints: &Hints) {
+        let span = (e - s).max(1) as f32;
+        let mut candidates: Vec<Candidate> = Vec::new();
+        let mut total = 0usize;
+        for h in hits {
+            let t = &set.templates[h.template as usize];
+            let score = (t.lit_len as f32 / span).min(1.0);
+            let payloads = set.payloads(t);
+            total += payloads.len();
+            for &p in payloads {
+                let (hinted, exact) = set.hinted(p, hints);
+                // Without hints, the first sites are as good as any: stop
+                // collecting once the list is full.
+                if candidates.len() >= MAX_CANDIDATES && !hinted {
+                    continue;
+                }
+                candidates.push(Candidate {
+                    payload: p,
+                    score,
+                    hinted,
+                    exact,
+                });
+            }
+        }
+        if candidates.len() > 1 {
+            candidates.sort_by(|a, b| {
+                (b.exact, b.hinted)
+                    .cmp(&(a.exact, a.hinted))
+                    .then(b.score.total_cmp(&a.score))
+            });
+            candidates.truncate(MAX_CANDIDATES);
+        }
+        self.frames.push(Frame {
+            start: s,
+            end: e,
+            candidates,
+            total,
+        });
+    }
+
+    fn unmatched(&mut self, s: usize, e: usize) {
+        self.unmatched.push((s, e));
+    }
+
+    fn head(&mut self, s: usize, e: usize) {
+        self.head = Some((s, e));
+    }
+}
+
+impl Sink for TraceOutline {
+    fn frame(&mut self, set: &TemplateSet, hits: &[Hit], _s: usize, _e: usize, hints: &Hints) {
+        // The hits of one frame explain the same literal length over the
+        // same span, so their candidates tie on score: the first exact
+        // site leads, then the first hinted one, then the first of all.
+        let (mut total, mut hinted, mut exact) = (0usize, 0usize, 0usize);
+        let (mut first, mut first_hinted, mut first_exact) = (None, None, None);
+        for h in hits {
+            let payloads = set.payloads(&set.templates[h.template as usize]);
+            total += payloads.len();
+            first = first.or(payloads.first().copied());
+            if hints.files.is_empty() {
+                continue;
+            }
+            for &p in payloads {
+                let (is_hinted, is_exact) = set.hinted(p, hints);
+                if is_hinted {
+                    hinted += 1;
+                    first_hinted = first_hinted.or(Some(p));
+                }
+                if is_exact {
+                    exact += 1;
+                    first_exact = first_exact.or(Some(p));
+                }
+            }
+        }
+        if self.frames == 0 {
+            self.top = first_exact.or(first_hinted).or(first);
+        }
+        self.frames += 1;
+        // A frame lists at most MAX_CANDIDATES sites, exact ones first,
+        // then hinted ones: what it would count of each.
+        self.ambiguous |= ambiguous(total, hinted.min(MAX_CANDIDATES), exact.min(MAX_CANDIDATES));
+    }
+
+    fn unmatched(&mut self, _s: usize, _e: usize) {
+        self.unmatched = true;
+    }
+
+    fn head(&mut self, s: usize, e: usize) {
+        self.head = Some((s, e));
+    }
+}
+
+/// A piece of a compiled template. Literal bytes live in the set's
+/// arenas, so a template is a run of small, copyable segments.
+#[derive(Debug, Clone, Copy)]
 enum Seg {
-    Lit(Box<str>),
-    Hole { kind: HoleKind, chain: bool },
+    /// `lits[off..off + len]`, compared through `words[words..]`; `probe`
+    /// is the index of its rarest byte, searched for first.
+    Lit {
+        off: u32,
+        len: u32,
+        words: u32,
+        probe: u32,
+    },
+    Hole {
+        kind: HoleKind,
+        chain: bool,
+    },
 }
 
 #[derive(Debug)]
 struct Compiled {
-    segs: Vec<Seg>,
-    lit_len: usize,
-    payloads: Vec<u32>,
+    /// Range of `TemplateSet::segs`.
+    segs: (u32, u32),
+    lit_len: u32,
+    /// Range of `TemplateSet::payloads`.
+    payloads: (u32, u32),
 }
 
-/// Up to eight bytes a template's text must start with (none when it
-/// starts with a hole). Checking them needs one small, dense table instead
-/// of following three pointers into the template, and rejects most
-/// anchored candidates before verification.
-#[derive(Debug, Clone, Copy, Default)]
-struct Head {
-    bytes: u64,
-    mask: u64,
+/// An anchored template with what its text must start and end with (up to
+/// eight bytes each, masked): checked in one dense table before any
+/// verification, these reject most candidates of an occurrence without
+/// touching the template.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    template: u32,
+    lit_len: u32,
+    head: u64,
+    head_mask: u64,
+    tail: u64,
+    tail_mask: u64,
 }
 
-impl Head {
-    fn of(segs: &[Seg]) -> Head {
-        match segs.first() {
-            Some(Seg::Lit(l)) => {
-                let n = l.len().min(8);
-                Head {
-                    bytes: word_at(l.as_bytes(), 0, n),
-                    mask: if n == 8 {
-                        u64::MAX
-                    } else {
-                        (1u64 << (8 * n)) - 1
-                    },
-                }
-            }
-            _ => Head::default(),
-        }
+/// How common a byte is in log text, to pick the byte of a literal that
+/// is searched for first: spaces and common letters stop a search at
+/// every other position, rare bytes seldom.
+fn commonness(c: u8) -> u32 {
+    const LETTERS: &[u8] = b"etaoinsrhldcumfpgwybvkxjqz";
+    match c {
+        b' ' => 100,
+        b'a'..=b'z' => 60 - LETTERS.iter().position(|&l| l == c).unwrap_or(25) as u32 * 2,
+        b'0'..=b'9' | b':' | b'/' | b'.' | b'-' | b'=' => 30,
+        b'A'..=b'Z' => 5,
+        _ => 10,
     }
-}
-
-/// Bytes `b[at..end]`, at most eight, little-endian, zero-padded.
-fn word_at(b: &[u8], at: usize, end: usize) -> u64 {
-    anchors::load_le(b, at, end.saturating_sub(at).min(8))
 }
 
 /// Collects templates; [`TemplateSetBuilder::build`] compiles them.
@@ -182,41 +331,69 @@ impl TemplateSetBuilder {
                 .iter()
                 .map(|(t, _)| (t, t.literal_alnum() >= MIN_ALNUM)),
         );
-        let compiled: Vec<Compiled> = self
-            .templates
-            .iter()
-            .map(|(t, payloads)| Compiled {
-                segs: t
-                    .segments
-                    .iter()
-                    .map(|s| match s {
-                        Segment::Lit(l) => Seg::Lit(l.as_str().into()),
-                        Segment::Hole(h) => Seg::Hole {
-                            kind: h.kind,
-                            chain: h.chain,
-                        },
-                    })
-                    .collect(),
-                lit_len: t.literal_len(),
-                payloads: payloads.clone(),
-            })
-            .collect();
-        // Each anchor's templates with their heads, in one flat array: the
-        // candidates of an occurrence are then one contiguous read.
-        let heads: Vec<Head> = compiled.iter().map(|c| Head::of(&c.segs)).collect();
-        let mut anchor_start = vec![0u32];
-        let mut anchored = Vec::new();
-        for list in anchors.take_templates() {
-            anchored.extend(list.iter().map(|&ti| (ti, heads[ti as usize])));
-            anchor_start.push(anchored.len() as u32);
-        }
-        TemplateSet {
-            templates: compiled,
-            anchor_start,
-            anchored,
-            anchors,
+        let mut set = TemplateSet {
+            templates: Vec::with_capacity(self.templates.len()),
+            segs: Vec::new(),
+            lits: Vec::new(),
+            words: Vec::new(),
+            payloads: Vec::new(),
+            anchor_start: vec![0],
+            anchored: Vec::new(),
+            anchors: Anchors::default(),
             files: self.files.into_iter().collect(),
+        };
+        let mut entries = Vec::with_capacity(self.templates.len());
+        for (t, payloads) in &self.templates {
+            let seg_start = set.segs.len() as u32;
+            for seg in &t.segments {
+                let seg = match seg {
+                    Segment::Lit(l) => set.literal(l.as_bytes()),
+                    Segment::Hole(h) => Seg::Hole {
+                        kind: h.kind,
+                        chain: h.chain,
+                    },
+                };
+                set.segs.push(seg);
+            }
+            let pay_start = set.payloads.len() as u32;
+            set.payloads.extend_from_slice(payloads);
+            set.templates.push(Compiled {
+                segs: (seg_start, set.segs.len() as u32),
+                lit_len: t.literal_len() as u32,
+                payloads: (pay_start, set.payloads.len() as u32),
+            });
+            let (mut head, mut head_mask, mut tail, mut tail_mask) = (0, 0, 0, 0);
+            if let Some(Segment::Lit(l)) = t.segments.first() {
+                let n = l.len().min(8);
+                head = bytes::load_slice(l.as_bytes(), 0);
+                head_mask = bytes::low_mask(n);
+            }
+            if let Some(Segment::Lit(l)) = t.segments.last() {
+                let b = l.as_bytes();
+                let n = b.len().min(8);
+                // The last `n` bytes in the high bytes, as a text's eight
+                // bytes before its end load.
+                tail = bytes::load_slice(b, b.len() - n) << (8 * (8 - n));
+                tail_mask = bytes::high_mask(n);
+            }
+            entries.push(Entry {
+                template: set.templates.len() as u32 - 1,
+                lit_len: t.literal_len() as u32,
+                head,
+                head_mask,
+                tail,
+                tail_mask,
+            });
         }
+        // Each anchor's templates in one flat array: the candidates of an
+        // occurrence are then one contiguous read.
+        for list in anchors.take_templates() {
+            set.anchored
+                .extend(list.iter().map(|&ti| entries[ti as usize]));
+            set.anchor_start.push(set.anchored.len() as u32);
+        }
+        set.anchors = anchors;
+        set
     }
 }
 
@@ -224,10 +401,16 @@ impl TemplateSetBuilder {
 #[derive(Debug)]
 pub struct TemplateSet {
     templates: Vec<Compiled>,
+    segs: Vec<Seg>,
+    /// Literal bytes of every template.
+    lits: Vec<u8>,
+    /// The same literals as eight-byte words.
+    words: Vec<u64>,
+    payloads: Vec<u32>,
     /// Anchor → its range of `anchored`.
     anchor_start: Vec<u32>,
-    /// Templates by anchor, with their heads.
-    anchored: Vec<(u32, Head)>,
+    /// Templates by anchor.
+    anchored: Vec<Entry>,
     anchors: Anchors,
     files: foldhash::HashMap<u32, (Box<str>, u32)>,
 }
@@ -235,11 +418,31 @@ pub struct TemplateSet {
 /// A template and where in the text to try it.
 type Start = (u32, usize);
 
-/// A verified match: the template and its holes' spans.
+/// A verified match: the template, where it starts, and its holes' spans
+/// (a range of [`Scratch::spans`]).
+#[derive(Debug, Clone, Copy)]
 struct Hit {
     template: u32,
-    holes: Vec<(usize, usize)>,
     start: usize,
+    holes: u32,
+}
+
+/// Working memory of one trace, kept per thread so that tracing a line
+/// allocates only its answer. Its lists are stacks: each layer of a chain
+/// appends its candidates and hits and truncates them when done, so an
+/// outer layer's hits stay valid while its chain holes are traced.
+#[derive(Debug, Default)]
+struct Scratch {
+    text: Padded,
+    masks: Vec<u64>,
+    occ: Vec<Occurrence>,
+    cands: Vec<Start>,
+    hits: Vec<Hit>,
+    spans: Vec<(usize, usize)>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
 }
 
 impl TemplateSet {
@@ -253,92 +456,160 @@ impl TemplateSet {
         self.templates.is_empty()
     }
 
+    fn literal(&mut self, l: &[u8]) -> Seg {
+        let probe = (0..l.len()).min_by_key(|&i| commonness(l[i])).unwrap_or(0);
+        let seg = Seg::Lit {
+            off: self.lits.len() as u32,
+            len: l.len() as u32,
+            words: self.words.len() as u32,
+            probe: probe as u32,
+        };
+        self.lits.extend_from_slice(l);
+        self.words.extend(bytes::literal_words(l));
+        seg
+    }
+
+    fn segs(&self, t: &Compiled) -> &[Seg] {
+        &self.segs[t.segs.0 as usize..t.segs.1 as usize]
+    }
+
+    fn payloads(&self, t: &Compiled) -> &[u32] {
+        &self.payloads[t.payloads.0 as usize..t.payloads.1 as usize]
+    }
+
     /// Traces a whole text.
     pub fn trace(&self, text: &str, hints: &Hints) -> Trace {
-        let mut out = Trace::default();
+        self.trace_into(text, hints, Trace::default())
+    }
+
+    /// Traces a whole text for its [`TraceOutline`] only.
+    pub fn outline(&self, text: &str, hints: &Hints) -> TraceOutline {
+        self.trace_into(text, hints, TraceOutline::default())
+    }
+
+    fn trace_into<S: Sink>(&self, text: &str, hints: &Hints, out: S) -> S {
+        SCRATCH.with(|sc| match sc.try_borrow_mut() {
+            Ok(mut sc) => self.trace_with(text, hints, &mut sc, out),
+            Err(_) => self.trace_with(text, hints, &mut Scratch::default(), out),
+        })
+    }
+
+    fn trace_with<S: Sink>(&self, text: &str, hints: &Hints, sc: &mut Scratch, mut out: S) -> S {
         // Anchors are found once for the whole text; every layer and glue
         // split then picks those inside its span.
-        let occ = self.anchors.find(text);
-        let cx = Cx {
-            text,
-            occ: &occ,
-            hints,
-        };
-        self.trace_span(&cx, 0, text.len(), 0, true, &mut out);
+        sc.text.set(text.as_bytes());
+        bytes::word_masks(&sc.text, &mut sc.masks);
+        sc.occ.clear();
+        self.anchors.find(&sc.text, &sc.masks, &mut sc.occ);
+        sc.cands.clear();
+        sc.hits.clear();
+        sc.spans.clear();
+        let cx = Cx { text, hints };
+        self.trace_span(&cx, sc, 0, text.len(), 0, true, &mut out);
         out
     }
 
-    fn trace_span(
+    #[allow(clippy::too_many_arguments)]
+    fn trace_span<S: Sink>(
         &self,
         cx: &Cx<'_>,
+        sc: &mut Scratch,
         s: usize,
         e: usize,
         depth: usize,
         outermost: bool,
-        out: &mut Trace,
+        out: &mut S,
     ) {
         if s >= e {
             return;
         }
         if depth > MAX_DEPTH {
-            out.unmatched.push((s, e));
+            out.unmatched(s, e);
             return;
         }
-        let anchored = self.candidates(cx, s, e, true);
-        let mut best = self.best(cx.text, &anchored, e);
-        if best.is_empty() && !outermost {
+        let (cbase, hbase, sbase) = (sc.cands.len(), sc.hits.len(), sc.spans.len());
+        self.candidates(sc, s, e, true);
+        self.best(cx.text, sc, cbase, e);
+        sc.cands.truncate(cbase);
+        if sc.hits.len() == hbase && !outermost {
             // A wrapped error printed with its repr (Python's `{reason!r}`:
             // `NewConnectionError('…: Connection refused')`): its message
             // is the quoted text.
             if let Some((is, ie)) = repr_inner(cx.text.as_bytes(), s, e) {
-                self.trace_span(cx, is, ie, depth + 1, false, out);
+                self.trace_span(cx, sc, is, ie, depth + 1, false, out);
                 return;
             }
         }
-        if best.is_empty() && self.glue(cx, s, e, depth, out) {
+        if sc.hits.len() == hbase && self.glue(cx, sc, s, e, depth, out) {
             return;
         }
-        if best.is_empty() {
+        if sc.hits.len() == hbase {
             // The message may follow a prefix nobody stripped (outermost),
             // or text no template explains (a wrapped error's `{conn}: `
             // before its message): let templates that start with their
             // anchor start where it occurs.
-            let anywhere = self.candidates(cx, s, e, false);
-            let mut floating = self.floating(&anywhere, cx.text, s, e);
+            self.candidates(sc, s, e, false);
+            let fbase = sc.cands.len();
+            self.floating(sc, cbase, s, e);
+            sc.cands.drain(cbase..fbase);
+            self.rank(&mut sc.cands, cbase);
             if !outermost {
                 // Inside a chain, only after a `: ` separator: an unknown
                 // head is one layer, not any text.
-                floating.retain(|&(_, p)| cx.text.as_bytes()[..p].ends_with(b": "));
+                let b = cx.text.as_bytes();
+                let mut w = cbase;
+                for r in cbase..sc.cands.len() {
+                    if b[..sc.cands[r].1].ends_with(b": ") {
+                        sc.cands[w] = sc.cands[r];
+                        w += 1;
+                    }
+                }
+                sc.cands.truncate(w);
             }
-            best = self.best(cx.text, &floating, e);
+            self.best(cx.text, sc, cbase, e);
+            sc.cands.truncate(cbase);
         }
-        if best.is_empty() {
-            out.unmatched.push((s, e));
+        if sc.hits.len() == hbase {
+            out.unmatched(s, e);
             return;
         }
-        let start = best[0].start;
+        let start = sc.hits[hbase].start;
         if start > s {
             if outermost {
-                out.head = Some((s, start));
+                out.head(s, start);
             } else {
-                out.unmatched.push((s, start));
+                out.unmatched(s, start);
             }
         }
-        self.push_frame(cx, &best, start, e, depth, out);
+        self.push_frame(cx, sc, hbase, start, e, depth, out);
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
     }
 
     /// Glue: `a: b` where `a` is a whole message of its own and `b` another
     /// layer (a `%s: %v` wrapper, or text concatenated by hand). Splits at
     /// the first `: ` whose left side a template explains completely.
-    fn glue(&self, cx: &Cx<'_>, s: usize, e: usize, depth: usize, out: &mut Trace) -> bool {
+    fn glue<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        s: usize,
+        e: usize,
+        depth: usize,
+        out: &mut S,
+    ) -> bool {
         let mut from = s;
         while let Some(p) = memchr::memmem::find(&cx.text.as_bytes()[from..e], b": ") {
             let split = from + p;
-            let left_anchored = self.candidates(cx, s, split, true);
-            let left = self.best(cx.text, &left_anchored, split);
-            if !left.is_empty() {
-                self.push_frame(cx, &left, s, split, depth, out);
-                self.trace_span(cx, split + 2, e, depth + 1, false, out);
+            let (cbase, hbase, sbase) = (sc.cands.len(), sc.hits.len(), sc.spans.len());
+            self.candidates(sc, s, split, true);
+            self.best(cx.text, sc, cbase, split);
+            sc.cands.truncate(cbase);
+            if sc.hits.len() > hbase {
+                self.push_frame(cx, sc, hbase, s, split, depth, out);
+                sc.hits.truncate(hbase);
+                sc.spans.truncate(sbase);
+                self.trace_span(cx, sc, split + 2, e, depth + 1, false, out);
                 return true;
             }
             from = split + 2;
@@ -363,135 +634,310 @@ impl TemplateSet {
         }
     }
 
-    /// Records a frame for the best hits and follows the first hit's chain
-    /// holes.
-    fn push_frame(
+    /// Records a frame for the hits from `hbase` on and follows the first
+    /// hit's chain holes.
+    #[allow(clippy::too_many_arguments)]
+    fn push_frame<S: Sink>(
         &self,
         cx: &Cx<'_>,
-        best: &[Hit],
+        sc: &mut Scratch,
+        hbase: usize,
         s: usize,
         e: usize,
         depth: usize,
-        out: &mut Trace,
+        out: &mut S,
     ) {
-        let span = (e - s).max(1) as f32;
-        let mut candidates: Vec<Candidate> = Vec::new();
-        let mut total = 0usize;
-        for h in best {
-            let t = &self.templates[h.template as usize];
-            let score = (t.lit_len as f32 / span).min(1.0);
-            total += t.payloads.len();
-            for &p in &t.payloads {
-                let (hinted, exact) = self.hinted(p, cx.hints);
-                // Without hints, the first sites are as good as any: stop
-                // collecting once the list is full.
-                if candidates.len() >= MAX_CANDIDATES && !hinted {
-                    continue;
-                }
-                candidates.push(Candidate {
-                    payload: p,
-                    score,
-                    hinted,
-                    exact,
-                });
-            }
-        }
-        if candidates.len() > 1 {
-            candidates.sort_by(|a, b| {
-                (b.exact, b.hinted)
-                    .cmp(&(a.exact, a.hinted))
-                    .then(b.score.total_cmp(&a.score))
-            });
-            candidates.truncate(MAX_CANDIDATES);
-        }
-        out.frames.push(Frame {
-            start: s,
-            end: e,
-            candidates,
-            total,
-        });
-        let first = &best[0];
+        out.frame(self, &sc.hits[hbase..], s, e, cx.hints);
+        // Deeper layers push above this one's hits and spans and truncate
+        // back, so the first hit's spans stay where they are.
+        let first = sc.hits[hbase];
         let t = &self.templates[first.template as usize];
-        let mut hole = 0;
-        for seg in &t.segs {
-            if let Seg::Hole { chain, .. } = seg {
-                let (hs, he) = first.holes[hole];
-                if *chain {
-                    self.trace_span(cx, hs, he, depth + 1, false, out);
+        let mut hole = first.holes as usize;
+        for seg in self.segs(t) {
+            if let Seg::Hole { chain, .. } = *seg {
+                let (hs, he) = sc.spans[hole];
+                if chain {
+                    self.trace_span(cx, sc, hs, he, depth + 1, false, out);
                 }
                 hole += 1;
             }
         }
     }
 
-    /// Templates whose anchor occurs in `text[s..e]`, to try from `s`;
-    /// with `at_start`, only those whose head text `text[s..]` begins with.
-    fn candidates(&self, cx: &Cx<'_>, s: usize, e: usize, at_start: bool) -> Vec<Start> {
-        let mut anchored: Vec<Start> = Vec::new();
-        let start = word_at(cx.text.as_bytes(), s, e);
-        for o in cx.occ.iter().filter(|o| o.start >= s && o.end <= e) {
+    /// Appends the templates whose anchor occurs in `text[s..e]`, to try
+    /// from `s`, sorted and without repeats; with `at_start`, only those
+    /// whose head text `text[s..]` begins with. Templates that cannot end
+    /// at `e` (their last literal is not there) or are longer than the span
+    /// are left out.
+    fn candidates(&self, sc: &mut Scratch, s: usize, e: usize, at_start: bool) {
+        let Scratch {
+            text, occ, cands, ..
+        } = sc;
+        let base = cands.len();
+        let head = text.load_n(s, (e - s).min(8));
+        let tail = text.load_before(e);
+        let span = e - s;
+        for o in occ.iter().filter(|o| o.start >= s && o.end <= e) {
             let range = self.anchor_start[o.anchor as usize] as usize
                 ..self.anchor_start[o.anchor as usize + 1] as usize;
-            anchored.extend(
-                self.anchored[range]
-                    .iter()
-                    .filter(|(_, h)| !at_start || (start ^ h.bytes) & h.mask == 0)
-                    .map(|&(ti, _)| (ti, s)),
-            );
+            for x in &self.anchored[range] {
+                if x.lit_len as usize <= span
+                    && (!at_start || (head ^ x.head) & x.head_mask == 0)
+                    && (tail ^ x.tail) & x.tail_mask == 0
+                {
+                    cands.push((x.template, s));
+                }
+            }
         }
-        if anchored.len() > 1 {
-            anchored.sort_unstable();
-            anchored.dedup();
+        if cands.len() > base + 1 {
+            self.rank(cands, base);
+            let mut w = base + 1;
+            for r in base + 1..cands.len() {
+                if cands[r] != cands[w - 1] {
+                    cands[w] = cands[r];
+                    w += 1;
+                }
+            }
+            cands.truncate(w);
         }
-        anchored
+    }
+
+    /// Orders `cands[base..]` by literal length, longest first, then by
+    /// template and start: [`TemplateSet::best`] can then stop at the
+    /// first template shorter than a verified one, and equally long hits
+    /// keep template order.
+    fn rank(&self, cands: &mut [Start], base: usize) {
+        cands[base..].sort_unstable_by_key(|&(ti, start)| {
+            (
+                std::cmp::Reverse(self.templates[ti as usize].lit_len),
+                ti,
+                start,
+            )
+        });
     }
 
     /// For a message after an unknown prefix: a template that starts with
     /// literal text may start wherever that text occurs (a few places).
-    fn floating(&self, anchored: &[Start], text: &str, s: usize, e: usize) -> Vec<Start> {
-        let mut floating = Vec::new();
-        let hay = &text.as_bytes()[s..e];
-        for &(ti, _) in anchored {
-            if let Some(Seg::Lit(first)) = self.templates[ti as usize].segs.first() {
-                for p in find_all(hay, first.as_bytes()).take(4) {
-                    if p > 0 {
-                        floating.push((ti, s + p));
-                    }
+    /// Appends those starts for the candidates from `base` on.
+    fn floating(&self, sc: &mut Scratch, base: usize, s: usize, e: usize) {
+        let end = sc.cands.len();
+        for i in base..end {
+            let ti = sc.cands[i].0;
+            let t = &self.templates[ti as usize];
+            let Some(&first @ Seg::Lit { .. }) = self.segs(t).first() else {
+                continue;
+            };
+            let mut from = s;
+            for _ in 0..4 {
+                let Some(p) = self.next_literal(&sc.text, first, from, e) else {
+                    break;
+                };
+                if p > s {
+                    sc.cands.push((ti, p));
                 }
+                from = p + 1;
             }
         }
-        floating
     }
 
-    /// The verified hits that explain the most literal text.
-    fn best(&self, text: &str, cands: &[Start], e: usize) -> Vec<Hit> {
-        let mut best: Vec<Hit> = Vec::new();
+    /// Appends the verified hits from `cands[base..]` (ranked by
+    /// [`TemplateSet::rank`]) that explain the most literal text.
+    fn best(&self, text: &str, sc: &mut Scratch, base: usize, e: usize) {
+        let hbase = sc.hits.len();
+        let sbase = sc.spans.len();
         let mut best_len = 0usize;
-        // Most attempts fail: they share one scratch list of hole spans.
-        let mut holes = Vec::new();
-        for &(ti, start) in cands {
+        for i in base..sc.cands.len() {
+            let (ti, start) = sc.cands[i];
             let t = &self.templates[ti as usize];
-            if t.lit_len < best_len {
+            if (t.lit_len as usize) < best_len {
+                // Ranked longest first: no later one can be better.
+                break;
+            }
+            if sc.hits[hbase..].iter().any(|h| h.template == ti) {
                 continue;
             }
-            if best.iter().any(|h| h.template == ti) {
-                continue;
-            }
-            holes.clear();
+            let mark = sc.spans.len();
             let mut budget = STEP_BUDGET;
-            if verify(&t.segs, text, start, e, &mut holes, &mut budget) {
-                if t.lit_len > best_len {
-                    best.clear();
-                    best_len = t.lit_len;
+            let mut v = Verify {
+                set: self,
+                t: &sc.text,
+                text,
+                end: e,
+                spans: &mut sc.spans,
+                budget: &mut budget,
+            };
+            if !v.run(self.segs(t), start) {
+                sc.spans.truncate(mark);
+                continue;
+            }
+            if t.lit_len as usize > best_len {
+                // A better template: the hits so far and their spans go.
+                sc.hits.truncate(hbase);
+                sc.spans.drain(sbase..mark);
+                best_len = t.lit_len as usize;
+            }
+            sc.hits.push(Hit {
+                template: ti,
+                start,
+                holes: 0,
+            });
+        }
+        // Spans were appended in hit order; give each hit its range.
+        let mut at = sbase;
+        for h in &mut sc.hits[hbase..] {
+            h.holes = at as u32;
+            let t = &self.templates[h.template as usize];
+            at += self
+                .segs(t)
+                .iter()
+                .filter(|s| matches!(s, Seg::Hole { .. }))
+                .count();
+        }
+    }
+
+    /// The first position from `from` where the literal `lit` occurs whole
+    /// before `end`. Searches for its rarest byte, then compares.
+    #[inline]
+    fn next_literal(&self, t: &Padded, lit: Seg, from: usize, end: usize) -> Option<usize> {
+        let Seg::Lit {
+            off,
+            len,
+            words,
+            probe,
+        } = lit
+        else {
+            return None;
+        };
+        let (len, probe) = (len as usize, probe as usize);
+        if end < from + len {
+            return None;
+        }
+        let byte = self.lits[off as usize + probe];
+        let words = &self.words[words as usize..words as usize + len.div_ceil(8)];
+        // The probe byte's positions for starts in [from, end - len].
+        let (mut q, last) = (from + probe, end - len + probe);
+        while q <= last {
+            let found = t.find_byte(byte, q, last)?;
+            let at = found - probe;
+            if t.has_at(at, len, words) {
+                return Some(at);
+            }
+            q = found + 1;
+        }
+        None
+    }
+
+    /// Whether the literal occurs whole at `at`, before `end`.
+    #[inline]
+    fn literal_at(&self, t: &Padded, lit: Seg, at: usize, end: usize) -> bool {
+        let Seg::Lit { len, words, .. } = lit else {
+            return false;
+        };
+        let len = len as usize;
+        at + len <= end
+            && t.has_at(
+                at,
+                len,
+                &self.words[words as usize..words as usize + len.div_ceil(8)],
+            )
+    }
+}
+
+/// One verification: whether a template's segments match `text[pos..end]`
+/// exactly; hole spans are pushed in order. Holes take the shortest text
+/// that lets the rest match.
+struct Verify<'a> {
+    set: &'a TemplateSet,
+    t: &'a Padded,
+    text: &'a str,
+    end: usize,
+    spans: &'a mut Vec<(usize, usize)>,
+    budget: &'a mut u32,
+}
+
+impl Verify<'_> {
+    fn run(&mut self, segs: &[Seg], pos: usize) -> bool {
+        if *self.budget == 0 {
+            return false;
+        }
+        *self.budget -= 1;
+        let end = self.end;
+        let Some(&first) = segs.first() else {
+            return pos == end;
+        };
+        let Seg::Hole { kind, .. } = first else {
+            let Seg::Lit { len, .. } = first else {
+                unreachable!()
+            };
+            return self.set.literal_at(self.t, first, pos, end)
+                && self.run(&segs[1..], pos + len as usize);
+        };
+        match segs.get(1) {
+            None => {
+                if holes::accepts(kind, &self.text[pos..end]) {
+                    self.spans.push((pos, end));
+                    true
+                } else {
+                    false
                 }
-                best.push(Hit {
-                    template: ti,
-                    holes: holes.clone(),
-                    start,
-                });
+            }
+            Some(&next @ Seg::Lit { len, .. }) if segs.len() == 2 => {
+                // The literal ends the template: it can only sit at the end.
+                let len = len as usize;
+                if end < pos + len {
+                    return false;
+                }
+                let he = end - len;
+                if !self.text.is_char_boundary(he)
+                    || !self.set.literal_at(self.t, next, he, end)
+                    || !holes::accepts(kind, &self.text[pos..he])
+                {
+                    return false;
+                }
+                self.spans.push((pos, he));
+                true
+            }
+            Some(&next @ Seg::Lit { .. }) => {
+                let bounded = holes::is_bounded(kind);
+                let mut from = pos;
+                while let Some(he) = self.set.next_literal(self.t, next, from, end) {
+                    from = he + 1;
+                    if !self.text.is_char_boundary(he) {
+                        continue;
+                    }
+                    if holes::accepts(kind, &self.text[pos..he]) {
+                        self.spans.push((pos, he));
+                        if self.run(&segs[1..], he) {
+                            return true;
+                        }
+                        self.spans.pop();
+                    } else if bounded && self.t.bytes()[pos..he].contains(&b' ') {
+                        break;
+                    }
+                    if *self.budget == 0 {
+                        return false;
+                    }
+                }
+                false
+            }
+            Some(Seg::Hole { .. }) => {
+                // Adjacent holes (`%d%s`): try every split.
+                let mut he = pos;
+                loop {
+                    if holes::accepts(kind, &self.text[pos..he]) {
+                        self.spans.push((pos, he));
+                        if self.run(&segs[1..], he) {
+                            return true;
+                        }
+                        self.spans.pop();
+                    }
+                    if he >= end || *self.budget == 0 {
+                        return false;
+                    }
+                    he += self.text[he..].chars().next().map_or(1, char::len_utf8);
+                }
             }
         }
-        best
     }
 }
 
@@ -513,88 +959,7 @@ fn repr_inner(b: &[u8], s: usize, e: usize) -> Option<(usize, usize)> {
 /// What every layer of one trace shares.
 struct Cx<'a> {
     text: &'a str,
-    occ: &'a [Occurrence],
     hints: &'a Hints,
-}
-
-/// Where `needle` occurs in `hay`. Texts are short: finding the first byte
-/// and comparing beats building a substring searcher for every search.
-fn find_all<'a>(hay: &'a [u8], needle: &'a [u8]) -> impl Iterator<Item = usize> + 'a {
-    let first = needle.first().copied().unwrap_or(0);
-    memchr::memchr_iter(first, hay).filter(move |&i| hay[i..].starts_with(needle))
-}
-
-/// Whether `segs` match `text[pos..end]` exactly; hole spans are pushed in
-/// order. Holes take the shortest text that lets the rest match.
-fn verify(
-    segs: &[Seg],
-    text: &str,
-    pos: usize,
-    end: usize,
-    holes: &mut Vec<(usize, usize)>,
-    budget: &mut u32,
-) -> bool {
-    if *budget == 0 {
-        return false;
-    }
-    *budget -= 1;
-    let b = text.as_bytes();
-    match segs.first() {
-        None => pos == end,
-        Some(Seg::Lit(l)) => {
-            b[pos..end].starts_with(l.as_bytes())
-                && verify(&segs[1..], text, pos + l.len(), end, holes, budget)
-        }
-        Some(Seg::Hole { kind, .. }) => match segs.get(1) {
-            None => {
-                if holes::accepts(*kind, &text[pos..end]) {
-                    holes.push((pos, end));
-                    true
-                } else {
-                    false
-                }
-            }
-            Some(Seg::Lit(next)) => {
-                let bounded = holes::is_bounded(*kind);
-                for occ in find_all(&b[pos..end], next.as_bytes()) {
-                    let he = pos + occ;
-                    if !text.is_char_boundary(he) {
-                        continue;
-                    }
-                    if holes::accepts(*kind, &text[pos..he]) {
-                        holes.push((pos, he));
-                        if verify(&segs[1..], text, he, end, holes, budget) {
-                            return true;
-                        }
-                        holes.pop();
-                    } else if bounded && b[pos..he].contains(&b' ') {
-                        break;
-                    }
-                    if *budget == 0 {
-                        return false;
-                    }
-                }
-                false
-            }
-            Some(Seg::Hole { .. }) => {
-                // Adjacent holes (`%d%s`): try every split.
-                let mut he = pos;
-                loop {
-                    if holes::accepts(*kind, &text[pos..he]) {
-                        holes.push((pos, he));
-                        if verify(&segs[1..], text, he, end, holes, budget) {
-                            return true;
-                        }
-                        holes.pop();
-                    }
-                    if he >= end || *budget == 0 {
-                        return false;
-                    }
-                    he += text[he..].chars().next().map_or(1, char::len_utf8);
-                }
-            }
-        },
-    }
 }
 
 #[cfg(test)]

@@ -4,23 +4,25 @@
 //! names a file.
 
 use crate::Hints;
+use std::borrow::Cow;
 
 /// A part of a line to trace.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Part {
-    /// The text (unescaped where the log format escapes it).
-    pub text: String,
+pub struct Part<'a> {
+    /// The text (unescaped where the log format escapes it; borrowed from
+    /// the line otherwise).
+    pub text: Cow<'a, str>,
     /// Byte offset of the part in the input line.
     pub offset: usize,
 }
 
 /// A line made ready for tracing.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Prepared {
+pub struct Prepared<'a> {
     /// The stripped prefix (timestamps, headers, level markers).
-    pub prefix: String,
+    pub prefix: &'a str,
     /// Texts to trace.
-    pub parts: Vec<Part>,
+    pub parts: Vec<Part<'a>>,
     /// Location hints from the header.
     pub hints: Hints,
 }
@@ -33,7 +35,7 @@ const ERR_KEYS: &[&str] = &["error", "err", "E", "errorVerbose", "exception"];
 const CALLER_KEYS: &[&str] = &["caller", "source", "logger.caller"];
 
 /// Strips prefixes and splits a line into parts to trace.
-pub fn prepare(line: &str) -> Prepared {
+pub fn prepare(line: &str) -> Prepared<'_> {
     let line = line.trim_end_matches(['\r', '\n']);
     let mut hints = Hints::default();
     let mut pos = 0usize;
@@ -44,7 +46,7 @@ pub fn prepare(line: &str) -> Prepared {
             .or_else(|| bullet(rest))
             .or_else(|| klog_header(rest, &mut hints))
             .or_else(|| timestamp(rest))
-            .or_else(|| syslog_host_tag(rest, pos))
+            .or_else(|| syslog_host_tag(rest))
             .or_else(|| nginx_header(rest))
             .or_else(|| level_marker(rest));
         match skip {
@@ -53,7 +55,7 @@ pub fn prepare(line: &str) -> Prepared {
         }
     }
     let rest = &line[pos..];
-    let prefix = line[..pos].to_string();
+    let prefix = &line[..pos];
     if rest.starts_with('{') {
         if let Some(parts) = json_parts(rest, pos, &mut hints) {
             return Prepared {
@@ -78,7 +80,7 @@ pub fn prepare(line: &str) -> Prepared {
             return Prepared {
                 prefix,
                 parts: vec![Part {
-                    text: unq,
+                    text: Cow::Owned(unq),
                     offset: offset + 1,
                 }],
                 hints,
@@ -87,15 +89,15 @@ pub fn prepare(line: &str) -> Prepared {
     }
     // Quotes around the whole message: the same mark at both ends and
     // nowhere inside (`"x" is not 'y'` is a message that starts with a quote).
-    while let Some(q) = text
-        .chars()
-        .next()
-        .filter(|c| matches!(c, '"' | '\'' | '`'))
+    while let Some(&q) = text
+        .as_bytes()
+        .first()
+        .filter(|c| matches!(c, b'"' | b'\'' | b'`'))
     {
         let inner = text
-            .strip_prefix(q)
-            .and_then(|t| t.strip_suffix(q))
-            .filter(|inner| !inner.contains(q));
+            .strip_prefix(q as char)
+            .and_then(|t| t.strip_suffix(q as char))
+            .filter(|inner| memchr::memchr(q, inner.as_bytes()).is_none());
         match inner {
             Some(inner) => {
                 text = inner;
@@ -107,7 +109,7 @@ pub fn prepare(line: &str) -> Prepared {
     Prepared {
         prefix,
         parts: vec![Part {
-            text: text.to_string(),
+            text: Cow::Borrowed(text),
             offset,
         }],
         hints,
@@ -119,8 +121,8 @@ pub fn prepare(line: &str) -> Prepared {
 /// res.send(status): Use res.sendStatus(status) instead at app.js:10:7`.
 /// The location is the caller's, not the message's.
 fn depd_call_site(s: &str) -> Option<usize> {
-    let (ns, rest) = s.split_once(' ')?;
-    if ns.is_empty() || !rest.starts_with("deprecated ") {
+    let sp = memchr::memchr(b' ', s.as_bytes())?;
+    if sp == 0 || !s.as_bytes()[sp + 1..].starts_with(b"deprecated ") {
         return None;
     }
     let at = s.rfind(" at ")?;
@@ -139,11 +141,18 @@ fn depd_call_site(s: &str) -> Option<usize> {
 }
 
 fn leading_space(s: &str) -> Option<usize> {
+    // Most messages start with a visible ASCII byte.
+    if s.as_bytes().first().is_some_and(|c| c.is_ascii_graphic()) {
+        return None;
+    }
     let n = s.len() - s.trim_start().len();
     (n > 0).then_some(n)
 }
 
 fn bullet(s: &str) -> Option<usize> {
+    if !matches!(s.as_bytes().first(), Some(b'-' | b'*' | b'>' | b'|' | 0xe2)) {
+        return None;
+    }
     for b in ["- ", "* ", "• ", "> ", "└ ", "| "] {
         if s.starts_with(b) {
             return Some(b.len());
@@ -162,7 +171,7 @@ fn klog_header(s: &str, hints: &mut Hints) -> Option<usize> {
     {
         return None;
     }
-    let close = s.find("] ")?;
+    let close = memchr::memmem::find(s.as_bytes(), b"] ")?;
     let head = &s[6..close];
     let mut fields = head.split_whitespace();
     let time = fields.next()?;
@@ -214,8 +223,8 @@ fn timestamp(s: &str) -> Option<usize> {
             i += 2;
         }
     } else if b.len() >= 15
-        && MONTHS.iter().any(|m| s.starts_with(m))
         && b[3] == b' '
+        && MONTHS.iter().any(|m| s.starts_with(m))
         && (b[4] == b' ' || b[4].is_ascii_digit())
         && b[5].is_ascii_digit()
         && b[6] == b' '
@@ -229,7 +238,7 @@ fn timestamp(s: &str) -> Option<usize> {
         && b[4] == b' '
         && digits(5..7)
         && b[7] == b' '
-        && MONTHS.iter().any(|m| s[8..].starts_with(m))
+        && MONTHS.iter().any(|m| b[8..].starts_with(m.as_bytes()))
         && b[11] == b' '
         && digits(12..16)
         && b[16] == b' '
@@ -268,25 +277,26 @@ const MONTHS: &[&str] = &[
 
 /// After a syslog timestamp: `host name[pid]: ` or `name[pid]: `. Only
 /// stripped when a tag with a `[pid]` or a host before it is clear.
-fn syslog_host_tag(s: &str, _pos: usize) -> Option<usize> {
-    fn is_tag(w: &str) -> bool {
-        let Some(inner) = w.strip_suffix("]:") else {
+fn syslog_host_tag(s: &str) -> Option<usize> {
+    fn is_tag(w: &[u8]) -> bool {
+        let Some(inner) = w.strip_suffix(b"]:") else {
             return false;
         };
-        let Some(open) = inner.find('[') else {
+        let Some(open) = memchr::memchr(b'[', inner) else {
             return false;
         };
         let pid = &inner[open + 1..];
-        open > 0 && !pid.is_empty() && pid.bytes().all(|c| c.is_ascii_digit())
+        open > 0 && !pid.is_empty() && pid.iter().all(|c| c.is_ascii_digit())
     }
-    let word_end = s.find(' ')?;
-    let first = &s[..word_end];
+    let b = s.as_bytes();
+    let word_end = memchr::memchr(b' ', b)?;
+    let first = &b[..word_end];
     if is_tag(first) {
         return Some(word_end + 1);
     }
-    let rest = &s[word_end + 1..];
-    let second_end = rest.find(' ')?;
-    if is_tag(&rest[..second_end]) && !first.contains(':') {
+    let rest = &b[word_end + 1..];
+    let second_end = memchr::memchr(b' ', rest)?;
+    if is_tag(&rest[..second_end]) && !first.contains(&b':') {
         return Some(word_end + 1 + second_end + 1);
     }
     None
@@ -335,53 +345,34 @@ fn nginx_header(s: &str) -> Option<usize> {
 
 /// Level markers: `ERROR `, `[error] `, `level=error `, `Error: `, `E! `.
 fn level_marker(s: &str) -> Option<usize> {
-    const MARKERS: &[&str] = &[
-        "Error: ",
-        "error: ",
-        "ERROR: ",
-        "FATAL: ",
-        "fatal: ",
-        "WARNING: ",
-        "warning: ",
-        "panic: ",
-        "[ERROR] ",
-        "[error] ",
-        "[WARN] ",
-        "[warn] ",
-        "[FATAL] ",
-        "[E] ",
-        "[W] ",
-        "ERROR ",
-        "WARN ",
-        "WARNING ",
-        "FATAL ",
-        "CRITICAL ",
-        "E! ",
-        "W! ",
-        "level=error ",
-        "level=warning ",
-        "level=warn ",
-        "level=fatal ",
-        "level=info ",
-    ];
-    // First bytes of the markers: most messages start with another one.
-    const STARTS: [bool; 256] = {
-        let mut t = [false; 256];
-        let mut i = 0;
-        while i < MARKERS.len() {
-            t[MARKERS[i].as_bytes()[0] as usize] = true;
-            i += 1;
-        }
-        t
+    // By first byte: most messages start with none of these, and no two
+    // markers can both start one text.
+    let markers: &[&str] = match s.as_bytes().first()? {
+        b'E' => &["Error: ", "ERROR: ", "ERROR ", "E! "],
+        b'e' => &["error: "],
+        b'F' => &["FATAL: ", "FATAL "],
+        b'f' => &["fatal: "],
+        b'W' => &["WARNING: ", "WARN ", "WARNING ", "W! "],
+        b'w' => &["warning: "],
+        b'p' => &["panic: "],
+        b'C' => &["CRITICAL "],
+        b'[' => &[
+            "[ERROR] ", "[error] ", "[WARN] ", "[warn] ", "[FATAL] ", "[E] ", "[W] ",
+        ],
+        b'l' => &[
+            "level=error ",
+            "level=warning ",
+            "level=warn ",
+            "level=fatal ",
+            "level=info ",
+        ],
+        _ => return None,
     };
-    if !s.as_bytes().first().is_some_and(|&b| STARTS[b as usize]) {
-        return None;
-    }
-    MARKERS.iter().find(|m| s.starts_with(**m)).map(|m| m.len())
+    markers.iter().find(|m| s.starts_with(**m)).map(|m| m.len())
 }
 
 /// A JSON log object: trace its message and its error separately.
-fn json_parts(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec<Part>> {
+fn json_parts<'a>(s: &'a str, offset: usize, hints: &mut Hints) -> Option<Vec<Part<'a>>> {
     let v: serde_json::Value = serde_json::from_str(s).ok()?;
     let o = v.as_object()?;
     for k in CALLER_KEYS {
@@ -396,7 +387,7 @@ fn json_parts(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec<Part>> {
         if let Some(text) = keys.iter().find_map(|k| o.get(*k).and_then(|v| v.as_str())) {
             let at = s.find(text).map_or(offset, |p| offset + p);
             parts.push(Part {
-                text: text.to_string(),
+                text: Cow::Owned(text.to_string()),
                 offset: at,
             });
         }
@@ -406,7 +397,7 @@ fn json_parts(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec<Part>> {
 
 /// logfmt (`msg="..." err="..."`) and klog's structured form
 /// (`"msg" err="..." key="value"`).
-fn structured_parts(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec<Part>> {
+fn structured_parts<'a>(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec<Part<'a>>> {
     let kvs = logfmt(s)?;
     let mut parts = Vec::new();
     let mut has_msg_key = false;
@@ -416,7 +407,7 @@ fn structured_parts(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec<Par
             parts.insert(
                 0,
                 Part {
-                    text: v.clone(),
+                    text: Cow::Owned(v.clone()),
                     offset: offset + at,
                 },
             );
@@ -425,14 +416,14 @@ fn structured_parts(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec<Par
             parts.insert(
                 0,
                 Part {
-                    text: v.clone(),
+                    text: Cow::Owned(v.clone()),
                     offset: offset + at,
                 },
             );
             has_msg_key = true;
         } else if ERR_KEYS.contains(&k.as_str()) {
             parts.push(Part {
-                text: v.clone(),
+                text: Cow::Owned(v.clone()),
                 offset: offset + at,
             });
         } else if CALLER_KEYS.contains(&k.as_str()) {
@@ -462,7 +453,7 @@ fn logfmt(s: &str) -> Option<Vec<(String, String, usize)>> {
         if i >= b.len() {
             break;
         }
-        let eq = s[i..].find('=')? + i;
+        let eq = memchr::memchr(b'=', &b[i..])? + i;
         let key = &s[i..eq];
         if key.is_empty()
             || !key
@@ -544,7 +535,11 @@ mod tests {
     fn one(line: &str) -> (String, String, Vec<String>) {
         let p = prepare(line);
         assert_eq!(p.parts.len(), 1, "{p:?}");
-        (p.prefix, p.parts[0].text.clone(), p.hints.files)
+        (
+            p.prefix.to_string(),
+            p.parts[0].text.to_string(),
+            p.hints.files,
+        )
     }
 
     #[test]
@@ -588,7 +583,7 @@ mod tests {
         let p = prepare(
             r#"{"level":"error","ts":"2026-11-29T12:00:03Z","caller":"embed/etcd.go:123","msg":"failed to start","error":"listen tcp :2379: bind: address already in use"}"#,
         );
-        let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_str()).collect();
+        let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_ref()).collect();
         assert_eq!(
             texts,
             vec![
@@ -601,13 +596,13 @@ mod tests {
         let p = prepare(
             r#"time="2026-11-29T12:00:03Z" level=error msg="failed to load \"x\"" err="open /x: no such file""#,
         );
-        let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_str()).collect();
+        let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_ref()).collect();
         assert_eq!(texts, vec!["failed to load \"x\"", "open /x: no such file"]);
 
         let p = prepare(
             r#"E1129 12:00:03.000000 1 lease.go:10] "Failed to update lease" err="context deadline exceeded" lease="kube-node-lease""#,
         );
-        let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_str()).collect();
+        let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_ref()).collect();
         assert_eq!(
             texts,
             vec!["Failed to update lease", "context deadline exceeded"]
@@ -638,7 +633,7 @@ mod tests {
 
     #[test]
     fn only_quotes_around_the_whole_message_are_stripped() {
-        let text = |l: &str| prepare(l).parts[0].text.clone();
+        let text = |l: &str| prepare(l).parts[0].text.to_string();
         assert_eq!(text("'no such file'"), "no such file");
         assert_eq!(text("`a` then \"b\""), "`a` then \"b\"");
         assert_eq!(

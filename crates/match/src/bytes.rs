@@ -1,0 +1,311 @@
+//! Byte-level helpers the matcher's hot loops share: a text copied with
+//! zero padding on both sides, so that any eight bytes around a position
+//! load without a bounds branch per byte, and word masks built eight bytes
+//! at a time.
+
+/// Zero bytes before and after the text in a [`Padded`] buffer.
+const PAD: usize = 16;
+
+/// A text with [`PAD`] zero bytes on each side. Positions are the text's
+/// own byte offsets.
+#[derive(Debug, Default)]
+pub(crate) struct Padded {
+    buf: Vec<u8>,
+    len: usize,
+}
+
+impl Padded {
+    /// Copies `text` in, replacing what was there; keeps the allocation.
+    pub(crate) fn set(&mut self, text: &[u8]) {
+        self.buf.clear();
+        self.buf.extend_from_slice(&[0; PAD]);
+        self.buf.extend_from_slice(text);
+        self.buf.extend_from_slice(&[0; PAD]);
+        self.len = text.len();
+    }
+
+    /// The text's length.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Bytes `[at, at + 8)` little-endian; zero past the end. `at` may be
+    /// up to the text's length plus eight.
+    #[inline]
+    pub(crate) fn load(&self, at: usize) -> u64 {
+        let i = PAD + at;
+        u64::from_le_bytes(self.buf[i..i + 8].try_into().expect("eight bytes"))
+    }
+
+    /// Bytes `[end - 8, end)`: the eight before `end`, zero before the start.
+    #[inline]
+    pub(crate) fn load_before(&self, end: usize) -> u64 {
+        let i = PAD + end - 8;
+        u64::from_le_bytes(self.buf[i..i + 8].try_into().expect("eight bytes"))
+    }
+
+    /// Bytes `[at, at + n)` (`n` at most eight), zero-extended.
+    #[inline]
+    pub(crate) fn load_n(&self, at: usize, n: usize) -> u64 {
+        self.load(at) & low_mask(n)
+    }
+
+    /// The first position in `[from, last]` holding `byte`. Eight bytes a
+    /// step: texts are short, and a library search's set-up would cost more
+    /// than the search.
+    #[inline]
+    pub(crate) fn find_byte(&self, byte: u8, from: usize, last: usize) -> Option<usize> {
+        let pattern = LO * u64::from(byte);
+        let mut p = from;
+        while p <= last {
+            let x = self.load(p) ^ pattern;
+            // The lowest flagged byte is always a true zero of `x`.
+            let zero = x.wrapping_sub(LO) & !x & HI;
+            if zero != 0 {
+                let at = p + (zero.trailing_zeros() / 8) as usize;
+                return (at <= last).then_some(at);
+            }
+            p += 8;
+        }
+        None
+    }
+
+    /// The text itself.
+    #[inline]
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.buf[PAD..PAD + self.len]
+    }
+
+    /// Whether the literal of `n` bytes whose [`literal_words`] are
+    /// `lit_words` occurs at `at`.
+    #[inline]
+    pub(crate) fn has_at(&self, at: usize, n: usize, lit_words: &[u64]) -> bool {
+        if at + n > self.len {
+            return false;
+        }
+        let mut i = 0;
+        for &w in lit_words {
+            let k = (n - i).min(8);
+            if self.load(at + i) & low_mask(k) != w {
+                return false;
+            }
+            i += 8;
+        }
+        true
+    }
+}
+
+/// The low `n` bytes set (`n` at most eight).
+#[inline]
+pub(crate) fn low_mask(n: usize) -> u64 {
+    // In 128 bits, so that a shift by 64 needs no branch.
+    ((1u128 << (8 * n.min(8))) - 1) as u64
+}
+
+/// The high `n` bytes set (`n` at most eight).
+#[inline]
+pub(crate) fn high_mask(n: usize) -> u64 {
+    if n == 0 {
+        0
+    } else {
+        u64::MAX << (8 * (8 - n.min(8)))
+    }
+}
+
+/// Bytes of `b` from `at`, at most eight, little-endian, zero-padded.
+pub(crate) fn load_slice(b: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    let n = b.len().saturating_sub(at).min(8);
+    w[..n].copy_from_slice(&b[at..at + n]);
+    u64::from_le_bytes(w)
+}
+
+/// A literal as eight-byte words, the last zero-padded: compared with
+/// [`Padded::has_at`] one word at a time.
+pub(crate) fn literal_words(lit: &[u8]) -> Vec<u64> {
+    (0..lit.len())
+        .step_by(8)
+        .map(|i| load_slice(lit, i))
+        .collect()
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Which of eight bytes are word bytes (ASCII letters, digits, `_`): bit
+/// `i` for byte `i`. Each byte is tested with adds that cannot carry into
+/// its neighbour, since the high bit is cleared first and checked apart.
+#[inline]
+pub(crate) fn word_bits(x: u64) -> u64 {
+    let ascii = !x & HI;
+    let low = x & !HI;
+    let folded = low | (0x20 * LO);
+    let alpha = (folded + (0x80 - 0x61) * LO) & !(folded + (0x80 - 0x7b) * LO);
+    let digit = (low + (0x80 - 0x30) * LO) & !(low + (0x80 - 0x3a) * LO);
+    let under = !((low ^ (0x5f * LO)) + 0x7f * LO);
+    let w = (alpha | digit | under) & ascii & HI;
+    // Gather the eight high bits into the low byte: each lands alone.
+    ((w >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+}
+
+/// Which of sixteen bytes are word bytes.
+#[inline]
+fn word_bits16(lo: u64, hi: u64) -> u64 {
+    word_bits(lo) | word_bits(hi) << 8
+}
+
+/// Word-byte masks of a whole text: bit `i % 64` of mask `i / 64` for
+/// byte `i`.
+pub(crate) fn word_masks(t: &Padded, out: &mut Vec<u64>) {
+    out.clear();
+    let n = t.len();
+    let mut at = 0;
+    while at < n {
+        let mut m = 0u64;
+        let mut k = 0;
+        // Bytes past the end are zero, which is no word byte.
+        while k < 64 && at + k < n {
+            m |= word_bits16(t.load(at + k), t.load(at + k + 8)) << k;
+            k += 16;
+        }
+        out.push(m);
+        at += 64;
+    }
+}
+
+/// Calls `f(start, end)` for each word of a text from its masks, in
+/// order. Walks the bits where word bytes start or stop, two per word.
+#[inline]
+pub(crate) fn for_each_word(masks: &[u64], len: usize, mut f: impl FnMut(usize, usize)) {
+    let mut carry = 0u64;
+    let mut in_word = false;
+    let mut start = 0;
+    for (i, &m) in masks.iter().enumerate() {
+        let mut edges = m ^ ((m << 1) | carry);
+        carry = m >> 63;
+        while edges != 0 {
+            let p = i * 64 + edges.trailing_zeros() as usize;
+            edges &= edges - 1;
+            if in_word {
+                f(start, p);
+            } else {
+                start = p;
+            }
+            in_word = !in_word;
+        }
+    }
+    if in_word {
+        f(start, len);
+    }
+}
+
+/// The matcher's reference definition of a word byte, for tests and for
+/// splitting templates at build time.
+pub(crate) fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_bits_agree_with_the_byte_definition() {
+        for base in (0..256).step_by(8) {
+            for shift in 0..8u32 {
+                let bytes: [u8; 8] =
+                    std::array::from_fn(|i| ((base + i * 37 + shift as usize * 11) % 256) as u8);
+                let got = word_bits(u64::from_le_bytes(bytes));
+                for (i, &c) in bytes.iter().enumerate() {
+                    assert_eq!(got >> i & 1 == 1, is_word(c), "byte {c:#x}");
+                }
+            }
+        }
+        for c in 0..=255u8 {
+            let got = word_bits(u64::from(c) << 24);
+            assert_eq!(got >> 3 & 1 == 1, is_word(c), "byte {c:#x}");
+        }
+    }
+
+    #[test]
+    fn words_split_like_the_byte_definition() {
+        let texts = [
+            "",
+            "x",
+            "  a bc_d: e9 ",
+            "überall gut",
+            &"word ".repeat(40),
+            &format!("{}b c", "a".repeat(130)),
+        ];
+        for text in texts {
+            let mut p = Padded::default();
+            p.set(text.as_bytes());
+            let mut masks = Vec::new();
+            word_masks(&p, &mut masks);
+            let mut got = Vec::new();
+            for_each_word(&masks, p.len(), |s, e| got.push((s, e)));
+            let b = text.as_bytes();
+            let mut want = Vec::new();
+            let mut i = 0;
+            while i < b.len() {
+                if is_word(b[i]) {
+                    let s = i;
+                    while i < b.len() && is_word(b[i]) {
+                        i += 1;
+                    }
+                    want.push((s, i));
+                } else {
+                    i += 1;
+                }
+            }
+            assert_eq!(got, want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn find_byte_finds_the_first_in_range() {
+        let mut p = Padded::default();
+        let text = b"abc:def:ghi jklmnopqrstuvwxyz:";
+        p.set(text);
+        for from in 0..text.len() {
+            for last in from..text.len() {
+                for byte in [b':', b'a', b'z', b' ', 0] {
+                    let want = (from..=last).find(|&i| text[i] == byte);
+                    assert_eq!(p.find_byte(byte, from, last), want, "{byte} {from} {last}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn low_mask_of_every_width() {
+        for n in 0..=8 {
+            let want = if n == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            };
+            assert_eq!(low_mask(n), want, "{n}");
+        }
+    }
+
+    #[test]
+    fn padded_loads_and_literal_compare() {
+        let mut p = Padded::default();
+        p.set(b"hello, world");
+        assert_eq!(p.load(0) & 0xff, u64::from(b'h'));
+        assert_eq!(p.load_n(7, 5), load_slice(b"world", 0));
+        assert_eq!(p.load(12), 0);
+        assert_eq!(p.load_before(5), load_slice(b"\0\0\0hello", 0));
+        let lit = b"world";
+        assert!(p.has_at(7, 5, &literal_words(lit)));
+        assert!(!p.has_at(8, 5, &literal_words(lit)));
+        let lit = b"hello, world";
+        assert!(p.has_at(0, 12, &literal_words(lit)));
+        assert!(!p.has_at(1, 12, &literal_words(lit)));
+        assert_eq!(high_mask(2), 0xffff << 48);
+        assert_eq!(high_mask(8), u64::MAX);
+        assert_eq!(low_mask(3), 0xff_ffff);
+    }
+}
