@@ -63,15 +63,23 @@ fn pair_hash(first: u64, sep: u64, second: u64) -> u64 {
 /// candidate that verification rejects: collisions cost time, never
 /// answers.
 fn key_hash(key: &str) -> u64 {
-    let mut t = Padded::default();
+    thread_local! {
+        static TEXT: std::cell::RefCell<Padded> = Default::default();
+    }
+    TEXT.with_borrow_mut(|t| key_hash_in(t, key))
+}
+
+/// [`key_hash`] with the key copied into `t`.
+fn key_hash_in(t: &mut Padded, key: &str) -> u64 {
     t.set(key.as_bytes());
+    let t = &*t;
     let words = spans(key.as_bytes());
     match words.as_slice() {
-        [(s, e)] => finish(span_hash(&t, *s, *e)),
+        [(s, e)] => finish(span_hash(t, *s, *e)),
         [(s1, e1), (s2, e2)] => pair_hash(
-            finish(span_hash(&t, *s1, *e1)),
-            span_hash(&t, *e1, *s2),
-            finish(span_hash(&t, *s2, *e2)),
+            finish(span_hash(t, *s1, *e1)),
+            span_hash(t, *e1, *s2),
+            finish(span_hash(t, *s2, *e2)),
         ),
         _ => unreachable!("a key is one word or two: {key:?}"),
     }
@@ -329,7 +337,7 @@ impl Anchors {
         // The previous word (start, end, key hash) when it may head a pair
         // key, which most words of a text cannot.
         let mut prev: Option<(usize, usize, u64)> = None;
-        for_each_word(masks, t.len(), |s, e| {
+        for_each_word(masks, |s, e| {
             let h = finish(span_hash(t, s, e));
             if (MIN_ANCHOR..=self.longest_key).contains(&(e - s)) {
                 if let Some(anchor) = self.keys.get(h) {

@@ -99,8 +99,16 @@ impl Padded {
 /// The low `n` bytes set (`n` at most eight).
 #[inline]
 pub(crate) fn low_mask(n: usize) -> u64 {
-    // In 128 bits, so that a shift by 64 needs no branch.
-    ((1u128 << (8 * n.min(8))) - 1) as u64
+    const LOW: [u64; 9] = {
+        let mut t = [0u64; 9];
+        let mut n = 1;
+        while n < 9 {
+            t[n] = u64::MAX >> (64 - 8 * n);
+            n += 1;
+        }
+        t
+    };
+    LOW[n.min(8)]
 }
 
 /// The high `n` bytes set (`n` at most eight).
@@ -172,12 +180,18 @@ pub(crate) fn word_masks(t: &Padded, out: &mut Vec<u64>) {
         out.push(m);
         at += 64;
     }
+    if n % 64 == 0 {
+        // A word that ends the text then still has an edge after it.
+        out.push(0);
+    }
 }
 
-/// Calls `f(start, end)` for each word of a text from its masks, in
-/// order. Walks the bits where word bytes start or stop, two per word.
-#[inline]
-pub(crate) fn for_each_word(masks: &[u64], len: usize, mut f: impl FnMut(usize, usize)) {
+/// Calls `f(start, end)` for each word of a text from its [`word_masks`],
+/// in order. Walks the bits where word bytes start or stop, two per word;
+/// the masks end with a non-word bit, so every word has its end edge, and
+/// `f` has one call site, which lets it be inlined here.
+#[inline(always)]
+pub(crate) fn for_each_word(masks: &[u64], mut f: impl FnMut(usize, usize)) {
     let mut carry = 0u64;
     let mut in_word = false;
     let mut start = 0;
@@ -194,9 +208,6 @@ pub(crate) fn for_each_word(masks: &[u64], len: usize, mut f: impl FnMut(usize, 
             }
             in_word = !in_word;
         }
-    }
-    if in_word {
-        f(start, len);
     }
 }
 
@@ -244,7 +255,7 @@ mod tests {
             let mut masks = Vec::new();
             word_masks(&p, &mut masks);
             let mut got = Vec::new();
-            for_each_word(&masks, p.len(), |s, e| got.push((s, e)));
+            for_each_word(&masks, |s, e| got.push((s, e)));
             let b = text.as_bytes();
             let mut want = Vec::new();
             let mut i = 0;

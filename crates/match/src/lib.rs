@@ -38,7 +38,6 @@ use anchors::{Anchors, Occurrence};
 use bytes::Padded;
 use errdex_model::{HoleKind, Segment, Template};
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 pub use holes::accepts;
 
@@ -300,8 +299,8 @@ fn commonness(c: u8) -> u32 {
 #[derive(Debug, Default)]
 pub struct TemplateSetBuilder {
     templates: Vec<(Template, Vec<u32>)>,
-    index: HashMap<Template, usize>,
-    files: HashMap<u32, (Box<str>, u32)>,
+    index: foldhash::HashMap<Template, usize>,
+    files: foldhash::HashMap<u32, (Box<str>, u32)>,
 }
 
 impl TemplateSetBuilder {
@@ -340,7 +339,7 @@ impl TemplateSetBuilder {
             anchor_start: vec![0],
             anchored: Vec::new(),
             anchors: Anchors::default(),
-            files: self.files.into_iter().collect(),
+            files: self.files,
         };
         let mut entries = Vec::with_capacity(self.templates.len());
         for (t, payloads) in &self.templates {

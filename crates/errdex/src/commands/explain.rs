@@ -40,11 +40,10 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
         .map_err(|e| anyhow::anyhow!("cannot start {} threads: {e}", a.threads))?;
     // Lines are explained in batches (in parallel with --threads) and
     // written in input order; memory stays one batch.
-    let mut emit = |batch: &[String], out: &mut dyn Write| -> Result<(), Failure> {
+    let mut emit = |lines: &[&str], out: &mut dyn Write| -> Result<(), Failure> {
         // Stack traces are read across the batch: frames become hints for
         // their message, and frame lines are not errors of their own.
-        let lines: Vec<&str> = batch.iter().map(String::as_str).collect();
-        let read = stack::read(&lines);
+        let read = stack::read(lines);
         if a.summary {
             // Grouping needs only each line's verdict and outermost site.
             let outlines: Vec<Option<Outline>> = if a.threads == 1 {
@@ -96,23 +95,21 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
         }
         Ok(())
     };
-    let mut batch: Vec<String> = Vec::new();
     if a.text == "-" {
-        let mut input = std::io::stdin().lock();
-        while read_batch(&mut input, &mut batch)? {
-            emit(&batch, &mut out)?;
+        use std::io::IsTerminal;
+        let stdin = std::io::stdin();
+        // One line at a time from a terminal, so each answer comes at once.
+        let size = if stdin.is_terminal() { 1 } else { BATCH };
+        let mut input = stdin.lock();
+        let mut batch = Batch::default();
+        while batch.read(&mut input, size)? {
+            emit(&batch.lines(), &mut out)?;
             out.flush()?;
-            batch.clear();
         }
     } else {
-        batch.extend(
-            a.text
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(String::from),
-        );
+        let lines: Vec<&str> = a.text.lines().filter(|l| !l.trim().is_empty()).collect();
+        emit(&lines, &mut out)?;
     }
-    emit(&batch, &mut out)?;
     if a.summary {
         summary.print(&mut out)?;
     }
@@ -124,59 +121,100 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
     }
 }
 
-/// Reads one line into `buf` (without the newline), keeping at most
-/// [`MAX_LINE`] bytes. Returns the bytes consumed (0 at the end).
-/// Reads the next non-blank lines of stdin into `batch`: [`BATCH`] lines
-/// from a pipe or file, one from a terminal so each answer comes at once.
-/// False at the end of input.
-fn read_batch(input: &mut impl BufRead, batch: &mut Vec<String>) -> std::io::Result<bool> {
-    use std::io::IsTerminal;
-    let size = if std::io::stdin().is_terminal() {
-        1
-    } else {
-        BATCH
-    };
-    let mut buf = Vec::new();
-    while batch.len() < size {
-        buf.clear();
-        if read_line_bounded(input, &mut buf)? == 0 {
-            break;
-        }
-        let line = String::from_utf8_lossy(&buf);
-        if !line.trim().is_empty() {
-            batch.push(line.into_owned());
-        }
-    }
-    Ok(!batch.is_empty())
+/// Lines of a stream read a batch at a time into one buffer, so that a
+/// line costs no allocation and the batch is checked as UTF-8 at once.
+#[derive(Default)]
+struct Batch {
+    buf: Vec<u8>,
+    /// Where each line ends in `buf`.
+    ends: Vec<usize>,
+    /// The lines, when the batch is not valid UTF-8 (each made valid).
+    lossy: Vec<String>,
+    /// Bytes of the line being read still to drop: past [`MAX_LINE`].
+    skipping: bool,
 }
 
-fn read_line_bounded(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-    let mut consumed = 0;
-    loop {
-        let chunk = r.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(consumed);
-        }
-        let (take, done) = match memchr_newline(chunk) {
-            Some(p) => (p + 1, true),
-            None => (chunk.len(), false),
-        };
-        let room = MAX_LINE.saturating_sub(buf.len());
-        let keep = if done { take - 1 } else { take };
-        buf.extend_from_slice(&chunk[..keep.min(room)]);
-        r.consume(take);
-        consumed += take;
-        if done {
-            if buf.last() == Some(&b'\r') {
-                buf.pop();
+impl Batch {
+    /// Reads up to `size` lines (without their newlines; a line longer
+    /// than [`MAX_LINE`] keeps its first bytes). False at the end of input.
+    fn read(&mut self, input: &mut impl BufRead, size: usize) -> std::io::Result<bool> {
+        self.buf.clear();
+        self.ends.clear();
+        self.lossy.clear();
+        let mut start = 0;
+        while self.ends.len() < size {
+            let chunk = input.fill_buf()?;
+            if chunk.is_empty() {
+                // The last line, without a newline.
+                if self.buf.len() > start || self.skipping {
+                    self.end_line(start);
+                }
+                self.skipping = false;
+                break;
             }
-            return Ok(consumed);
+            let (take, done) = match memchr::memchr(b'\n', chunk) {
+                Some(p) => (p + 1, true),
+                None => (chunk.len(), false),
+            };
+            let room = MAX_LINE.saturating_sub(self.buf.len() - start);
+            let keep = if done { take - 1 } else { take };
+            if !self.skipping {
+                self.buf.extend_from_slice(&chunk[..keep.min(room)]);
+                self.skipping = keep > room;
+            }
+            input.consume(take);
+            if done {
+                self.skipping = false;
+                self.end_line(start);
+                start = self.buf.len();
+            }
+        }
+        if std::str::from_utf8(&self.buf).is_err() {
+            let mut at = 0;
+            for &end in &self.ends {
+                self.lossy
+                    .push(String::from_utf8_lossy(&self.buf[at..end]).into_owned());
+                at = end;
+            }
+        }
+        Ok(!self.ends.is_empty())
+    }
+
+    /// Ends the line that started at `start`: drops a `\r` before the
+    /// newline, and a blank line altogether.
+    fn end_line(&mut self, start: usize) {
+        if self.buf.last() == Some(&b'\r') && self.buf.len() > start {
+            self.buf.pop();
+        }
+        if self.buf[start..].iter().all(u8::is_ascii_whitespace) {
+            self.buf.truncate(start);
+        } else {
+            self.ends.push(self.buf.len());
         }
     }
-}
 
-fn memchr_newline(b: &[u8]) -> Option<usize> {
-    memchr::memchr(b'\n', b)
+    /// The lines read.
+    fn lines(&self) -> Vec<&str> {
+        if !self.lossy.is_empty() {
+            return self
+                .lossy
+                .iter()
+                .map(String::as_str)
+                .filter(|l| !l.trim().is_empty())
+                .collect();
+        }
+        let text = std::str::from_utf8(&self.buf).expect("checked when read");
+        let mut at = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let line = &text[at..end];
+                at = end;
+                line
+            })
+            .filter(|l| !l.trim().is_empty())
+            .collect()
+    }
 }
 
 fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
@@ -333,5 +371,48 @@ impl Summary {
             self.lines,
             self.groups.len()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn batches(input: &[u8], size: usize) -> Vec<Vec<String>> {
+        // A tiny buffer, so lines arrive split across reads.
+        let mut r = std::io::BufReader::with_capacity(7, input);
+        let mut b = Batch::default();
+        let mut out = Vec::new();
+        while b.read(&mut r, size).unwrap() {
+            out.push(b.lines().into_iter().map(String::from).collect());
+        }
+        out
+    }
+
+    #[test]
+    fn batches_drop_blank_lines_and_carriage_returns() {
+        let got = batches(b"one\r\n\n  \ntwo\nthree", 2);
+        assert_eq!(got, vec![vec!["one", "two"], vec!["three"]]);
+        assert!(batches(b"", 4).is_empty());
+        assert!(batches(b"\n\n \n", 4).iter().all(|b| b.is_empty()));
+    }
+
+    #[test]
+    fn a_runaway_line_keeps_its_first_bytes_and_the_next_line_follows() {
+        let mut input = vec![b'x'; MAX_LINE + 1000];
+        input.extend_from_slice(b"\nnext\n");
+        let got = batches(&input, 10);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0][0].len(), MAX_LINE);
+        assert_eq!(got[0][1], "next");
+        // Without a final newline too.
+        let got = batches(&vec![b'y'; MAX_LINE + 5], 10);
+        assert_eq!(got[0][0].len(), MAX_LINE);
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced_line_by_line() {
+        let got = batches(b"ok\nbad \xff byte\n\xe2\x82\n", 10);
+        assert_eq!(got, vec![vec!["ok", "bad \u{fffd} byte", "\u{fffd}"]]);
     }
 }

@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("001_initial.sql"),
     include_str!("002_content_changed_at.sql"),
     include_str!("003_llm_cache.sql"),
+    include_str!("004_trace.sql"),
 ];
 
 /// An atlas in one SQLite file.
@@ -114,10 +115,89 @@ struct Encoded {
     hash: String,
     json: String,
     content_changed_at: String,
+    /// The `record_traces` row: [`TraceFields`].
+    trace: String,
+}
+
+/// What tracing reads of a stored record, kept in `record_traces` so that
+/// loading an atlas's templates parses a few hundred bytes per record
+/// instead of the whole record. Positional (JSON arrays, no field names):
+/// `[language, documentation, [site, …]]`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TraceFields(errdex_model::Lang, Option<String>, Vec<TraceSite>);
+
+/// A site without its facts, which tracing never reads: `[file, line,
+/// function, callee, errorType, errorClass, args, start, end, url]`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TraceSite(
+    String,
+    u32,
+    Option<String>,
+    String,
+    errdex_model::ErrorType,
+    Option<String>,
+    Vec<String>,
+    u32,
+    u32,
+    Option<String>,
+);
+
+impl TraceFields {
+    fn of(r: &Record) -> TraceFields {
+        TraceFields(
+            r.language,
+            r.documentation.clone(),
+            r.sites
+                .iter()
+                .map(|s| {
+                    TraceSite(
+                        s.file_path.clone(),
+                        s.line_number,
+                        s.function.clone(),
+                        s.callee.clone(),
+                        s.error_type,
+                        s.error_class.clone(),
+                        s.args.clone(),
+                        s.source_code_start,
+                        s.source_code_end,
+                        s.github_url.clone(),
+                    )
+                })
+                .collect(),
+        )
+    }
+}
+
+impl From<TraceSite> for errdex_model::Site {
+    fn from(t: TraceSite) -> Self {
+        errdex_model::Site {
+            file_path: t.0,
+            line_number: t.1,
+            function: t.2,
+            callee: t.3,
+            error_type: t.4,
+            error_class: t.5,
+            args: t.6,
+            source_code_start: t.7,
+            source_code_end: t.8,
+            github_url: t.9,
+            facts: Default::default(),
+        }
+    }
+}
+
+/// What tracing reads of a whole stored record, for a row that has no
+/// `record_traces` row.
+#[derive(serde::Deserialize)]
+struct RecordTraceFields {
+    language: errdex_model::Lang,
+    documentation: Option<String>,
+    sites: Vec<errdex_model::Site>,
 }
 
 fn encode(r: &Record, previous: &HashMap<String, (String, String)>) -> Result<Encoded> {
     let json = serde_json::to_string(r)?;
+    let trace = serde_json::to_string(&TraceFields::of(r))?;
     // The run's timestamp appears only in analyzedAt and contentChangedAt
     // (it names this very millisecond), so removing it leaves the content.
     let digest = Sha256::digest(
@@ -137,12 +217,14 @@ fn encode(r: &Record, previous: &HashMap<String, (String, String)>) -> Result<En
                 ),
                 hash,
                 content_changed_at: changed_at.clone(),
+                trace,
             }
         }
         _ => Encoded {
             json,
             hash,
             content_changed_at: r.content_changed_at.clone(),
+            trace,
         },
     })
 }
@@ -246,6 +328,7 @@ impl SqliteStore {
             let mut fts = tx.prepare(
                 "INSERT INTO records_fts (rowid, error_message, message_pattern) VALUES (?, ?, ?)",
             )?;
+            let mut traces = tx.prepare("INSERT INTO record_traces (seq, trace) VALUES (?, ?)")?;
             // Serialising and hashing is most of the work: do it on every
             // core, then insert in order.
             let encoded = encode_all(&ds.records, &previous)?;
@@ -267,6 +350,7 @@ impl SqliteStore {
                 ])?;
                 let seq = tx.last_insert_rowid();
                 fts.execute(params![seq, r.error_message, r.message_pattern])?;
+                traces.execute(params![seq, e.trace])?;
             }
             let mut dy = tx.prepare(
                 "INSERT INTO dynamic_sites (repo, file_path, line_number, function, callee, expression)
@@ -371,6 +455,10 @@ impl Store for SqliteStore {
                 "UPDATE records SET severity = ?, content_hash = ?, record = ?,
                    content_changed_at = ? WHERE id = ?",
             )?;
+            let mut trace = tx.prepare(
+                "INSERT OR REPLACE INTO record_traces (seq, trace)
+                 SELECT seq, ? FROM records WHERE id = ?",
+            )?;
             for r in records {
                 let prev: Option<(String, String)> = old
                     .query_row(params![r.id, r.repo], |row| Ok((row.get(0)?, row.get(1)?)))
@@ -387,6 +475,7 @@ impl Store for SqliteStore {
                     e.content_changed_at,
                     r.id
                 ])?;
+                trace.execute(params![e.trace, r.id])?;
                 if !repos.contains(&r.repo.as_str()) {
                     repos.push(&r.repo);
                 }
@@ -542,65 +631,49 @@ impl Store for SqliteStore {
     }
 
     fn trace_rows(&self, repo: Option<&str>) -> Result<Vec<TraceRow>> {
-        /// What tracing reads of a stored record; serde skips the rest in
-        /// one pass (three `json_extract` calls parsed each record thrice).
-        #[derive(serde::Deserialize)]
-        struct TraceFields {
-            language: errdex_model::Lang,
-            documentation: Option<String>,
-            sites: Vec<TraceSite>,
-        }
-        /// A site without its facts: tracing never reads them, and held
-        /// for every site of an atlas they were a sixth of its memory.
-        #[derive(serde::Deserialize)]
-        #[serde(rename_all = "camelCase")]
-        struct TraceSite {
-            file_path: String,
-            line_number: u32,
-            function: Option<String>,
-            callee: String,
-            error_type: errdex_model::ErrorType,
-            error_class: Option<String>,
-            #[serde(default)]
-            args: Vec<String>,
-            source_code_start: u32,
-            source_code_end: u32,
-            github_url: Option<String>,
-        }
         let conn = self.conn();
+        // From `records_by_pattern` alone (no record page is read), and
+        // the whole record only for a row without its trace.
         let mut st = conn.prepare(
-            "SELECT id, repo, slug, message_pattern, record
-             FROM records WHERE (?1 IS NULL OR repo = ?1) ORDER BY repo, message_pattern",
+            "SELECT r.id, r.repo, r.slug, r.message_pattern, t.trace, r.seq
+             FROM records r INDEXED BY records_by_pattern
+             LEFT JOIN record_traces t ON t.seq = r.seq
+             WHERE (?1 IS NULL OR r.repo = ?1) ORDER BY r.repo, r.message_pattern",
         )?;
+        let mut whole = conn.prepare("SELECT record FROM records WHERE seq = ?")?;
         let mut rows = st.query(params![repo])?;
         let mut out = Vec::new();
         while let Some(r) = rows.next()? {
-            let record = r.get_ref(4)?.as_str().map_err(rusqlite::Error::from)?;
-            let f: TraceFields = serde_json::from_str(record)?;
+            let trace = r
+                .get_ref(4)?
+                .as_str_or_null()
+                .map_err(rusqlite::Error::from)?;
+            let (language, documentation, sites) = match trace {
+                Some(json) => {
+                    let TraceFields(language, documentation, sites) = serde_json::from_str(json)?;
+                    (
+                        language,
+                        documentation,
+                        sites.into_iter().map(errdex_model::Site::from).collect(),
+                    )
+                }
+                None => {
+                    let json: String = whole.query_row([r.get::<_, i64>(5)?], |row| row.get(0))?;
+                    let mut f: RecordTraceFields = serde_json::from_str(&json)?;
+                    for s in &mut f.sites {
+                        s.facts = Default::default();
+                    }
+                    (f.language, f.documentation, f.sites)
+                }
+            };
             out.push(TraceRow {
                 id: r.get(0)?,
                 repo: r.get(1)?,
                 slug: r.get(2)?,
                 message_pattern: r.get(3)?,
-                language: f.language,
-                documentation: f.documentation,
-                sites: f
-                    .sites
-                    .into_iter()
-                    .map(|t| errdex_model::Site {
-                        file_path: t.file_path,
-                        line_number: t.line_number,
-                        function: t.function,
-                        callee: t.callee,
-                        error_type: t.error_type,
-                        error_class: t.error_class,
-                        args: t.args,
-                        source_code_start: t.source_code_start,
-                        source_code_end: t.source_code_end,
-                        github_url: t.github_url,
-                        facts: Default::default(),
-                    })
-                    .collect(),
+                language,
+                documentation,
+                sites,
             });
         }
         Ok(out)

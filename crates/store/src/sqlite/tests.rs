@@ -159,6 +159,109 @@ fn a_version_1_database_is_migrated_keeping_change_dates() {
     assert_eq!(changed, "2026-01-01T00:00:00.000Z");
 }
 
+/// A record with two sites, facts and documentation: what `trace_rows`
+/// reads and what it must leave out.
+fn traced_record() -> Record {
+    let site = |file: &str, line: u32| errdex_model::Site {
+        file_path: file.into(),
+        line_number: line,
+        function: Some("Serve".into()),
+        callee: "fmt.Errorf".into(),
+        error_type: ErrorType::Exception,
+        error_class: None,
+        args: vec!["err".into()],
+        source_code_start: 1,
+        source_code_end: line,
+        github_url: Some(format!("https://github.com/a/a/blob/c/{file}#L{line}")),
+        facts: errdex_model::SiteFacts {
+            package: Some("server".into()),
+            guards: vec!["err != nil".into()],
+            ..Default::default()
+        },
+    };
+    Record {
+        documentation: Some("Serving stopped.".into()),
+        sites: vec![site("b.go", 7), site("a.go", 3)],
+        ..record("a/a", "serving: %w", 7)
+    }
+}
+
+#[test]
+fn trace_rows_come_from_trace_rows_and_from_migrated_records_alike() {
+    let fresh = SqliteStore::open_in_memory().unwrap();
+    fresh
+        .replace_repo(&dataset("a/a", vec![traced_record()]))
+        .unwrap();
+    let want = fresh.trace_rows(None).unwrap();
+    assert_eq!(want.len(), 1);
+    assert_eq!(want[0].documentation.as_deref(), Some("Serving stopped."));
+    let files: Vec<&str> = want[0].sites.iter().map(|s| s.file_path.as_str()).collect();
+    assert_eq!(files, vec!["b.go", "a.go"]);
+    assert!(want[0].sites.iter().all(|s| s.facts.is_empty()));
+    assert_eq!(want[0].sites[0].args, vec!["err"]);
+
+    // The same record stored by a version without the column.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v3.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        for m in &MIGRATIONS[..3] {
+            conn.execute_batch(m).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 3).unwrap();
+        conn.execute(
+            "INSERT INTO repos (repo, dataset_version, indexed_at, stats) VALUES ('a/a', 'v', 'v', '{}')",
+            [],
+        )
+        .unwrap();
+        let r = traced_record();
+        conn.execute(
+            "INSERT INTO records (id, repo, slug, message_pattern, error_message, error_type,
+               severity, file_path, line_number, content_hash, record)
+             VALUES (?1, 'a/a', ?2, ?3, ?3, 'exception', 'error', 'b.go', 7, 'h', ?4)",
+            params![
+                r.id,
+                r.slug,
+                r.message_pattern,
+                serde_json::to_string(&r).unwrap()
+            ],
+        )
+        .unwrap();
+    }
+    let migrated = SqliteStore::open(&path).unwrap();
+    assert_eq!(migrated.trace_rows(None).unwrap(), want);
+    let small: i64 = migrated
+        .conn()
+        .query_row(
+            "SELECT length(trace) < length(record) AND trace NOT LIKE '%guards%'
+             FROM records JOIN record_traces USING (seq)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(small, 1, "the trace row holds the sites without facts");
+    // A record without its trace row still reads, from the record.
+    migrated
+        .conn()
+        .execute("DELETE FROM record_traces", [])
+        .unwrap();
+    assert_eq!(migrated.trace_rows(None).unwrap(), want);
+    // Updated and replaced records keep one trace row each.
+    let mut r = traced_record();
+    r.documentation = Some("Changed.".into());
+    fresh.update_records(std::slice::from_ref(&r)).unwrap();
+    assert_eq!(
+        fresh.trace_rows(None).unwrap()[0].documentation.as_deref(),
+        Some("Changed.")
+    );
+    fresh.replace_repo(&dataset("a/a", vec![])).unwrap();
+    let left: i64 = fresh
+        .conn()
+        .query_row("SELECT count(*) FROM record_traces", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, 0);
+}
+
 #[test]
 fn search_treats_user_text_as_words() {
     let s = SqliteStore::open_in_memory().unwrap();
