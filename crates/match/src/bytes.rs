@@ -180,7 +180,7 @@ pub(crate) fn word_masks(t: &Padded, out: &mut Vec<u64>) {
         out.push(m);
         at += 64;
     }
-    if n % 64 == 0 {
+    if n.is_multiple_of(64) {
         // A word that ends the text then still has an edge after it.
         out.push(0);
     }
