@@ -117,7 +117,7 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
     // The lines of the PHP message that frames hint.
     let mut php_message: Vec<usize> = Vec::new();
     for (i, &line) in lines.iter().enumerate() {
-        let trimmed = line.trim_start();
+        let trimmed = trim_start(line);
         let indent = line.len() - trimmed.len();
         // PHP.
         if let Some((left, hints)) = php_more.take() {
@@ -165,7 +165,7 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
                 out.push(StackLine::other(Role::Link));
                 continue;
             }
-            if trimmed.starts_with("thrown in ") {
+            if starts(trimmed, "thrown in ") {
                 in_php = false;
                 php_message.clear();
                 out.push(StackLine::other(Role::Frame));
@@ -189,7 +189,7 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             continue;
         }
         // Python.
-        if trimmed.starts_with("Traceback (most recent call last)") {
+        if starts(trimmed, "Traceback (most recent call last)") {
             in_python = true;
             py_frames.clear();
             if !linked {
@@ -199,8 +199,8 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             out.push(StackLine::other(Role::Link));
             continue;
         }
-        if trimmed.starts_with("During handling of the above exception")
-            || trimmed.starts_with("The above exception was the direct cause")
+        if starts(trimmed, "During handling of the above exception")
+            || starts(trimmed, "The above exception was the direct cause")
         {
             linked = true;
             out.push(StackLine::other(Role::Link));
@@ -271,9 +271,9 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             || (trimmed.starts_with("at ")
                 && (trimmed.ends_with(')') || trimmed.contains(':'))
                 && !trimmed.contains(": "))
-            || trimmed.starts_with("--- End of inner exception stack trace")
-            || trimmed.starts_with("--- End of stack trace from previous location")
-            || trimmed.starts_with("note: run with `RUST_BACKTRACE")
+            || starts(trimmed, "--- End of inner exception stack trace")
+            || starts(trimmed, "--- End of stack trace from previous location")
+            || starts(trimmed, "note: run with `RUST_BACKTRACE")
             || trimmed == "stack backtrace:"
         {
             out.push(StackLine::other(Role::Frame));
@@ -409,11 +409,18 @@ fn jvm_frame(t: &str) -> Option<(String, u32)> {
 /// `path.rb:12:in `meth'` (or `in 'meth'`, Ruby 3.4): the location and
 /// the rest of the line after the method's closing quote.
 fn ruby_location(t: &str) -> Option<(String, u32, &str)> {
-    // `:in `` if the line has one, else `:in '`: found from the colons,
-    // which most lines have few of, as every line of a log is asked.
+    // The first `:in `` if the line has one, else the first `:in '`. The
+    // location before it has no space, so it is looked for before the
+    // line's first space only: every line of a log is asked.
     let b = t.as_bytes();
+    // A plain loop: the first space is near, and a library search's
+    // set-up would cost more.
+    let head = &b[..b
+        .iter()
+        .position(|&c| c == b' ')
+        .map_or(b.len(), |sp| sp + 1)];
     let (mut tick, mut quote) = (None, None);
-    for i in memchr::memchr_iter(b':', b) {
+    for i in (0..head.len()).filter(|&i| head[i] == b':') {
         if b[i + 1..].starts_with(b"in ") {
             match b.get(i + 4) {
                 Some(b'`') => {
@@ -425,7 +432,12 @@ fn ruby_location(t: &str) -> Option<(String, u32, &str)> {
             }
         }
     }
-    let i = tick.or(quote)?;
+    let i = match (tick, quote) {
+        (Some(i), _) => i,
+        // A `:in `` further on would have been the one taken, and failed.
+        (None, Some(i)) if memchr::memmem::find(&b[head.len()..], b":in `").is_none() => i,
+        _ => return None,
+    };
     let (loc, rest) = (&t[..i], &t[i + 5..]);
     let (path, line) = loc.rsplit_once(':')?;
     if path.is_empty() || path.contains(' ') || !line.bytes().all(|b| b.is_ascii_digit()) {
@@ -497,6 +509,10 @@ fn is_script(f: &str) -> bool {
 
 /// Node prints `/app/x.js:10` alone above an uncaught error's source line.
 fn node_location_line(t: &str) -> Option<(String, u32)> {
+    // It ends with the line number.
+    if !t.as_bytes().last().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
     let colon = memchr::memrchr(b':', t.as_bytes())?;
     let (file, line) = (&t[..colon], &t[colon + 1..]);
     if !is_script(file) || file.contains(' ') {
@@ -563,7 +579,7 @@ fn suffix_path(p: &str) -> String {
 /// within one's block `Next X\\Y: msg`: the class and where the message
 /// starts.
 fn php_uncaught(line: &str, in_php: bool) -> Option<(String, usize)> {
-    let t = line.trim_start();
+    let t = trim_start(line);
     let rest = match t.strip_prefix("Next ") {
         Some(r) if in_php => r,
         _ => {
@@ -655,6 +671,23 @@ fn exception_head(line: &str) -> Option<(String, usize)> {
     Some((head.to_string(), start))
 }
 
+/// Whether `t` starts with `p`, asking its first byte first: every line of
+/// a log is asked for a dozen markers, and most differ there, before a
+/// comparison call.
+fn starts(t: &str, p: &str) -> bool {
+    t.as_bytes().first() == p.as_bytes().first() && t.starts_with(p)
+}
+
+/// `s` without leading whitespace. Most log lines start with a visible
+/// ASCII byte, which needs no decoding to tell.
+fn trim_start(s: &str) -> &str {
+    if s.as_bytes().first().is_some_and(u8::is_ascii_graphic) {
+        s
+    } else {
+        s.trim_start()
+    }
+}
+
 /// Where `: ` first occurs in `s`: a search from the colons, cheaper on a
 /// short line than a substring searcher's set-up.
 fn colon_space(s: &str) -> Option<usize> {
@@ -664,7 +697,7 @@ fn colon_space(s: &str) -> Option<usize> {
 
 /// JVM, .NET and Node exception lines.
 fn exception_line(line: &str) -> Option<StackLine> {
-    let t = line.trim_start();
+    let t = trim_start(line);
     let indent = line.len() - t.len();
     let mut at = indent;
     let mut rest = t;
@@ -676,13 +709,15 @@ fn exception_line(line: &str) -> Option<StackLine> {
         "---> ",
         "Uncaught ",
     ] {
-        if let Some(r) = rest.strip_prefix(p) {
+        if starts(rest, p) {
             at += p.len();
-            rest = r;
+            rest = &rest[p.len()..];
             certain = true;
         }
     }
-    if let Some(r) = rest.strip_prefix("Exception in thread \"") {
+    if let Some(r) =
+        starts(rest, "Exception in thread \"").then(|| &rest["Exception in thread \"".len()..])
+    {
         let close = r.find("\" ")?;
         at += "Exception in thread \"".len() + close + 2;
         rest = &r[close + 2..];
@@ -690,8 +725,12 @@ fn exception_line(line: &str) -> Option<StackLine> {
     }
     // Node: `TypeError [ERR_INVALID_ARG_TYPE]: msg`.
     let head = &rest[..colon_space(rest)?];
-    let class = head.split(" [").next().unwrap_or(head);
-    let name = class.rsplit('.').next().unwrap_or(class);
+    let class = head
+        .as_bytes()
+        .windows(2)
+        .position(|w| w == b" [")
+        .map_or(head, |i| &head[..i]);
+    let name = memchr::memrchr(b'.', class.as_bytes()).map_or(class, |i| &class[i + 1..]);
     let known = [
         "Error",
         "Exception",
