@@ -5,7 +5,6 @@ use crate::{not_found, Failure};
 use errdex_explain::stack;
 use errdex_explain::{Explainer, Explanation, Outline, Verdict};
 use errdex_store::Store;
-use rayon::prelude::*;
 use std::io::{BufRead, BufWriter, Write};
 
 /// Longest line read from a stream; the rest of a longer line is skipped,
@@ -31,94 +30,199 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
     }
     let ex = Explainer::new(rows);
     let out = std::io::stdout();
-    let mut out = BufWriter::new(out.lock());
-    let mut summary = Summary::default();
-    let mut traced_any = false;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {} threads: {e}", a.threads))?;
-    // Lines are explained in batches (in parallel with --threads) and
-    // written in input order; memory stays one batch.
-    let mut emit = |lines: &[&str], out: &mut dyn Write| -> Result<(), Failure> {
-        // Stack traces are read across the batch: frames become hints for
-        // their message, and frame lines are not errors of their own.
-        let read = stack::read(lines);
-        if a.summary {
-            // Grouping needs only each line's verdict and outermost site.
-            let outlines: Vec<Option<Outline>> = if a.threads == 1 {
-                lines
-                    .iter()
-                    .zip(&read)
-                    .map(|(l, s)| ex.outline_line(l, s))
-                    .collect()
-            } else {
-                pool.install(|| {
-                    lines
-                        .par_iter()
-                        .zip(&read)
-                        .map(|(l, s)| ex.outline_line(l, s))
-                        .collect()
-                })
-            };
-            for (line, o) in lines.iter().zip(outlines) {
-                if let Some(o) = o {
-                    traced_any |= o.top.is_some();
-                    summary.add(&ex, line, o);
-                }
-            }
-            return Ok(());
-        }
-        let explained: Vec<Explanation> = if a.threads == 1 {
-            lines
-                .iter()
-                .zip(&read)
-                .map(|(l, s)| ex.explain_line(l, s))
-                .collect()
-        } else {
-            pool.install(|| {
-                lines
-                    .par_iter()
-                    .zip(&read)
-                    .map(|(l, s)| ex.explain_line(l, s))
-                    .collect()
-            })
-        };
-        for e in &explained {
-            traced_any |= !e.frames.is_empty();
-            if a.json {
-                serde_json::to_writer(&mut *out, e)?;
-                out.write_all(b"\n")?;
-            } else {
-                print_human(out, e)?;
-            }
-        }
-        Ok(())
+    let mut out = Output {
+        out: BufWriter::new(out.lock()),
+        summary: a.summary.then(Summary::default),
+        json: a.json,
+        traced_any: false,
     };
     if a.text == "-" {
         use std::io::IsTerminal;
         let stdin = std::io::stdin();
-        // One line at a time from a terminal, so each answer comes at once.
-        let size = if stdin.is_terminal() { 1 } else { BATCH };
-        let mut input = stdin.lock();
-        let mut batch = Batch::default();
-        while batch.read(&mut input, size)? {
-            emit(&batch.lines(), &mut out)?;
-            out.flush()?;
+        let threads = match a.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        if stdin.is_terminal() {
+            // One line at a time, so each answer comes as it is typed.
+            stream(&ex, stdin.lock(), 1, &mut out)?;
+        } else if threads == 1 {
+            stream(&ex, stdin.lock(), BATCH, &mut out)?;
+        } else {
+            stream_parallel(&ex, stdin.lock(), threads, &mut out)?;
         }
     } else {
         let lines: Vec<&str> = a.text.lines().filter(|l| !l.trim().is_empty()).collect();
-        emit(&lines, &mut out)?;
+        let answers = Answers::of(&ex, &lines, out.summary.is_some());
+        out.take(&ex, &lines, answers)?;
     }
-    if a.summary {
-        summary.print(&mut out)?;
+    if let Some(summary) = &out.summary {
+        summary.print(&mut out.out)?;
     }
-    out.flush()?;
-    if traced_any {
+    out.out.flush()?;
+    if out.traced_any {
         Ok(())
     } else {
         Err(not_found("nothing in the atlas produces this text"))
     }
+}
+
+/// What explaining a batch gives, line by line: each line's outline for
+/// `--summary` (grouping needs only its verdict and outermost site), else
+/// its whole explanation.
+enum Answers {
+    Outlines(Vec<Option<Outline>>),
+    Explained(Vec<Explanation>),
+}
+
+impl Answers {
+    /// Stack traces are read across the batch: frames become hints for
+    /// their message, and frame lines are not errors of their own.
+    fn of(ex: &Explainer, lines: &[&str], summary: bool) -> Answers {
+        let read = stack::read(lines);
+        let pairs = lines.iter().zip(&read);
+        if summary {
+            Answers::Outlines(pairs.map(|(l, s)| ex.outline_line(l, s)).collect())
+        } else {
+            Answers::Explained(pairs.map(|(l, s)| ex.explain_line(l, s)).collect())
+        }
+    }
+}
+
+/// Where answers go, in input order.
+struct Output<W: Write> {
+    out: W,
+    /// `--summary`'s groups, when asked for.
+    summary: Option<Summary>,
+    json: bool,
+    traced_any: bool,
+}
+
+impl<W: Write> Output<W> {
+    fn take(&mut self, ex: &Explainer, lines: &[&str], answers: Answers) -> Result<(), Failure> {
+        match answers {
+            Answers::Outlines(outlines) => {
+                let summary = self.summary.as_mut().expect("outlines are for --summary");
+                for (line, o) in lines.iter().zip(outlines) {
+                    if let Some(o) = o {
+                        self.traced_any |= o.top.is_some();
+                        summary.add(ex, line, o);
+                    }
+                }
+            }
+            Answers::Explained(explained) => {
+                for e in &explained {
+                    self.traced_any |= !e.frames.is_empty();
+                    if self.json {
+                        serde_json::to_writer(&mut self.out, e)?;
+                        self.out.write_all(b"\n")?;
+                    } else {
+                        print_human(&mut self.out, e)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Explains a stream on this thread, `size` lines at a time, flushing after
+/// each batch.
+fn stream<W: Write>(
+    ex: &Explainer,
+    mut input: impl BufRead,
+    size: usize,
+    out: &mut Output<W>,
+) -> Result<(), Failure> {
+    let mut batch = Batch::default();
+    while batch.read(&mut input, size)? {
+        let lines = batch.lines();
+        let answers = Answers::of(ex, &lines, out.summary.is_some());
+        out.take(ex, &lines, answers)?;
+        out.out.flush()?;
+    }
+    Ok(())
+}
+
+/// Explains a stream on `threads` workers: this thread reads batches and
+/// hands them out, workers read their stack traces and trace their lines,
+/// and this thread takes the answers back in input order. At most two
+/// batches per worker are in flight, so memory stays bounded.
+fn stream_parallel<W: Write>(
+    ex: &Explainer,
+    mut input: impl BufRead,
+    threads: usize,
+    out: &mut Output<W>,
+) -> Result<(), Failure> {
+    use std::collections::BTreeMap;
+    use std::sync::{mpsc, Mutex};
+    let summary = out.summary.is_some();
+    let (work, jobs) = mpsc::sync_channel::<(u64, Batch)>(threads);
+    let jobs = Mutex::new(jobs);
+    let (done, answers) = mpsc::channel::<(u64, Batch, Answers)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (jobs, done) = (&jobs, done.clone());
+            scope.spawn(move || loop {
+                // The lock is held only to take a job.
+                let job = jobs.lock().unwrap_or_else(|p| p.into_inner()).recv();
+                let Ok((seq, batch)) = job else { return };
+                let a = Answers::of(ex, &batch.lines(), summary);
+                if done.send((seq, batch, a)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(done);
+        let mut ready: BTreeMap<u64, (Batch, Answers)> = BTreeMap::new();
+        let mut spare: Vec<Batch> = Vec::new();
+        let (mut sent, mut next) = (0u64, 0u64);
+        // Takes answers in order as far as they have come; blocks for one
+        // when `wait`.
+        let mut collect = |wait: bool,
+                           ready: &mut BTreeMap<u64, (Batch, Answers)>,
+                           spare: &mut Vec<Batch>,
+                           next: &mut u64|
+         -> Result<(), Failure> {
+            if wait {
+                let (seq, b, a) = answers
+                    .recv()
+                    .map_err(|_| anyhow::anyhow!("a worker thread stopped"))?;
+                ready.insert(seq, (b, a));
+            }
+            while let Ok((seq, b, a)) = answers.try_recv() {
+                ready.insert(seq, (b, a));
+            }
+            while let Some((b, a)) = ready.remove(next) {
+                out.take(ex, &b.lines(), a)?;
+                spare.push(b);
+                *next += 1;
+            }
+            Ok(())
+        };
+        let result = (|| -> Result<(), Failure> {
+            loop {
+                let mut batch = spare.pop().unwrap_or_default();
+                if !batch.read(&mut input, BATCH)? {
+                    break;
+                }
+                work.send((sent, batch))
+                    .map_err(|_| anyhow::anyhow!("a worker thread stopped"))?;
+                sent += 1;
+                collect(false, &mut ready, &mut spare, &mut next)?;
+                while sent - next >= 2 * threads as u64 {
+                    collect(true, &mut ready, &mut spare, &mut next)?;
+                }
+            }
+            while next < sent {
+                collect(true, &mut ready, &mut spare, &mut next)?;
+            }
+            Ok(())
+        })();
+        // Workers stop when the job queue closes (also on an error).
+        drop(work);
+        result
+    })
 }
 
 /// Lines of a stream read a batch at a time into one buffer, so that a
