@@ -20,6 +20,14 @@ use std::cmp::Reverse;
 /// Shortest key or literal worth anchoring on.
 pub(crate) const MIN_ANCHOR: usize = 3;
 
+/// A word or word pair of a text, hashed as a key.
+#[derive(Debug, Clone, Copy, Default)]
+struct Key {
+    hash: u64,
+    start: u32,
+    end: u32,
+}
+
 /// Where an anchor occurs in a text.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Occurrence {
@@ -128,12 +136,17 @@ impl KeyTable {
         t
     }
 
+    /// Whether the bit filter lets `h` through: false means no key has
+    /// this hash.
     #[inline]
-    fn get(&self, h: u64) -> Option<u32> {
+    fn may_have(&self, h: u64) -> bool {
         let bit = Self::filter_bit(h);
-        if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
-            return None;
-        }
+        self.filter[bit / 64] & (1 << (bit % 64)) != 0
+    }
+
+    /// The anchor of `h`, for a hash the filter let through.
+    #[inline]
+    fn get_filtered(&self, h: u64) -> Option<u32> {
         let check = Self::check(h);
         let mut i = h as usize & self.mask;
         loop {
@@ -333,34 +346,59 @@ impl Anchors {
 
     /// Every anchor occurring in the text `t`, whose word masks are
     /// `masks`, appended to `out`.
+    ///
+    /// Each word and adjacent pair is hashed and tested against the bit
+    /// filter as it comes, and kept (without a branch) when the filter
+    /// lets it through; the table is then asked for the kept ones a batch
+    /// at a time, so that its memory is waited for once per batch rather
+    /// than once per word.
     pub(crate) fn find(&self, t: &Padded, masks: &[u64], out: &mut Vec<Occurrence>) {
+        const BATCH: usize = 32;
+        let mut kept = [Key::default(); BATCH];
+        let mut n = 0;
+        let lookup = |kept: &[Key], out: &mut Vec<Occurrence>| {
+            for k in kept {
+                if let Some(anchor) = self.keys.get_filtered(k.hash) {
+                    out.push(Occurrence {
+                        anchor,
+                        start: k.start as usize,
+                        end: k.end as usize,
+                    });
+                }
+            }
+        };
         // The previous word (start, end, key hash) when it may head a pair
         // key, which most words of a text cannot.
         let mut prev: Option<(usize, usize, u64)> = None;
         for_each_word(masks, |s, e| {
             let h = finish(span_hash(t, s, e));
             if (MIN_ANCHOR..=self.longest_key).contains(&(e - s)) {
-                if let Some(anchor) = self.keys.get(h) {
-                    out.push(Occurrence {
-                        anchor,
-                        start: s,
-                        end: e,
-                    });
-                }
+                kept[n] = Key {
+                    hash: h,
+                    start: s as u32,
+                    end: e as u32,
+                };
+                n += usize::from(self.keys.may_have(h));
             }
             if let Some((ps, pe, ph)) = prev {
                 if e - ps <= self.longest_key {
-                    if let Some(anchor) = self.keys.get(pair_hash(ph, span_hash(t, pe, s), h)) {
-                        out.push(Occurrence {
-                            anchor,
-                            start: ps,
-                            end: e,
-                        });
-                    }
+                    let pair = pair_hash(ph, span_hash(t, pe, s), h);
+                    kept[n] = Key {
+                        hash: pair,
+                        start: ps as u32,
+                        end: e as u32,
+                    };
+                    n += usize::from(self.keys.may_have(pair));
                 }
             }
             prev = test_bit(&self.pair_heads, pair_head_bit(h)).then_some((s, e, h));
+            // A word adds at most two keys.
+            if n > BATCH - 2 {
+                lookup(&kept[..n], out);
+                n = 0;
+            }
         });
+        lookup(&kept[..n], out);
         if let Some(ac) = &self.literals {
             for m in ac.find_overlapping_iter(t.bytes()) {
                 out.push(Occurrence {

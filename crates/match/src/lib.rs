@@ -274,6 +274,8 @@ struct Compiled {
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     template: u32,
+    /// [`Cand::rank`].
+    rank: u32,
     lit_len: u32,
     head: u64,
     head_mask: u64,
@@ -377,6 +379,7 @@ impl TemplateSetBuilder {
             }
             entries.push(Entry {
                 template: set.templates.len() as u32 - 1,
+                rank: rank_of(t.literal_len() as u32),
                 lit_len: t.literal_len() as u32,
                 head,
                 head_mask,
@@ -414,8 +417,20 @@ pub struct TemplateSet {
     files: foldhash::HashMap<u32, (Box<str>, u32)>,
 }
 
-/// A template and where in the text to try it.
-type Start = (u32, usize);
+/// A template and where in the text to try it. Ordered as verification
+/// tries them: longest literal text first (`rank` is `u32::MAX` minus
+/// it), then by template and start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Cand {
+    rank: u32,
+    template: u32,
+    start: u32,
+}
+
+/// [`Cand::rank`] of a template's literal length.
+fn rank_of(lit_len: u32) -> u32 {
+    u32::MAX - lit_len
+}
 
 /// A verified match: the template, where it starts, and its holes' spans
 /// (a range of [`Scratch::spans`]).
@@ -435,7 +450,7 @@ struct Scratch {
     text: Padded,
     masks: Vec<u64>,
     occ: Vec<Occurrence>,
-    cands: Vec<Start>,
+    cands: Vec<Cand>,
     hits: Vec<Hit>,
     spans: Vec<(usize, usize)>,
 }
@@ -486,7 +501,12 @@ impl TemplateSet {
         self.trace_into(text, hints, TraceOutline::default())
     }
 
-    fn trace_into<S: Sink>(&self, text: &str, hints: &Hints, out: S) -> S {
+    fn trace_into<S: Sink>(&self, text: &str, hints: &Hints, mut out: S) -> S {
+        if text.len() > u32::MAX as usize {
+            // Positions are kept in 32 bits; no message is that long.
+            out.unmatched(0, text.len());
+            return out;
+        }
         SCRATCH.with(|sc| match sc.try_borrow_mut() {
             Ok(mut sc) => self.trace_with(text, hints, &mut sc, out),
             Err(_) => self.trace_with(text, hints, &mut Scratch::default(), out),
@@ -551,14 +571,14 @@ impl TemplateSet {
             let fbase = sc.cands.len();
             self.floating(sc, cbase, s, e);
             sc.cands.drain(cbase..fbase);
-            self.rank(&mut sc.cands, cbase);
+            sc.cands[cbase..].sort_unstable();
             if !outermost {
                 // Inside a chain, only after a `: ` separator: an unknown
                 // head is one layer, not any text.
                 let b = cx.text.as_bytes();
                 let mut w = cbase;
                 for r in cbase..sc.cands.len() {
-                    if b[..sc.cands[r].1].ends_with(b": ") {
+                    if b[..sc.cands[r].start as usize].ends_with(b": ") {
                         sc.cands[w] = sc.cands[r];
                         w += 1;
                     }
@@ -684,12 +704,16 @@ impl TemplateSet {
                     && (!at_start || (head ^ x.head) & x.head_mask == 0)
                     && (tail ^ x.tail) & x.tail_mask == 0
                 {
-                    cands.push((x.template, s));
+                    cands.push(Cand {
+                        rank: x.rank,
+                        template: x.template,
+                        start: s as u32,
+                    });
                 }
             }
         }
         if cands.len() > base + 1 {
-            self.rank(cands, base);
+            cands[base..].sort_unstable();
             let mut w = base + 1;
             for r in base + 1..cands.len() {
                 if cands[r] != cands[w - 1] {
@@ -701,28 +725,14 @@ impl TemplateSet {
         }
     }
 
-    /// Orders `cands[base..]` by literal length, longest first, then by
-    /// template and start: [`TemplateSet::best`] can then stop at the
-    /// first template shorter than a verified one, and equally long hits
-    /// keep template order.
-    fn rank(&self, cands: &mut [Start], base: usize) {
-        cands[base..].sort_unstable_by_key(|&(ti, start)| {
-            (
-                std::cmp::Reverse(self.templates[ti as usize].lit_len),
-                ti,
-                start,
-            )
-        });
-    }
-
     /// For a message after an unknown prefix: a template that starts with
     /// literal text may start wherever that text occurs (a few places).
     /// Appends those starts for the candidates from `base` on.
     fn floating(&self, sc: &mut Scratch, base: usize, s: usize, e: usize) {
         let end = sc.cands.len();
         for i in base..end {
-            let ti = sc.cands[i].0;
-            let t = &self.templates[ti as usize];
+            let Cand { rank, template, .. } = sc.cands[i];
+            let t = &self.templates[template as usize];
             let Some(&first @ Seg::Lit { .. }) = self.segs(t).first() else {
                 continue;
             };
@@ -732,26 +742,35 @@ impl TemplateSet {
                     break;
                 };
                 if p > s {
-                    sc.cands.push((ti, p));
+                    sc.cands.push(Cand {
+                        rank,
+                        template,
+                        start: p as u32,
+                    });
                 }
                 from = p + 1;
             }
         }
     }
 
-    /// Appends the verified hits from `cands[base..]` (ranked by
-    /// [`TemplateSet::rank`]) that explain the most literal text.
+    /// Appends the verified hits from `cands[base..]` (in [`Cand`] order)
+    /// that explain the most literal text.
     fn best(&self, text: &str, sc: &mut Scratch, base: usize, e: usize) {
         let hbase = sc.hits.len();
         let sbase = sc.spans.len();
-        let mut best_len = 0usize;
+        let mut best_rank = u32::MAX;
         for i in base..sc.cands.len() {
-            let (ti, start) = sc.cands[i];
-            let t = &self.templates[ti as usize];
-            if (t.lit_len as usize) < best_len {
-                // Ranked longest first: no later one can be better.
+            let Cand {
+                rank,
+                template: ti,
+                start,
+            } = sc.cands[i];
+            if rank > best_rank {
+                // Longest first: no later one can be better.
                 break;
             }
+            let start = start as usize;
+            let t = &self.templates[ti as usize];
             if sc.hits[hbase..].iter().any(|h| h.template == ti) {
                 continue;
             }
@@ -769,11 +788,11 @@ impl TemplateSet {
                 sc.spans.truncate(mark);
                 continue;
             }
-            if t.lit_len as usize > best_len {
+            if rank < best_rank {
                 // A better template: the hits so far and their spans go.
                 sc.hits.truncate(hbase);
                 sc.spans.drain(sbase..mark);
-                best_len = t.lit_len as usize;
+                best_rank = rank;
             }
             sc.hits.push(Hit {
                 template: ti,
