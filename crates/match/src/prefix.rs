@@ -4,6 +4,7 @@
 //! names a file.
 
 use crate::Hints;
+use smallvec::{smallvec, SmallVec};
 use std::borrow::Cow;
 
 /// A part of a line to trace.
@@ -21,8 +22,8 @@ pub struct Part<'a> {
 pub struct Prepared<'a> {
     /// The stripped prefix (timestamps, headers, level markers).
     pub prefix: &'a str,
-    /// Texts to trace.
-    pub parts: Vec<Part<'a>>,
+    /// Texts to trace (most lines have one, kept inline).
+    pub parts: SmallVec<[Part<'a>; 2]>,
     /// Location hints from the header.
     pub hints: Hints,
 }
@@ -79,7 +80,7 @@ pub fn prepare(line: &str) -> Prepared<'_> {
         if let Some(unq) = unquote(text) {
             return Prepared {
                 prefix,
-                parts: vec![Part {
+                parts: smallvec![Part {
                     text: Cow::Owned(unq),
                     offset: offset + 1,
                 }],
@@ -108,7 +109,7 @@ pub fn prepare(line: &str) -> Prepared<'_> {
     }
     Prepared {
         prefix,
-        parts: vec![Part {
+        parts: smallvec![Part {
             text: Cow::Borrowed(text),
             offset,
         }],
@@ -121,7 +122,7 @@ pub fn prepare(line: &str) -> Prepared<'_> {
 /// res.send(status): Use res.sendStatus(status) instead at app.js:10:7`.
 /// The location is the caller's, not the message's.
 fn depd_call_site(s: &str) -> Option<usize> {
-    let sp = memchr::memchr(b' ', s.as_bytes())?;
+    let sp = first_space(s.as_bytes())?;
     if sp == 0 || !s.as_bytes()[sp + 1..].starts_with(b"deprecated ") {
         return None;
     }
@@ -138,6 +139,12 @@ fn depd_call_site(s: &str) -> Option<usize> {
         .iter()
         .any(|e| file.ends_with(e));
     (script && digits(line) && digits(col) && !file.contains(char::is_whitespace)).then_some(at)
+}
+
+/// The first space of `b`: a plain loop, as it is near the start and a
+/// library search's set-up would cost more.
+fn first_space(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == b' ')
 }
 
 fn leading_space(s: &str) -> Option<usize> {
@@ -289,13 +296,13 @@ fn syslog_host_tag(s: &str) -> Option<usize> {
         open > 0 && !pid.is_empty() && pid.iter().all(|c| c.is_ascii_digit())
     }
     let b = s.as_bytes();
-    let word_end = memchr::memchr(b' ', b)?;
+    let word_end = first_space(b)?;
     let first = &b[..word_end];
     if is_tag(first) {
         return Some(word_end + 1);
     }
     let rest = &b[word_end + 1..];
-    let second_end = memchr::memchr(b' ', rest)?;
+    let second_end = first_space(rest)?;
     if is_tag(&rest[..second_end]) && !first.contains(&b':') {
         return Some(word_end + 1 + second_end + 1);
     }
@@ -372,7 +379,7 @@ fn level_marker(s: &str) -> Option<usize> {
 }
 
 /// A JSON log object: trace its message and its error separately.
-fn json_parts<'a>(s: &'a str, offset: usize, hints: &mut Hints) -> Option<Vec<Part<'a>>> {
+fn json_parts<'a>(s: &'a str, offset: usize, hints: &mut Hints) -> Option<SmallVec<[Part<'a>; 2]>> {
     let v: serde_json::Value = serde_json::from_str(s).ok()?;
     let o = v.as_object()?;
     for k in CALLER_KEYS {
@@ -382,7 +389,7 @@ fn json_parts<'a>(s: &'a str, offset: usize, hints: &mut Hints) -> Option<Vec<Pa
             }
         }
     }
-    let mut parts = Vec::new();
+    let mut parts = SmallVec::new();
     for keys in [MSG_KEYS, ERR_KEYS] {
         if let Some(text) = keys.iter().find_map(|k| o.get(*k).and_then(|v| v.as_str())) {
             let at = s.find(text).map_or(offset, |p| offset + p);
@@ -397,9 +404,13 @@ fn json_parts<'a>(s: &'a str, offset: usize, hints: &mut Hints) -> Option<Vec<Pa
 
 /// logfmt (`msg="..." err="..."`) and klog's structured form
 /// (`"msg" err="..." key="value"`).
-fn structured_parts<'a>(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec<Part<'a>>> {
+fn structured_parts<'a>(
+    s: &str,
+    offset: usize,
+    hints: &mut Hints,
+) -> Option<SmallVec<[Part<'a>; 2]>> {
     let kvs = logfmt(s)?;
-    let mut parts = Vec::new();
+    let mut parts = SmallVec::new();
     let mut has_msg_key = false;
     for (k, v, at) in &kvs {
         if k.is_empty() {
@@ -439,6 +450,14 @@ fn structured_parts<'a>(s: &str, offset: usize, hints: &mut Hints) -> Option<Vec
 /// empty key). `None` unless the whole text is such pairs.
 fn logfmt(s: &str) -> Option<Vec<(String, String, usize)>> {
     let b = s.as_bytes();
+    // A key is the first token before its `=`: text whose first token has
+    // none is no logfmt (most log messages).
+    if b.first() != Some(&b'"') {
+        let token = b.iter().skip_while(|&&c| c == b' ');
+        if !token.take_while(|&&c| c != b' ').any(|&c| c == b'=') {
+            return None;
+        }
+    }
     let mut out = Vec::new();
     let mut i = 0;
     if b.first() == Some(&b'"') {

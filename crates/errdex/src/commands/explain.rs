@@ -32,7 +32,7 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
     let out = std::io::stdout();
     let mut out = Output {
         out: BufWriter::new(out.lock()),
-        summary: a.summary.then(Summary::default),
+        summary: a.summary.then(|| Summary::new(ex.records())),
         json: a.json,
         traced_any: false,
     };
@@ -387,9 +387,13 @@ fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
 }
 
 /// `--summary`: lines grouped by their outermost error.
-#[derive(Default)]
 struct Summary {
-    groups: foldhash::HashMap<String, Group>,
+    groups: Vec<Group>,
+    /// Record (row) → 1 + its group's index, 0 for none yet: traced lines
+    /// find their group without hashing anything.
+    by_record: Vec<u32>,
+    /// Unknown lines' text → their group's index.
+    unknown: foldhash::HashMap<String, u32>,
     lines: u64,
     other_unknown: u64,
 }
@@ -402,19 +406,26 @@ struct Group {
 }
 
 impl Summary {
+    fn new(records: usize) -> Summary {
+        Summary {
+            groups: Vec::new(),
+            by_record: vec![0; records],
+            unknown: Default::default(),
+            lines: 0,
+            other_unknown: 0,
+        }
+    }
+
     fn add(&mut self, ex: &Explainer, line: &str, o: Outline) {
         self.lines += 1;
-        let key = match o.top {
-            Some(top) => ex.site(top).0.id.as_str(),
-            // Unknown lines group by their message, without the prefix.
-            None => line.get(o.prefix_len..).unwrap_or(line).trim(),
-        };
-        if let Some(g) = self.groups.get_mut(key) {
-            g.count += 1;
-            return;
-        }
         let (label, site) = match o.top {
             Some(top) => {
+                let g = self.by_record[top.0];
+                if g > 0 {
+                    self.groups[g as usize - 1].count += 1;
+                    return;
+                }
+                self.by_record[top.0] = self.groups.len() as u32 + 1;
                 let (row, site) = ex.site(top);
                 (
                     row.message_pattern.clone(),
@@ -422,26 +433,31 @@ impl Summary {
                 )
             }
             None => {
+                // Unknown lines group by their message, without the prefix.
+                let key = line.get(o.prefix_len..).unwrap_or(line).trim();
+                if let Some(&g) = self.unknown.get(key) {
+                    self.groups[g as usize].count += 1;
+                    return;
+                }
                 if self.groups.len() >= MAX_UNKNOWN_GROUPS {
                     self.other_unknown += 1;
                     return;
                 }
+                self.unknown
+                    .insert(key.to_string(), self.groups.len() as u32);
                 (key.to_string(), "-".to_string())
             }
         };
-        self.groups.insert(
-            key.to_string(),
-            Group {
-                count: 1,
-                verdict: o.verdict,
-                label,
-                site,
-            },
-        );
+        self.groups.push(Group {
+            count: 1,
+            verdict: o.verdict,
+            label,
+            site,
+        });
     }
 
     fn print(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let mut g: Vec<&Group> = self.groups.values().collect();
+        let mut g: Vec<&Group> = self.groups.iter().collect();
         g.sort_by(|a, b| b.count.cmp(&a.count).then(a.label.cmp(&b.label)));
         writeln!(
             out,
