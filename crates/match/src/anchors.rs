@@ -20,9 +20,16 @@ use std::cmp::Reverse;
 /// Shortest key or literal worth anchoring on.
 pub(crate) const MIN_ANCHOR: usize = 3;
 
+/// Keys looked up in the table together.
+const KEY_BATCH: usize = 32;
+
+/// Working memory of [`Anchors::find`], kept by the caller so that it is
+/// not cleared for every text.
+pub(crate) type KeyBatch = [Key; KEY_BATCH];
+
 /// A word or word pair of a text, hashed as a key.
 #[derive(Debug, Clone, Copy, Default)]
-struct Key {
+pub(crate) struct Key {
     hash: u64,
     start: u32,
     end: u32,
@@ -352,9 +359,14 @@ impl Anchors {
     /// lets it through; the table is then asked for the kept ones a batch
     /// at a time, so that its memory is waited for once per batch rather
     /// than once per word.
-    pub(crate) fn find(&self, t: &Padded, masks: &[u64], out: &mut Vec<Occurrence>) {
-        const BATCH: usize = 32;
-        let mut kept = [Key::default(); BATCH];
+    pub(crate) fn find(
+        &self,
+        t: &Padded,
+        masks: &[u64],
+        kept: &mut KeyBatch,
+        out: &mut Vec<Occurrence>,
+    ) {
+        const BATCH: usize = KEY_BATCH;
         let mut n = 0;
         let lookup = |kept: &[Key], out: &mut Vec<Occurrence>| {
             for k in kept {
@@ -473,7 +485,7 @@ mod tests {
             let mut masks = Vec::new();
             crate::bytes::word_masks(&t, &mut masks);
             let mut occ = Vec::new();
-            anchors.find(&t, &masks, &mut occ);
+            anchors.find(&t, &masks, &mut [Key::default(); KEY_BATCH], &mut occ);
             let mut ts: Vec<u32> = occ
                 .iter()
                 .flat_map(|o| anchors.templates(o.anchor).to_vec())

@@ -144,6 +144,8 @@ const HI: u64 = 0x8080_8080_8080_8080;
 /// Which of eight bytes are word bytes (ASCII letters, digits, `_`): bit
 /// `i` for byte `i`. Each byte is tested with adds that cannot carry into
 /// its neighbour, since the high bit is cleared first and checked apart.
+// On x86-64 the SSE2 version is used; this stays as its reference.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
 pub(crate) fn word_bits(x: u64) -> u64 {
     let ascii = !x & HI;
@@ -157,7 +159,36 @@ pub(crate) fn word_bits(x: u64) -> u64 {
     ((w >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
 }
 
+/// Which of sixteen bytes are word bytes: [`word_bits`] of both halves, in
+/// a few SSE2 instructions (a fifth of the SWAR version's).
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+#[inline]
+fn word_bits16(lo: u64, hi: u64) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline, so every CPU this code
+    // runs on has these instructions; they touch registers only.
+    unsafe {
+        let v = _mm_set_epi64x(hi as i64, lo as i64);
+        // Unsigned `x - base < n` as a signed compare: add `0x80 - base`,
+        // then compare below `n - 128`.
+        let folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
+        let alpha = _mm_cmplt_epi8(
+            _mm_add_epi8(folded, _mm_set1_epi8(0x80u8.wrapping_sub(b'a') as i8)),
+            _mm_set1_epi8((26i32 - 128) as i8),
+        );
+        let digit = _mm_cmplt_epi8(
+            _mm_add_epi8(v, _mm_set1_epi8(0x80u8.wrapping_sub(b'0') as i8)),
+            _mm_set1_epi8((10i32 - 128) as i8),
+        );
+        let under = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'_' as i8));
+        let w = _mm_or_si128(_mm_or_si128(alpha, digit), under);
+        u64::from(_mm_movemask_epi8(w) as u16)
+    }
+}
+
 /// Which of sixteen bytes are word bytes.
+#[cfg(not(target_arch = "x86_64"))]
 #[inline]
 fn word_bits16(lo: u64, hi: u64) -> u64 {
     word_bits(lo) | word_bits(hi) << 8
@@ -271,6 +302,23 @@ mod tests {
                 }
             }
             assert_eq!(got, want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn sixteen_byte_masks_agree_with_eight_byte_ones() {
+        for seed in 0..4096u64 {
+            let lo = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let hi = lo.rotate_left(29) ^ seed.wrapping_mul(0xff51_afd7_ed55_8ccd);
+            assert_eq!(word_bits16(lo, hi), word_bits(lo) | word_bits(hi) << 8);
+        }
+        for c in 0..=255u8 {
+            let w = u64::from_le_bytes([c; 8]);
+            assert_eq!(
+                word_bits16(w, w),
+                word_bits(w) | word_bits(w) << 8,
+                "{c:#x}"
+            );
         }
     }
 

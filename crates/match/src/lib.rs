@@ -449,6 +449,7 @@ struct Hit {
 struct Scratch {
     text: Padded,
     masks: Vec<u64>,
+    keys: anchors::KeyBatch,
     occ: Vec<Occurrence>,
     cands: Vec<Cand>,
     hits: Vec<Hit>,
@@ -519,7 +520,8 @@ impl TemplateSet {
         sc.text.set(text.as_bytes());
         bytes::word_masks(&sc.text, &mut sc.masks);
         sc.occ.clear();
-        self.anchors.find(&sc.text, &sc.masks, &mut sc.occ);
+        self.anchors
+            .find(&sc.text, &sc.masks, &mut sc.keys, &mut sc.occ);
         sc.cands.clear();
         sc.hits.clear();
         sc.spans.clear();

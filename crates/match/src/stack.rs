@@ -119,6 +119,8 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
     for (i, &line) in lines.iter().enumerate() {
         let trimmed = trim_start(line);
         let indent = line.len() - trimmed.len();
+        // Most log lines start with none of the markers asked for below.
+        let marked = may_be_marker(trimmed);
         // PHP.
         if let Some((left, hints)) = php_more.take() {
             // A further line of a multi-line message; the last one ends
@@ -135,7 +137,7 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             php_message.push(out.len() - 1);
             continue;
         }
-        if let Some((class, start)) = php_uncaught(line, in_php) {
+        if let Some((class, start)) = marked.then(|| php_uncaught(line, in_php)).flatten() {
             in_php = true;
             php_message.clear();
             let mut s = StackLine::message(start, Some(class));
@@ -172,7 +174,7 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
                 continue;
             }
         }
-        if let Some(frame) = php_frame(trimmed) {
+        if let Some(frame) = marked.then(|| php_frame(trimmed)).flatten() {
             let hinted = if php_message.is_empty() {
                 last_message.into_iter().collect()
             } else {
@@ -189,7 +191,7 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             continue;
         }
         // Python.
-        if starts(trimmed, "Traceback (most recent call last)") {
+        if marked && starts(trimmed, "Traceback (most recent call last)") {
             in_python = true;
             py_frames.clear();
             if !linked {
@@ -199,8 +201,9 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             out.push(StackLine::other(Role::Link));
             continue;
         }
-        if starts(trimmed, "During handling of the above exception")
-            || starts(trimmed, "The above exception was the direct cause")
+        if marked
+            && (starts(trimmed, "During handling of the above exception")
+                || starts(trimmed, "The above exception was the direct cause"))
         {
             linked = true;
             out.push(StackLine::other(Role::Link));
@@ -235,15 +238,19 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             last_message = Some(out.len() - 1);
             continue;
         }
-        if trimmed.starts_with("... ") && trimmed.ends_with(" levels...") {
+        if marked && trimmed.starts_with("... ") && trimmed.ends_with(" levels...") {
             out.push(StackLine::other(Role::Frame));
             continue;
         }
         // JVM, .NET, Node and Ruby frames hint the message above them.
-        if let Some(frame) = jvm_frame(trimmed)
-            .or_else(|| dotnet_frame(trimmed))
-            .or_else(|| node_frame(trimmed))
-            .or_else(|| ruby_frame(trimmed))
+        if let Some(frame) = marked
+            .then(|| {
+                jvm_frame(trimmed)
+                    .or_else(|| dotnet_frame(trimmed))
+                    .or_else(|| node_frame(trimmed))
+                    .or_else(|| ruby_frame(trimmed))
+            })
+            .flatten()
         {
             if let Some(i) = last_message {
                 let h = &mut out[i].hints;
@@ -267,20 +274,25 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             out.push(StackLine::other(Role::Frame));
             continue;
         }
-        if (trimmed.starts_with("... ") && trimmed.ends_with(" more"))
-            || (trimmed.starts_with("at ")
-                && (trimmed.ends_with(')') || trimmed.contains(':'))
-                && !trimmed.contains(": "))
-            || starts(trimmed, "--- End of inner exception stack trace")
-            || starts(trimmed, "--- End of stack trace from previous location")
-            || starts(trimmed, "note: run with `RUST_BACKTRACE")
-            || trimmed == "stack backtrace:"
+        if marked
+            && ((trimmed.starts_with("... ") && trimmed.ends_with(" more"))
+                || (trimmed.starts_with("at ")
+                    && (trimmed.ends_with(')') || trimmed.contains(':'))
+                    && !trimmed.contains(": "))
+                || starts(trimmed, "--- End of inner exception stack trace")
+                || starts(trimmed, "--- End of stack trace from previous location")
+                || starts(trimmed, "note: run with `RUST_BACKTRACE")
+                || trimmed == "stack backtrace:")
         {
             out.push(StackLine::other(Role::Frame));
             continue;
         }
         // Rust.
-        if let Some(rest) = trimmed.strip_prefix("thread '").and_then(rust_panic_rest) {
+        if let Some(rest) = marked
+            .then(|| trimmed.strip_prefix("thread '"))
+            .flatten()
+            .and_then(rust_panic_rest)
+        {
             if let Some(loc) = rest.strip_suffix(':') {
                 // Rust 1.73+: the location, then the message on its own line.
                 rust_panic_at = rust_location(loc);
@@ -309,7 +321,7 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             last_message = Some(out.len() - 1);
             continue;
         }
-        if trimmed == "Caused by:" {
+        if marked && trimmed == "Caused by:" {
             in_caused_list = true;
             out.push(StackLine::other(Role::Link));
             continue;
@@ -669,6 +681,31 @@ fn exception_head(line: &str) -> Option<(String, usize)> {
     }
     let start = (head.len() + 2).min(line.len());
     Some((head.to_string(), start))
+}
+
+/// Whether `t` may start with a marker of a trace line (`at `, `from `,
+/// `Caused by:`, `Traceback`, `#0 `, `PHP Fatal error:`, `... 5 more`,
+/// `thread '…' panicked`, …), judged from its first two bytes. Every line
+/// of a log is asked for a dozen markers, and most lines can have none.
+fn may_be_marker(t: &str) -> bool {
+    matches!(
+        t.as_bytes(),
+        [b'a', b't', ..]
+            | [b'f', b'r', ..]
+            | [b'F', b'a', ..]
+            | [b'P', b'H', ..]
+            | [b'N', b'e', ..]
+            | [b'T', b'r' | b'h', ..]
+            | [b'D', b'u', ..]
+            | [b'.', b'.', ..]
+            | [b'-', b'-', ..]
+            | [b'n', b'o', ..]
+            | [b's', b't', ..]
+            | [b't', b'h', ..]
+            | [b'C', b'a', ..]
+            | [b'S', b't', ..]
+            | [b'#', ..]
+    )
 }
 
 /// Whether `t` starts with `p`, asking its first byte first: every line of
