@@ -16,7 +16,7 @@ use errdex_lang::language;
 pub use errdex_match::stack;
 use errdex_match::stack::{Role, StackLine};
 use errdex_match::{prefix, Hints, TemplateSet, TemplateSetBuilder, Trace, TraceOutline};
-use errdex_store::TraceRow;
+use errdex_store::{TraceRow, TraceSite};
 use serde::Serialize;
 
 /// How well a line is explained.
@@ -358,7 +358,7 @@ impl Explainer {
     }
 
     /// The record and site of an [`Outline`]'s `top`.
-    pub fn site(&self, top: (usize, usize)) -> (&TraceRow, &errdex_model::Site) {
+    pub fn site(&self, top: (usize, usize)) -> (&TraceRow, &TraceSite) {
         let row = &self.rows[top.0];
         (row, &row.sites[top.1])
     }
@@ -427,7 +427,7 @@ impl Explainer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use errdex_model::{ErrorType, Lang, Site};
+    use errdex_model::Lang;
 
     fn row(id: &str, repo: &str, pattern: &str, args: &[&str]) -> TraceRow {
         TraceRow {
@@ -437,18 +437,13 @@ mod tests {
             message_pattern: pattern.into(),
             language: Lang::Go,
             documentation: None,
-            sites: vec![Site {
+            sites: vec![TraceSite {
                 file_path: format!("{id}.go"),
                 line_number: 1,
                 function: None,
                 callee: "fmt.Errorf".into(),
-                error_type: ErrorType::Exception,
-                error_class: None,
                 args: args.iter().map(|a| a.to_string()).collect(),
-                source_code_start: 1,
-                source_code_end: 1,
                 github_url: None,
-                facts: Default::default(),
             }],
         }
     }

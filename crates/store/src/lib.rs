@@ -84,7 +84,39 @@ pub struct TraceRow {
     /// One-line meaning, when analysed.
     pub documentation: Option<String>,
     /// Every site, primary first.
-    pub sites: Vec<Site>,
+    pub sites: Vec<TraceSite>,
+}
+
+/// What tracing needs of a site: where it is and its link (for answers),
+/// its callee and the source of its arguments (for its template). Lean,
+/// as an atlas holds tens of thousands of them while it explains.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceSite {
+    /// Path relative to the repository root.
+    pub file_path: String,
+    /// 1-based line.
+    pub line_number: u32,
+    /// Enclosing function, if any.
+    pub function: Option<String>,
+    /// The callee as resolved (`fmt.Errorf`, …).
+    pub callee: String,
+    /// Source text of the values that fill the holes.
+    pub args: Vec<String>,
+    /// Pinned link to the site, when known.
+    pub github_url: Option<String>,
+}
+
+impl From<&Site> for TraceSite {
+    fn from(s: &Site) -> Self {
+        TraceSite {
+            file_path: s.file_path.clone(),
+            line_number: s.line_number,
+            function: s.function.clone(),
+            callee: s.callee.clone(),
+            args: s.args.clone(),
+            github_url: s.github_url.clone(),
+        }
+    }
 }
 
 /// Which records to list.

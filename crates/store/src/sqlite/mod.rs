@@ -168,20 +168,15 @@ impl TraceFields {
     }
 }
 
-impl From<TraceSite> for errdex_model::Site {
+impl From<TraceSite> for crate::TraceSite {
     fn from(t: TraceSite) -> Self {
-        errdex_model::Site {
+        crate::TraceSite {
             file_path: t.0,
             line_number: t.1,
             function: t.2,
             callee: t.3,
-            error_type: t.4,
-            error_class: t.5,
             args: t.6,
-            source_code_start: t.7,
-            source_code_end: t.8,
             github_url: t.9,
-            facts: Default::default(),
         }
     }
 }
@@ -654,16 +649,14 @@ impl Store for SqliteStore {
                     (
                         language,
                         documentation,
-                        sites.into_iter().map(errdex_model::Site::from).collect(),
+                        sites.into_iter().map(crate::TraceSite::from).collect(),
                     )
                 }
                 None => {
                     let json: String = whole.query_row([r.get::<_, i64>(5)?], |row| row.get(0))?;
-                    let mut f: RecordTraceFields = serde_json::from_str(&json)?;
-                    for s in &mut f.sites {
-                        s.facts = Default::default();
-                    }
-                    (f.language, f.documentation, f.sites)
+                    let f: RecordTraceFields = serde_json::from_str(&json)?;
+                    let sites = f.sites.iter().map(crate::TraceSite::from).collect();
+                    (f.language, f.documentation, sites)
                 }
             };
             out.push(TraceRow {

@@ -197,7 +197,6 @@ fn trace_rows_come_from_trace_rows_and_from_migrated_records_alike() {
     assert_eq!(want[0].documentation.as_deref(), Some("Serving stopped."));
     let files: Vec<&str> = want[0].sites.iter().map(|s| s.file_path.as_str()).collect();
     assert_eq!(files, vec!["b.go", "a.go"]);
-    assert!(want[0].sites.iter().all(|s| s.facts.is_empty()));
     assert_eq!(want[0].sites[0].args, vec!["err"]);
 
     // The same record stored by a version without the column.
