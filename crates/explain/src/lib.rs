@@ -33,6 +33,18 @@ pub enum Verdict {
     Unknown,
 }
 
+impl Verdict {
+    /// The verdict as `--json` names it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Traced => "traced",
+            Verdict::Partial => "partial",
+            Verdict::Ambiguous => "ambiguous",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
 /// A candidate site of a frame.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -428,6 +440,18 @@ impl Explainer {
 mod tests {
     use super::*;
     use errdex_model::Lang;
+
+    #[test]
+    fn verdict_names_are_the_json_names() {
+        for v in [
+            Verdict::Traced,
+            Verdict::Partial,
+            Verdict::Ambiguous,
+            Verdict::Unknown,
+        ] {
+            assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+        }
+    }
 
     fn row(id: &str, repo: &str, pattern: &str, args: &[&str]) -> TraceRow {
         TraceRow {

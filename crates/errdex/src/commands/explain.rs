@@ -5,7 +5,7 @@ use crate::{not_found, Failure};
 use errdex_explain::stack;
 use errdex_explain::{Explainer, Explanation, Outline, Verdict};
 use errdex_store::Store;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Write};
 
 /// Longest line read from a stream; the rest of a longer line is skipped,
 /// so one runaway line cannot exhaust memory.
@@ -15,6 +15,9 @@ const MAX_LINE: usize = 64 * 1024;
 const MAX_UNKNOWN_GROUPS: usize = 1000;
 /// Lines explained together (and, with --threads, in parallel).
 const BATCH: usize = 4096;
+
+/// Bytes read from a piped stdin at a time: fewer, larger reads.
+const READ_BUF: usize = 256 * 1024;
 
 pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
     let rows = store.trace_rows(a.repo.as_deref())?;
@@ -47,9 +50,15 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
             // One line at a time, so each answer comes as it is typed.
             stream(&ex, stdin.lock(), 1, &mut out)?;
         } else if threads == 1 {
-            stream(&ex, stdin.lock(), BATCH, &mut out)?;
+            stream(
+                &ex,
+                BufReader::with_capacity(READ_BUF, stdin.lock()),
+                BATCH,
+                &mut out,
+            )?;
         } else {
-            stream_parallel(&ex, stdin.lock(), threads, &mut out)?;
+            let input = BufReader::with_capacity(READ_BUF, stdin.lock());
+            stream_parallel(&ex, input, threads, &mut out)?;
         }
     } else {
         let lines: Vec<&str> = a.text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -241,6 +250,8 @@ struct Batch {
 impl Batch {
     /// Reads up to `size` lines (without their newlines; a line longer
     /// than [`MAX_LINE`] keeps its first bytes). False at the end of input.
+    /// The reader's buffer is taken a chunk at a time: its lines are found
+    /// with one search and copied in as they are.
     fn read(&mut self, input: &mut impl BufRead, size: usize) -> std::io::Result<bool> {
         self.buf.clear();
         self.ends.clear();
@@ -256,22 +267,23 @@ impl Batch {
                 self.skipping = false;
                 break;
             }
-            let (take, done) = match memchr::memchr(b'\n', chunk) {
-                Some(p) => (p + 1, true),
-                None => (chunk.len(), false),
-            };
-            let room = MAX_LINE.saturating_sub(self.buf.len() - start);
-            let keep = if done { take - 1 } else { take };
-            if !self.skipping {
-                self.buf.extend_from_slice(&chunk[..keep.min(room)]);
-                self.skipping = keep > room;
-            }
-            input.consume(take);
-            if done {
+            let mut used = 0;
+            for nl in memchr::memchr_iter(b'\n', chunk) {
+                self.keep(&chunk[used..nl], start);
                 self.skipping = false;
                 self.end_line(start);
                 start = self.buf.len();
+                used = nl + 1;
+                if self.ends.len() >= size {
+                    break;
+                }
             }
+            if self.ends.len() < size {
+                // The rest is the start of a line that goes on.
+                self.keep(&chunk[used..], start);
+                used = chunk.len();
+            }
+            input.consume(used);
         }
         if std::str::from_utf8(&self.buf).is_err() {
             let mut at = 0;
@@ -284,13 +296,29 @@ impl Batch {
         Ok(!self.ends.is_empty())
     }
 
+    /// Appends a piece of the line that started at `start`, as far as
+    /// [`MAX_LINE`] allows; past it, the rest of the line is dropped.
+    fn keep(&mut self, piece: &[u8], start: usize) {
+        if self.skipping {
+            return;
+        }
+        let room = MAX_LINE.saturating_sub(self.buf.len() - start);
+        self.buf.extend_from_slice(&piece[..piece.len().min(room)]);
+        self.skipping = piece.len() > room;
+    }
+
     /// Ends the line that started at `start`: drops a `\r` before the
     /// newline, and a blank line altogether.
     fn end_line(&mut self, start: usize) {
         if self.buf.last() == Some(&b'\r') && self.buf.len() > start {
             self.buf.pop();
         }
-        if self.buf[start..].iter().all(u8::is_ascii_whitespace) {
+        // Most lines start with a visible byte: no need to look further.
+        let blank = !self.buf[start..]
+            .first()
+            .is_some_and(|c| !c.is_ascii_whitespace())
+            && self.buf[start..].iter().all(u8::is_ascii_whitespace);
+        if blank {
             self.buf.truncate(start);
         } else {
             self.ends.push(self.buf.len());
@@ -304,7 +332,7 @@ impl Batch {
                 .lossy
                 .iter()
                 .map(String::as_str)
-                .filter(|l| !l.trim().is_empty())
+                .filter(|l| !blank(l))
                 .collect();
         }
         let text = std::str::from_utf8(&self.buf).expect("checked when read");
@@ -316,7 +344,7 @@ impl Batch {
                 at = end;
                 line
             })
-            .filter(|l| !l.trim().is_empty())
+            .filter(|l| !blank(l))
             .collect()
     }
 }
@@ -384,6 +412,12 @@ fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
         Verdict::Unknown => "unknown: nothing in the atlas prints this",
     };
     writeln!(out, "  verdict: {v}\n")
+}
+
+/// Whether a line is only whitespace. Most lines start with a visible
+/// ASCII byte, which settles it.
+fn blank(l: &str) -> bool {
+    !l.as_bytes().first().is_some_and(u8::is_ascii_graphic) && l.trim().is_empty()
 }
 
 /// `--summary`: lines grouped by their outermost error.
@@ -465,15 +499,11 @@ impl Summary {
             "COUNT", "VERDICT", "ERROR"
         )?;
         for x in g {
-            let v = serde_json::to_value(x.verdict)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default();
             writeln!(
                 out,
                 "{:>8}  {:<9}  {:<50}  {}",
                 x.count,
-                v,
+                x.verdict.as_str(),
                 super::list::one_line(&x.label, 50),
                 x.site
             )?;

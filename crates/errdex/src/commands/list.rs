@@ -92,17 +92,59 @@ pub(crate) fn print_table(records: &[Record]) -> Result<(), Failure> {
 
 /// A message on one line: newlines and tabs escaped, long text cut.
 pub(crate) fn one_line(s: &str, max: usize) -> String {
-    let mut out: String = s
-        .chars()
-        .flat_map(|c| match c {
-            '\n' => vec!['\\', 'n'],
-            '\t' => vec!['\\', 't'],
-            c if c.is_control() => vec!['?'],
-            c => vec![c],
-        })
-        .collect();
-    if out.chars().count() > max {
-        out = out.chars().take(max - 1).collect::<String>() + "…";
+    let mut out = String::with_capacity(s.len().min(4 * max));
+    // Output characters so far; past `max` the text is cut to `max - 1`
+    // and an ellipsis.
+    let mut chars = 0;
+    let mut cut = None;
+    for c in s.chars() {
+        let escaped = match c {
+            '\n' => "\\n",
+            '\t' => "\\t",
+            c if c.is_control() => "?",
+            c => {
+                chars += 1;
+                if chars == max {
+                    cut = Some(out.len());
+                } else if chars > max {
+                    break;
+                }
+                out.push(c);
+                continue;
+            }
+        };
+        for e in escaped.chars() {
+            chars += 1;
+            if chars == max {
+                cut = Some(out.len());
+            } else if chars > max {
+                break;
+            }
+            out.push(e);
+        }
+        if chars > max {
+            break;
+        }
+    }
+    if chars > max {
+        out.truncate(cut.unwrap_or(0));
+        out.push('…');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn one_line_escapes_and_cuts_at_the_limit() {
+        assert_eq!(one_line("a\tb\nc\u{7}", 20), "a\\tb\\nc?");
+        assert_eq!(one_line("abcdef", 6), "abcdef");
+        assert_eq!(one_line("abcdefg", 6), "abcde…");
+        // An escape counts as two characters and may be cut in half.
+        assert_eq!(one_line("abcd\nefg", 6), "abcd\\…");
+        assert_eq!(one_line("abcd\n", 6), "abcd\\n");
+        assert_eq!(one_line("ünïcödé wörds", 8), "ünïcödé…");
+    }
 }
