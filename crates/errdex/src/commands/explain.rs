@@ -314,10 +314,9 @@ impl Batch {
             self.buf.pop();
         }
         // Most lines start with a visible byte: no need to look further.
-        let blank = !self.buf[start..]
-            .first()
-            .is_some_and(|c| !c.is_ascii_whitespace())
-            && self.buf[start..].iter().all(u8::is_ascii_whitespace);
+        let line = &self.buf[start..];
+        let blank = line.first().is_none_or(u8::is_ascii_whitespace)
+            && line.iter().all(u8::is_ascii_whitespace);
         if blank {
             self.buf.truncate(start);
         } else {
