@@ -92,43 +92,27 @@ pub(crate) fn print_table(records: &[Record]) -> Result<(), Failure> {
 
 /// A message on one line: newlines and tabs escaped, long text cut.
 pub(crate) fn one_line(s: &str, max: usize) -> String {
-    let mut out = String::with_capacity(s.len().min(4 * max));
-    // Output characters so far; past `max` the text is cut to `max - 1`
-    // and an ellipsis.
-    let mut chars = 0;
-    let mut cut = None;
-    for c in s.chars() {
-        let escaped = match c {
-            '\n' => "\\n",
-            '\t' => "\\t",
-            c if c.is_control() => "?",
-            c => {
-                chars += 1;
-                if chars == max {
-                    cut = Some(out.len());
-                } else if chars > max {
-                    break;
-                }
-                out.push(c);
-                continue;
-            }
+    let escaped = s.chars().flat_map(|c| {
+        let (first, second) = match c {
+            '\n' => ('\\', Some('n')),
+            '\t' => ('\\', Some('t')),
+            c if c.is_control() => ('?', None),
+            c => (c, None),
         };
-        for e in escaped.chars() {
-            chars += 1;
-            if chars == max {
-                cut = Some(out.len());
-            } else if chars > max {
-                break;
-            }
-            out.push(e);
-        }
-        if chars > max {
+        std::iter::once(first).chain(second)
+    });
+    let mut out = String::with_capacity(s.len().min(4 * max));
+    // Where the text ends when cut: `max - 1` characters, then an ellipsis.
+    let mut cut = 0;
+    for (i, c) in escaped.enumerate() {
+        if i + 1 == max {
+            cut = out.len();
+        } else if i + 1 > max {
+            out.truncate(cut);
+            out.push('…');
             break;
         }
-    }
-    if chars > max {
-        out.truncate(cut.unwrap_or(0));
-        out.push('…');
+        out.push(c);
     }
     out
 }
