@@ -529,7 +529,11 @@ mod tests {
 
     fn batches(input: &[u8], size: usize) -> Vec<Vec<String>> {
         // A tiny buffer, so lines arrive split across reads.
-        let mut r = std::io::BufReader::with_capacity(7, input);
+        batches_read(input, size, 7)
+    }
+
+    fn batches_read(input: &[u8], size: usize, buffer: usize) -> Vec<Vec<String>> {
+        let mut r = std::io::BufReader::with_capacity(buffer, input);
         let mut b = Batch::default();
         let mut out = Vec::new();
         while b.read(&mut r, size).unwrap() {
@@ -557,6 +561,20 @@ mod tests {
         // Without a final newline too.
         let got = batches(&vec![b'y'; MAX_LINE + 5], 10);
         assert_eq!(got[0][0].len(), MAX_LINE);
+    }
+
+    #[test]
+    fn a_full_batch_leaves_the_rest_of_a_read_for_the_next() {
+        // One read holds all lines; each batch takes exactly its share.
+        let text: String = (0..10).map(|i| format!("line {i}\n")).collect();
+        let got = batches_read(text.as_bytes(), 3, 1 << 16);
+        let want: Vec<Vec<String>> = (0..10)
+            .map(|i| format!("line {i}"))
+            .collect::<Vec<_>>()
+            .chunks(3)
+            .map(<[String]>::to_vec)
+            .collect();
+        assert_eq!(got, want);
     }
 
     #[test]
