@@ -12,7 +12,7 @@
 
 mod sqlite;
 
-use errdex_model::{DynamicSite, IndexStats, Lang, Record, RepoDataset, Site};
+use errdex_model::{DynamicSite, IndexStats, Lang, Record, RepoDataset};
 use serde::Serialize;
 
 pub use sqlite::SqliteStore;
@@ -89,8 +89,10 @@ pub struct TraceRow {
 
 /// What tracing needs of a site: where it is and its link (for answers),
 /// its callee and the source of its arguments (for its template). Lean,
-/// as an atlas holds tens of thousands of them while it explains.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// as an atlas holds tens of thousands of them while it explains. Read
+/// from a whole stored site too (its other fields skipped unparsed).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TraceSite {
     /// Path relative to the repository root.
     pub file_path: String,
@@ -101,22 +103,10 @@ pub struct TraceSite {
     /// The callee as resolved (`fmt.Errorf`, …).
     pub callee: String,
     /// Source text of the values that fill the holes.
+    #[serde(default)]
     pub args: Vec<String>,
     /// Pinned link to the site, when known.
     pub github_url: Option<String>,
-}
-
-impl From<&Site> for TraceSite {
-    fn from(s: &Site) -> Self {
-        TraceSite {
-            file_path: s.file_path.clone(),
-            line_number: s.line_number,
-            function: s.function.clone(),
-            callee: s.callee.clone(),
-            args: s.args.clone(),
-            github_url: s.github_url.clone(),
-        }
-    }
 }
 
 /// Which records to list.

@@ -187,7 +187,7 @@ impl From<TraceSite> for crate::TraceSite {
 struct RecordTraceFields {
     language: errdex_model::Lang,
     documentation: Option<String>,
-    sites: Vec<errdex_model::Site>,
+    sites: Vec<crate::TraceSite>,
 }
 
 fn encode(r: &Record, previous: &HashMap<String, (String, String)>) -> Result<Encoded> {
@@ -655,8 +655,7 @@ impl Store for SqliteStore {
                 None => {
                     let json: String = whole.query_row([r.get::<_, i64>(5)?], |row| row.get(0))?;
                     let f: RecordTraceFields = serde_json::from_str(&json)?;
-                    let sites = f.sites.iter().map(crate::TraceSite::from).collect();
-                    (f.language, f.documentation, sites)
+                    (f.language, f.documentation, f.sites)
                 }
             };
             out.push(TraceRow {
