@@ -235,11 +235,14 @@ fn stream_parallel<W: Write>(
 }
 
 /// Lines of a stream read a batch at a time into one buffer, so that a
-/// line costs no allocation and the batch is checked as UTF-8 at once.
+/// line costs no allocation and the batch is checked as UTF-8 once.
 #[derive(Default)]
 struct Batch {
+    /// The bytes being read; moved into `text` once checked.
     buf: Vec<u8>,
-    /// Where each line ends in `buf`.
+    /// The batch's lines, one after another, when valid UTF-8.
+    text: String,
+    /// Where each line ends in `text` (in `buf` while reading).
     ends: Vec<usize>,
     /// The lines, when the batch is not valid UTF-8 (each made valid).
     lossy: Vec<String>,
@@ -253,6 +256,11 @@ impl Batch {
     /// The reader's buffer is taken a chunk at a time: its lines are found
     /// with one search and copied in as they are.
     fn read(&mut self, input: &mut impl BufRead, size: usize) -> std::io::Result<bool> {
+        // The last batch's text becomes the buffer again, allocation and all.
+        let last = std::mem::take(&mut self.text).into_bytes();
+        if last.capacity() > self.buf.capacity() {
+            self.buf = last;
+        }
         self.buf.clear();
         self.ends.clear();
         self.lossy.clear();
@@ -285,12 +293,17 @@ impl Batch {
             }
             input.consume(used);
         }
-        if std::str::from_utf8(&self.buf).is_err() {
-            let mut at = 0;
-            for &end in &self.ends {
-                self.lossy
-                    .push(String::from_utf8_lossy(&self.buf[at..end]).into_owned());
-                at = end;
+        match String::from_utf8(std::mem::take(&mut self.buf)) {
+            Ok(text) => self.text = text,
+            Err(e) => {
+                let bytes = e.into_bytes();
+                let mut at = 0;
+                for &end in &self.ends {
+                    self.lossy
+                        .push(String::from_utf8_lossy(&bytes[at..end]).into_owned());
+                    at = end;
+                }
+                self.buf = bytes;
             }
         }
         Ok(!self.ends.is_empty())
@@ -308,15 +321,15 @@ impl Batch {
     }
 
     /// Ends the line that started at `start`: drops a `\r` before the
-    /// newline, and a blank line altogether.
+    /// newline, and a blank line (Unicode whitespace too) altogether.
     fn end_line(&mut self, start: usize) {
         if self.buf.last() == Some(&b'\r') && self.buf.len() > start {
             self.buf.pop();
         }
-        // Most lines start with a visible byte: no need to look further.
         let line = &self.buf[start..];
-        let blank = line.first().is_none_or(u8::is_ascii_whitespace)
-            && line.iter().all(u8::is_ascii_whitespace);
+        // Most lines start with a visible ASCII byte, which settles it.
+        let blank = !line.first().is_some_and(u8::is_ascii_graphic)
+            && String::from_utf8_lossy(line).trim().is_empty();
         if blank {
             self.buf.truncate(start);
         } else {
@@ -327,23 +340,16 @@ impl Batch {
     /// The lines read.
     fn lines(&self) -> Vec<&str> {
         if !self.lossy.is_empty() {
-            return self
-                .lossy
-                .iter()
-                .map(String::as_str)
-                .filter(|l| !blank(l))
-                .collect();
+            return self.lossy.iter().map(String::as_str).collect();
         }
-        let text = std::str::from_utf8(&self.buf).expect("checked when read");
         let mut at = 0;
         self.ends
             .iter()
             .map(|&end| {
-                let line = &text[at..end];
+                let line = &self.text[at..end];
                 at = end;
                 line
             })
-            .filter(|l| !blank(l))
             .collect()
     }
 }
@@ -411,12 +417,6 @@ fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
         Verdict::Unknown => "unknown: nothing in the atlas prints this",
     };
     writeln!(out, "  verdict: {v}\n")
-}
-
-/// Whether a line is only whitespace. Most lines start with a visible
-/// ASCII byte, which settles it.
-fn blank(l: &str) -> bool {
-    !l.as_bytes().first().is_some_and(u8::is_ascii_graphic) && l.trim().is_empty()
 }
 
 /// `--summary`: lines grouped by their outermost error.
@@ -548,6 +548,9 @@ mod tests {
         assert_eq!(got, vec![vec!["one", "two"], vec!["three"]]);
         assert!(batches(b"", 4).is_empty());
         assert!(batches(b"\n\n \n", 4).iter().all(|b| b.is_empty()));
+        // Unicode whitespace is blank too.
+        let got = batches("a\n\u{3000}\u{a0}\nb\n".as_bytes(), 4);
+        assert_eq!(got, vec![vec!["a", "b"]]);
     }
 
     #[test]
