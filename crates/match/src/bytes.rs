@@ -242,6 +242,12 @@ pub(crate) fn for_each_word(masks: &[u64], mut f: impl FnMut(usize, usize)) {
     }
 }
 
+/// The first space of `b`: a plain loop, as a line's first space is near
+/// its start and a library search's set-up would cost more.
+pub(crate) fn first_space(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == b' ')
+}
+
 /// The matcher's reference definition of a word byte, for tests and for
 /// splitting templates at build time.
 pub(crate) fn is_word(c: u8) -> bool {

@@ -3,6 +3,7 @@
 //! logfmt line's `msg=` and `err=`), with location hints where the header
 //! names a file.
 
+use crate::bytes::first_space;
 use crate::Hints;
 use smallvec::{smallvec, SmallVec};
 use std::borrow::Cow;
@@ -139,12 +140,6 @@ fn depd_call_site(s: &str) -> Option<usize> {
         .iter()
         .any(|e| file.ends_with(e));
     (script && digits(line) && digits(col) && !file.contains(char::is_whitespace)).then_some(at)
-}
-
-/// The first space of `b`: a plain loop, as it is near the start and a
-/// library search's set-up would cost more.
-fn first_space(b: &[u8]) -> Option<usize> {
-    b.iter().position(|&c| c == b' ')
 }
 
 fn leading_space(s: &str) -> Option<usize> {

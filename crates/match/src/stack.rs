@@ -33,6 +33,7 @@
 //!
 //! Lines outside a trace are messages as they are.
 
+use crate::bytes::first_space;
 use crate::Hints;
 
 /// What a line of a stack trace is.
@@ -425,12 +426,7 @@ fn ruby_location(t: &str) -> Option<(String, u32, &str)> {
     // location before it has no space, so it is looked for before the
     // line's first space only: every line of a log is asked.
     let b = t.as_bytes();
-    // A plain loop: the first space is near, and a library search's
-    // set-up would cost more.
-    let head = &b[..b
-        .iter()
-        .position(|&c| c == b' ')
-        .map_or(b.len(), |sp| sp + 1)];
+    let head = &b[..first_space(b).map_or(b.len(), |sp| sp + 1)];
     let (mut tick, mut quote) = (None, None);
     for i in (0..head.len()).filter(|&i| head[i] == b':') {
         if b[i + 1..].starts_with(b"in ") {
