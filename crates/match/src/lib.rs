@@ -274,8 +274,6 @@ struct Compiled {
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     template: u32,
-    /// [`Cand::rank`].
-    rank: u32,
     lit_len: u32,
     head: u64,
     head_mask: u64,
@@ -379,7 +377,6 @@ impl TemplateSetBuilder {
             }
             entries.push(Entry {
                 template: set.templates.len() as u32 - 1,
-                rank: rank_of(t.literal_len() as u32),
                 lit_len: t.literal_len() as u32,
                 head,
                 head_mask,
@@ -707,7 +704,7 @@ impl TemplateSet {
                     && (tail ^ x.tail) & x.tail_mask == 0
                 {
                     cands.push(Cand {
-                        rank: x.rank,
+                        rank: rank_of(x.lit_len),
                         template: x.template,
                         start: s as u32,
                     });
