@@ -233,6 +233,13 @@ pub struct ExplainArgs {
     /// keeps the input order.
     #[arg(long, short = 'j', default_value_t = 1)]
     pub threads: usize,
+    /// Build the templates from the database and leave DB.trace-cache
+    /// alone. By default the compiled templates are kept in that file,
+    /// beside the database, and read back while the atlas is unchanged
+    /// (a large atlas then starts in milliseconds); any change to the
+    /// atlas, or another errdex build, rebuilds it. Deleting it is safe.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 #[derive(Debug, Args)]

@@ -12,6 +12,8 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod cache;
+
 use errdex_lang::language;
 pub use errdex_match::stack;
 use errdex_match::stack::{Role, StackLine};

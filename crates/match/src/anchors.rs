@@ -13,6 +13,7 @@
 //! automaton, as before.
 
 use crate::bytes::{for_each_word, is_word, Padded};
+use crate::codec::{Decoder, Encoder};
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use errdex_model::{Segment, Template};
 use std::cmp::Reverse;
@@ -216,10 +217,22 @@ pub(crate) struct Anchors {
     pair_heads: Vec<u64>,
     /// Literal anchors of templates without whole words.
     literals: Option<AhoCorasick>,
+    /// The automaton's patterns, kept to build it again from a cache.
+    literal_texts: Vec<String>,
     /// Automaton pattern → anchor.
     literal_anchor: Vec<u32>,
     /// Anchor → templates anchored on it.
     templates: Vec<Vec<u32>>,
+}
+
+/// The automaton over anchor literals, if there are any.
+fn literal_automaton(literals: &[String]) -> Option<AhoCorasick> {
+    (!literals.is_empty()).then(|| {
+        AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .build(literals)
+            .expect("anchor literals build an automaton")
+    })
 }
 
 /// A key of a template: byte span within one literal.
@@ -287,6 +300,7 @@ impl Anchors {
             longest_key: 0,
             pair_heads: vec![0; PAIR_HEAD_BITS / 64],
             literals: None,
+            literal_texts: Vec::new(),
             literal_anchor: Vec::new(),
             templates: Vec::new(),
         };
@@ -328,15 +342,76 @@ impl Anchors {
             a.templates[anchor as usize].push(ti as u32);
         }
         a.keys = KeyTable::new(&key_ids.into_iter().collect::<Vec<_>>());
-        if !literal_texts.is_empty() {
-            a.literals = Some(
-                AhoCorasickBuilder::new()
-                    .match_kind(MatchKind::Standard)
-                    .build(&literal_texts)
-                    .expect("anchor literals build an automaton"),
-            );
-        }
+        a.literal_texts = literal_texts.into_iter().map(str::to_string).collect();
+        a.literals = literal_automaton(&a.literal_texts);
         a
+    }
+
+    /// Writes the index (its templates already taken) for [`Anchors::decode`].
+    pub(crate) fn encode(&self, e: &mut Encoder) {
+        e.u64s(&self.keys.filter);
+        e.usize(self.keys.slots.len());
+        for &(check, anchor) in &self.keys.slots {
+            e.u32(check);
+            e.u32(anchor);
+        }
+        e.usize(self.longest_key);
+        e.u64s(&self.pair_heads);
+        e.usize(self.literal_texts.len());
+        for l in &self.literal_texts {
+            e.str(l);
+        }
+        e.u32s(&self.literal_anchor);
+    }
+
+    /// Reads what [`Anchors::encode`] wrote; `None` if it is not that.
+    pub(crate) fn decode(d: &mut Decoder<'_>) -> Option<Anchors> {
+        let filter = d.u64s()?;
+        let n = d.items(8)?;
+        let mut slots = Vec::with_capacity(n);
+        for _ in 0..n {
+            slots.push((d.u32()?, d.u32()?));
+        }
+        // Lookups mask their slot index and test bits by hash: the sizes
+        // must be what `KeyTable::new` and `build` make.
+        if filter.len() != FILTER_BITS / 64 || !slots.len().is_power_of_two() {
+            return None;
+        }
+        let longest_key = d.usize()?;
+        let pair_heads = d.u64s()?;
+        if pair_heads.len() != PAIR_HEAD_BITS / 64 {
+            return None;
+        }
+        let n = d.items(8)?;
+        let mut literal_texts = Vec::with_capacity(n);
+        for _ in 0..n {
+            literal_texts.push(d.string()?);
+        }
+        let literal_anchor = d.u32s()?;
+        if literal_anchor.len() != literal_texts.len() {
+            return None;
+        }
+        Some(Anchors {
+            keys: KeyTable {
+                mask: slots.len() - 1,
+                filter,
+                slots,
+            },
+            longest_key,
+            pair_heads,
+            literals: literal_automaton(&literal_texts),
+            literal_texts,
+            literal_anchor,
+            templates: Vec::new(),
+        })
+    }
+
+    /// The highest anchor number the index can report, plus one.
+    pub(crate) fn anchor_bound(&self) -> u32 {
+        let keys = self.keys.slots.iter().map(|&(_, a)| a + 1);
+        keys.chain(self.literal_anchor.iter().map(|&a| a + 1))
+            .max()
+            .unwrap_or(0)
     }
 
     /// Templates anchored on `anchor`.

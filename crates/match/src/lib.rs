@@ -29,7 +29,9 @@
 
 mod anchors;
 mod bytes;
+pub mod codec;
 mod holes;
+mod persist;
 pub mod prefix;
 pub mod sample;
 pub mod stack;
@@ -466,6 +468,11 @@ impl TemplateSet {
     /// Whether the set has no templates.
     pub fn is_empty(&self) -> bool {
         self.templates.is_empty()
+    }
+
+    /// The largest payload any template carries, if any does.
+    pub fn max_payload(&self) -> Option<u32> {
+        self.payloads.iter().copied().max()
     }
 
     fn literal(&mut self, l: &[u8]) -> Seg {

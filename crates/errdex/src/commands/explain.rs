@@ -6,6 +6,7 @@ use errdex_explain::stack;
 use errdex_explain::{Explainer, Explanation, Outline, Verdict};
 use errdex_store::Store;
 use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::Path;
 
 /// Longest line read from a stream; the rest of a longer line is skipped,
 /// so one runaway line cannot exhaust memory.
@@ -19,9 +20,12 @@ const BATCH: usize = 4096;
 /// Bytes read from a piped stdin at a time: fewer, larger reads.
 const READ_BUF: usize = 256 * 1024;
 
-pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
-    let rows = store.trace_rows(a.repo.as_deref())?;
-    if rows.is_empty() {
+pub(crate) fn run(store: &dyn Store, db: &Path, a: ExplainArgs) -> Result<(), Failure> {
+    // The compiled templates are kept beside the database: building them
+    // for a large atlas takes longer than tracing a big log.
+    let cache = (!a.no_cache).then(|| errdex_explain::cache::path_for(db));
+    let (ex, _) = errdex_explain::cache::load(store, a.repo.as_deref(), cache.as_deref())?;
+    if ex.records() == 0 {
         return Err(anyhow::anyhow!(
             "the atlas has no records{}; run `errdex index PATH` first",
             a.repo
@@ -31,7 +35,6 @@ pub(crate) fn run(store: &dyn Store, a: ExplainArgs) -> Result<(), Failure> {
         )
         .into());
     }
-    let ex = Explainer::new(rows);
     let out = std::io::stdout();
     let mut out = Output {
         out: BufWriter::new(out.lock()),

@@ -21,7 +21,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::List(a) => list::run(&open_existing(&cli.db)?, a),
         Command::Show(a) => show::run(&open_existing(&cli.db)?, a),
         Command::Export(a) => export::run(&open_existing(&cli.db)?, &cli.db, a),
-        Command::Explain(a) => explain::run(&open_existing(&cli.db)?, a),
+        Command::Explain(a) => explain::run(&open_existing(&cli.db)?, &cli.db, a),
         Command::Analyze(a) => analyze::run(&open_existing(&cli.db)?, a),
         Command::Serve(a) => serve::run(open_existing(&cli.db)?, &cli.db, &a),
         Command::Up(a) => serve::up(&cli.db, a),

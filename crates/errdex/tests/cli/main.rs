@@ -357,6 +357,71 @@ fn help_teaches() {
 }
 
 #[test]
+fn explain_keeps_its_templates_beside_the_database_and_never_reads_them_stale() {
+    let env = Env::new("seed");
+    env.index();
+    let cache = PathBuf::from(format!("{}.trace-cache", env.db().display()));
+    let lines = "E1129 12:00:03.1 1 dnscontroller.go:306] stop requested\n\
+                 serving readiness probe: listen tcp :80: bind: address already in use\n\
+                 something nobody wrote\n";
+    let explain = |extra: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
+            .arg("--db")
+            .arg(env.db())
+            .args(["explain", "-", "--json"])
+            .args(extra)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(lines.as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let uncached = explain(&["--no-cache"]);
+    assert!(!cache.exists(), "--no-cache writes no cache");
+    let built = explain(&[]);
+    assert!(cache.exists(), "the first run keeps the templates");
+    let cached = explain(&[]);
+    assert_eq!(built, uncached);
+    assert_eq!(cached, uncached);
+    assert!(uncached.contains(r#""lineNumber":306"#), "{uncached}");
+
+    // The code changes and is indexed again: the cache must not answer
+    // for the old atlas.
+    let file = env.tree().join("dns-controller/pkg/dns/dnscontroller.go");
+    let code = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        code.replace("\"stop requested\"", "\"halt requested\""),
+    )
+    .unwrap();
+    env.index();
+    let after = explain(&[]);
+    let first: Value = serde_json::from_str(after.lines().next().unwrap()).unwrap();
+    assert_eq!(first["verdict"], "unknown", "{after}");
+    assert_eq!(after, explain(&["--no-cache"]));
+
+    // A damaged cache is rebuilt, not believed.
+    let mut bytes = std::fs::read(&cache).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    std::fs::write(&cache, &bytes).unwrap();
+    assert_eq!(explain(&[]), after);
+    std::fs::write(&cache, b"not a cache").unwrap();
+    assert_eq!(explain(&[]), after);
+    assert_ne!(std::fs::read(&cache).unwrap(), b"not a cache", "rewritten");
+}
+
+#[test]
 fn explain_traces_text_json_and_summary() {
     let env = Env::new("seed");
     env.index();

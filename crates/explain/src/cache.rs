@@ -1,0 +1,308 @@
+//! An [`Explainer`] kept on disk between runs.
+//!
+//! Building one for a large atlas (every record read and parsed, every
+//! site's pattern parsed into a template, the set compiled) takes longer
+//! than explaining a million log lines' worth of work would allow; reading
+//! it back from a file takes a few milliseconds. The file sits next to the
+//! database and says which database contents and which `errdex` build it
+//! was made from: any other contents or build rebuild it, so it is never
+//! stale. It is a cache: deleting it costs one rebuild.
+//!
+//! Layout: a magic line, the key (format, build, dataset version, repo
+//! filter), a checksum of the rest, then the explainer in the
+//! [`codec`](errdex_match::codec) form.
+
+use crate::{Explainer, SiteRef};
+use errdex_match::codec::{checksum, Decoder, Encoder};
+use errdex_match::TemplateSet;
+use errdex_model::Lang;
+use errdex_store::{Store, TraceRow, TraceSite};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8] = b"errdex trace cache\n";
+/// Bumped whenever the layout below changes.
+const FORMAT: u32 = 1;
+
+/// Where an explainer came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Read back from the cache file.
+    Cache,
+    /// Built from the store (and written to the cache when one was given).
+    Built,
+}
+
+/// The cache file of the database at `db`: beside it, named after it.
+pub fn path_for(db: &Path) -> PathBuf {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".trace-cache");
+    PathBuf::from(name)
+}
+
+/// The explainer for the store's records (of `repo` only, if given): read
+/// from `cache` when that file was made from these contents by this build,
+/// else built and, best effort, written there. A cache that cannot be read
+/// or written only costs time, never an answer.
+pub fn load(
+    store: &dyn Store,
+    repo: Option<&str>,
+    cache: Option<&Path>,
+) -> errdex_store::Result<(Explainer, Source)> {
+    let key = match cache {
+        Some(_) => cache_key(store, repo)?,
+        None => None,
+    };
+    if let (Some(path), Some(key)) = (cache, &key) {
+        if let Some(ex) = std::fs::read(path).ok().and_then(|b| read(&b, key)) {
+            return Ok((ex, Source::Cache));
+        }
+    }
+    let ex = Explainer::new(store.trace_rows(repo)?);
+    if let (Some(path), Some(key)) = (cache, &key) {
+        if ex.records() > 0 {
+            write(path, key, &ex);
+        }
+    }
+    Ok((ex, Source::Built))
+}
+
+/// What the cache must have been made from; `None` when that cannot be
+/// told (no dataset yet, or this program's file unreadable), and then no
+/// cache is used.
+fn cache_key(store: &dyn Store, repo: Option<&str>) -> errdex_store::Result<Option<String>> {
+    let Some(version) = store.dataset_version()? else {
+        return Ok(None);
+    };
+    Ok(build_id().map(|build| format!("{FORMAT} {build} {version} {}", repo.unwrap_or("*"))))
+}
+
+/// This build of the program: its file's size and modification time, so
+/// that a rebuilt `errdex` (whose templates may parse differently) never
+/// reads an older one's cache.
+fn build_id() -> Option<String> {
+    let meta = std::env::current_exe().ok()?.metadata().ok()?;
+    let modified = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(format!(
+        "{}-{}-{}.{:09}",
+        env!("CARGO_PKG_VERSION"),
+        meta.len(),
+        modified.as_secs(),
+        modified.subsec_nanos()
+    ))
+}
+
+fn read(file: &[u8], key: &str) -> Option<Explainer> {
+    let mut d = Decoder::new(file.strip_prefix(MAGIC)?);
+    if d.str()? != key {
+        return None;
+    }
+    let sum = d.u64()?;
+    let body = d.bytes()?;
+    if !d.is_empty() || checksum(body) != sum {
+        return None;
+    }
+    Explainer::decode(body)
+}
+
+/// Writes the cache beside the database, through a temporary file renamed
+/// into place, so a reader never sees half a file. Failure (a read-only
+/// folder, a full disk) leaves no file and is not an error: the next run
+/// builds again.
+fn write(path: &Path, key: &str, ex: &Explainer) {
+    let body = ex.encode();
+    let mut head = Encoder::new();
+    head.str(key);
+    head.u64(checksum(&body));
+    head.usize(body.len());
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        use std::io::Write;
+        f.write_all(MAGIC)?;
+        f.write_all(&head.finish())?;
+        f.write_all(&body)
+    });
+    if written.is_err() || std::fs::rename(&tmp, path).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+impl Explainer {
+    /// The explainer as bytes, for [`Explainer::decode`].
+    pub fn encode(&self) -> Vec<u8> {
+        let mut e = Encoder::new();
+        e.usize(self.rows.len());
+        for r in &self.rows {
+            e.str(&r.id);
+            e.str(&r.repo);
+            e.str(&r.slug);
+            e.str(&r.message_pattern);
+            e.u8(Lang::ALL.iter().position(|&l| l == r.language).unwrap_or(0) as u8);
+            e.opt_str(r.documentation.as_deref());
+            e.usize(r.sites.len());
+            for s in &r.sites {
+                e.str(&s.file_path);
+                e.u32(s.line_number);
+                e.opt_str(s.function.as_deref());
+                e.str(&s.callee);
+                e.usize(s.args.len());
+                for a in &s.args {
+                    e.str(a);
+                }
+                e.opt_str(s.github_url.as_deref());
+            }
+        }
+        e.usize(self.sites.len());
+        for s in &self.sites {
+            e.u32(s.row);
+            e.u32(s.site);
+        }
+        self.set.encode(&mut e);
+        e.finish()
+    }
+
+    /// Reads what [`Explainer::encode`] wrote; `None` for anything else,
+    /// including bytes whose indices would lead outside the explainer.
+    pub fn decode(bytes: &[u8]) -> Option<Explainer> {
+        let mut d = Decoder::new(bytes);
+        let n = d.items(40)?;
+        let mut rows = Vec::with_capacity(n);
+        for _ in 0..n {
+            let id = d.string()?;
+            let repo = d.string()?;
+            let slug = d.string()?;
+            let message_pattern = d.string()?;
+            let language = *Lang::ALL.get(usize::from(d.u8()?))?;
+            let documentation = d.opt_string()?;
+            let n = d.items(30)?;
+            let mut sites = Vec::with_capacity(n);
+            for _ in 0..n {
+                let file_path = d.string()?;
+                let line_number = d.u32()?;
+                let function = d.opt_string()?;
+                let callee = d.string()?;
+                let n = d.items(8)?;
+                let mut args = Vec::with_capacity(n);
+                for _ in 0..n {
+                    args.push(d.string()?);
+                }
+                sites.push(TraceSite {
+                    file_path,
+                    line_number,
+                    function,
+                    callee,
+                    args,
+                    github_url: d.opt_string()?,
+                });
+            }
+            rows.push(TraceRow {
+                id,
+                repo,
+                slug,
+                message_pattern,
+                language,
+                documentation,
+                sites,
+            });
+        }
+        let n = d.items(8)?;
+        let mut sites = Vec::with_capacity(n);
+        for _ in 0..n {
+            let (row, site) = (d.u32()?, d.u32()?);
+            let r = rows.get(row as usize)?;
+            r.sites.get(site as usize)?;
+            sites.push(SiteRef { row, site });
+        }
+        let set = TemplateSet::decode(&mut d)?;
+        let payloads_ok = set.max_payload().is_none_or(|p| (p as usize) < sites.len());
+        (d.is_empty() && payloads_ok).then_some(Explainer { rows, sites, set })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows() -> Vec<TraceRow> {
+        let site = |file: &str, line: u32, args: &[&str]| TraceSite {
+            file_path: file.into(),
+            line_number: line,
+            function: Some("run".into()),
+            callee: "fmt.Errorf".into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            github_url: Some(format!("https://github.com/o/r/blob/abc/{file}#L{line}")),
+        };
+        vec![
+            TraceRow {
+                id: "a".into(),
+                repo: "o/r".into(),
+                slug: "serving-readiness-probe-w".into(),
+                message_pattern: "serving readiness probe: %w".into(),
+                language: Lang::Go,
+                documentation: Some("The probe port is taken.".into()),
+                sites: vec![site("cmd/apply.go", 130, &["err"])],
+            },
+            TraceRow {
+                id: "b".into(),
+                repo: "o/r".into(),
+                slug: "stop-requested".into(),
+                message_pattern: "stop requested".into(),
+                language: Lang::Go,
+                documentation: None,
+                sites: vec![site("dns/c.go", 265, &[]), site("dns/c.go", 306, &[])],
+            },
+        ]
+    }
+
+    #[test]
+    fn an_explainer_read_back_explains_as_the_one_written() {
+        let ex = Explainer::new(rows());
+        let bytes = ex.encode();
+        let back = Explainer::decode(&bytes).expect("reads back");
+        assert_eq!(back.encode(), bytes);
+        for line in [
+            "E1129 12:00:03.1 1 c.go:306] stop requested",
+            "serving readiness probe: listen tcp :80: bind: address already in use",
+            "stop requested",
+            "unknown text",
+        ] {
+            let (a, b) = (ex.explain(line), back.explain(line));
+            assert_eq!(
+                serde_json::to_string(&a).unwrap(),
+                serde_json::to_string(&b).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn a_cut_explainer_does_not_read_back() {
+        let bytes = Explainer::new(rows()).encode();
+        for cut in 0..bytes.len() {
+            assert!(Explainer::decode(&bytes[..cut]).is_none(), "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn a_cache_file_answers_only_to_its_own_key_and_intact() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = path_for(&dir.path().join("atlas.db"));
+        assert!(path.ends_with("atlas.db.trace-cache"));
+        let ex = Explainer::new(rows());
+        write(&path, "key 1", &ex);
+        let file = std::fs::read(&path).unwrap();
+        assert!(read(&file, "key 1").is_some());
+        assert!(read(&file, "key 2").is_none());
+        let mut damaged = file.clone();
+        let last = damaged.len() - 1;
+        damaged[last] ^= 1;
+        assert!(read(&damaged, "key 1").is_none());
+        // Nothing left behind but the file itself.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+}

@@ -1,0 +1,315 @@
+//! A compiled [`TemplateSet`] written out and read back, so that a caller
+//! can keep it between runs instead of compiling the atlas again.
+//!
+//! Reading checks every index the set follows while tracing (segment,
+//! literal, word, payload and anchor ranges): bytes that decode but do not
+//! describe a set read as `None`, so tracing a set read back can never
+//! index out of bounds.
+
+use crate::anchors::Anchors;
+use crate::codec::{Decoder, Encoder};
+use crate::{Compiled, Entry, Seg, TemplateSet};
+use errdex_model::HoleKind;
+
+/// Every hole kind, by the number it is written as.
+const HOLE_KINDS: [HoleKind; 12] = [
+    HoleKind::Any,
+    HoleKind::Int,
+    HoleKind::Hex,
+    HoleKind::Octal,
+    HoleKind::Binary,
+    HoleKind::Float,
+    HoleKind::Bool,
+    HoleKind::Quoted,
+    HoleKind::Char,
+    HoleKind::Unicode,
+    HoleKind::Pointer,
+    HoleKind::Type,
+];
+
+fn hole_kind_number(k: HoleKind) -> u8 {
+    // A kind added to the model without a number here fails the round-trip
+    // test, not a user's run.
+    HOLE_KINDS.iter().position(|&x| x == k).unwrap_or(0) as u8
+}
+
+impl TemplateSet {
+    /// Writes the set for [`TemplateSet::decode`].
+    pub fn encode(&self, e: &mut Encoder) {
+        e.usize(self.templates.len());
+        for t in &self.templates {
+            e.u32(t.segs.0);
+            e.u32(t.segs.1);
+            e.u32(t.lit_len);
+            e.u32(t.payloads.0);
+            e.u32(t.payloads.1);
+        }
+        e.usize(self.segs.len());
+        for s in &self.segs {
+            match *s {
+                Seg::Lit {
+                    off,
+                    len,
+                    words,
+                    probe,
+                } => {
+                    e.u8(0);
+                    e.u32(off);
+                    e.u32(len);
+                    e.u32(words);
+                    e.u32(probe);
+                }
+                Seg::Hole { kind, chain } => {
+                    e.u8(1);
+                    e.u8(hole_kind_number(kind));
+                    e.u8(u8::from(chain));
+                }
+            }
+        }
+        e.bytes(&self.lits);
+        e.u64s(&self.words);
+        e.u32s(&self.payloads);
+        e.u32s(&self.anchor_start);
+        e.usize(self.anchored.len());
+        for a in &self.anchored {
+            e.u32(a.template);
+            e.u32(a.lit_len);
+            e.u64(a.head);
+            e.u64(a.head_mask);
+            e.u64(a.tail);
+            e.u64(a.tail_mask);
+        }
+        self.anchors.encode(e);
+        // In payload order, so the same set always writes the same bytes.
+        let mut files: Vec<_> = self.files.iter().collect();
+        files.sort_unstable_by_key(|(p, _)| **p);
+        e.usize(files.len());
+        for (payload, (file, line)) in files {
+            e.u32(*payload);
+            e.str(file);
+            e.u32(*line);
+        }
+    }
+
+    /// Reads a set [`TemplateSet::encode`] wrote; `None` for anything else.
+    pub fn decode(d: &mut Decoder<'_>) -> Option<TemplateSet> {
+        let n = d.items(20)?;
+        let mut templates = Vec::with_capacity(n);
+        for _ in 0..n {
+            templates.push(Compiled {
+                segs: (d.u32()?, d.u32()?),
+                lit_len: d.u32()?,
+                payloads: (d.u32()?, d.u32()?),
+            });
+        }
+        let n = d.items(3)?;
+        let mut segs = Vec::with_capacity(n);
+        for _ in 0..n {
+            segs.push(match d.u8()? {
+                0 => Seg::Lit {
+                    off: d.u32()?,
+                    len: d.u32()?,
+                    words: d.u32()?,
+                    probe: d.u32()?,
+                },
+                1 => Seg::Hole {
+                    kind: *HOLE_KINDS.get(usize::from(d.u8()?))?,
+                    chain: match d.u8()? {
+                        0 => false,
+                        1 => true,
+                        _ => return None,
+                    },
+                },
+                _ => return None,
+            });
+        }
+        let lits = d.bytes()?.to_vec();
+        let words = d.u64s()?;
+        let payloads = d.u32s()?;
+        let anchor_start = d.u32s()?;
+        let n = d.items(40)?;
+        let mut anchored = Vec::with_capacity(n);
+        for _ in 0..n {
+            anchored.push(Entry {
+                template: d.u32()?,
+                lit_len: d.u32()?,
+                head: d.u64()?,
+                head_mask: d.u64()?,
+                tail: d.u64()?,
+                tail_mask: d.u64()?,
+            });
+        }
+        let anchors = Anchors::decode(d)?;
+        let n = d.items(16)?;
+        let mut files = foldhash::HashMap::default();
+        files.reserve(n);
+        for _ in 0..n {
+            let payload = d.u32()?;
+            let file: Box<str> = d.str()?.into();
+            files.insert(payload, (file, d.u32()?));
+        }
+        let set = TemplateSet {
+            templates,
+            segs,
+            lits,
+            words,
+            payloads,
+            anchor_start,
+            anchored,
+            anchors,
+            files,
+        };
+        set.is_whole().then_some(set)
+    }
+
+    /// Whether every range and index the set follows lies inside it.
+    fn is_whole(&self) -> bool {
+        let within = |(s, e): (u32, u32), len: usize| s <= e && e as usize <= len;
+        let templates_ok = self
+            .templates
+            .iter()
+            .all(|t| within(t.segs, self.segs.len()) && within(t.payloads, self.payloads.len()));
+        let segs_ok = self.segs.iter().all(|s| match *s {
+            Seg::Lit {
+                off,
+                len,
+                words,
+                probe,
+            } => {
+                let words_end = words as usize + (len as usize).div_ceil(8);
+                off as usize + len as usize <= self.lits.len()
+                    && words_end <= self.words.len()
+                    && (probe < len || (probe == 0 && len == 0))
+            }
+            Seg::Hole { .. } => true,
+        });
+        let starts_ok = self.anchor_start.first() == Some(&0)
+            && self.anchor_start.windows(2).all(|w| w[0] <= w[1])
+            && self.anchor_start.last().map(|&e| e as usize) == Some(self.anchored.len())
+            && (self.anchors.anchor_bound() as usize) < self.anchor_start.len();
+        let entries_ok = self
+            .anchored
+            .iter()
+            .all(|a| (a.template as usize) < self.templates.len());
+        templates_ok && segs_ok && starts_ok && entries_ok
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Hints, TemplateSetBuilder};
+    use errdex_model::{Hole, Template};
+
+    fn template(parts: &[&str], kind: HoleKind) -> Template {
+        let mut t = Template::default();
+        for p in parts {
+            if p.starts_with('%') {
+                t.push_hole(Hole {
+                    kind,
+                    verb: p.to_string(),
+                    arg: Some("err".into()),
+                    chain: *p == "%w",
+                });
+            } else {
+                t.push_lit(p);
+            }
+        }
+        t
+    }
+
+    fn set() -> TemplateSet {
+        let mut b = TemplateSetBuilder::new();
+        b.add(
+            template(&["serving readiness probe: ", "%w"], HoleKind::Any),
+            1,
+            "cmd/apply_channel.go",
+            130,
+        );
+        b.add(
+            template(&["listen tcp ", "%s", ": bind failed"], HoleKind::Any),
+            2,
+            "net/listen.go",
+            9,
+        );
+        // No whole word: anchored through the literal automaton.
+        b.add(template(&["invalid", "%d"], HoleKind::Int), 3, "x.go", 1);
+        for (i, k) in HOLE_KINDS.iter().enumerate() {
+            b.add(
+                template(&["kind number ", "%v", " written"], *k),
+                10 + i as u32,
+                "kinds.go",
+                i as u32,
+            );
+        }
+        b.build()
+    }
+
+    fn encoded(s: &TemplateSet) -> Vec<u8> {
+        let mut e = Encoder::new();
+        s.encode(&mut e);
+        e.finish()
+    }
+
+    #[test]
+    fn a_set_read_back_traces_as_the_one_written() {
+        let original = set();
+        let bytes = encoded(&original);
+        let mut d = Decoder::new(&bytes);
+        let back = TemplateSet::decode(&mut d).expect("reads back");
+        assert!(d.is_empty());
+        // Every hole kind has its own number, so the bytes say it all.
+        assert_eq!(encoded(&back), bytes);
+        let hinted = Hints {
+            files: vec!["apply_channel.go".into()],
+            line: Some(130),
+        };
+        for (text, hints) in [
+            (
+                "serving readiness probe: listen tcp :80: bind failed",
+                &hinted,
+            ),
+            ("invalid42", &Hints::default()),
+            ("kind number 3 written", &Hints::default()),
+            ("nothing known", &Hints::default()),
+        ] {
+            assert_eq!(
+                back.trace(text, hints),
+                original.trace(text, hints),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            back.trace(
+                "serving readiness probe: listen tcp :80: bind failed",
+                &hinted
+            )
+            .frames
+            .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn cut_or_altered_bytes_never_read_as_a_set_that_indexes_out_of_bounds() {
+        let bytes = encoded(&set());
+        for cut in 0..bytes.len() {
+            assert!(TemplateSet::decode(&mut Decoder::new(&bytes[..cut])).is_none());
+        }
+        // Flip bytes one at a time: what still decodes must trace without
+        // a panic.
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 0x5a;
+            if let Some(s) = TemplateSet::decode(&mut Decoder::new(&b)) {
+                for text in [
+                    "serving readiness probe: x",
+                    "invalid7",
+                    "kind number 1 written",
+                ] {
+                    let _ = s.trace(text, &Hints::default());
+                }
+            }
+        }
+    }
+}
