@@ -242,10 +242,31 @@ pub(crate) fn for_each_word(masks: &[u64], mut f: impl FnMut(usize, usize)) {
     }
 }
 
-/// The first space of `b`: a plain loop, as a line's first space is near
-/// its start and a library search's set-up would cost more.
+/// The first space of `b`.
+#[inline]
 pub(crate) fn first_space(b: &[u8]) -> Option<usize> {
-    b.iter().position(|&c| c == b' ')
+    find_byte(b, b' ')
+}
+
+/// The first `c` in `b`, eight bytes per step: what prefix and stack
+/// detection look for (a space, `=`) is near the start of a line, where a
+/// library search's set-up would cost more than the search, and a byte
+/// loop takes a step per byte.
+#[inline]
+pub(crate) fn find_byte(b: &[u8], c: u8) -> Option<usize> {
+    let spread = LO.wrapping_mul(u64::from(c));
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        let w = u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes")) ^ spread;
+        // A zero byte of `w` is a `c`; the lowest flagged byte is the first
+        // zero (a borrow only flags bytes above one).
+        let zero = w.wrapping_sub(LO) & !w & HI;
+        if zero != 0 {
+            return Some(i + zero.trailing_zeros() as usize / 8);
+        }
+        i += 8;
+    }
+    b[i..].iter().position(|&x| x == c).map(|p| i + p)
 }
 
 /// The matcher's reference definition of a word byte, for tests and for
@@ -257,6 +278,33 @@ pub(crate) fn is_word(c: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_byte_finds_the_first_one_as_a_loop_would() {
+        // Every position in texts of every length up to 20, with bytes
+        // just around the one sought (borrows in the eight-byte test).
+        for c in [b' ', b'=', 0u8, 0x80, 0xff] {
+            for len in 0..20 {
+                for at in 0..=len {
+                    for filler in [c.wrapping_add(1), c.wrapping_sub(1), 0x80, b'a'] {
+                        if filler == c {
+                            continue;
+                        }
+                        let mut b = vec![filler; len];
+                        if at < len {
+                            b[at] = c;
+                            // A second one later must not be reported.
+                            if at + 3 < len {
+                                b[at + 3] = c;
+                            }
+                        }
+                        let want = b.iter().position(|&x| x == c);
+                        assert_eq!(find_byte(&b, c), want, "{c:#x} in {b:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn word_bits_agree_with_the_byte_definition() {

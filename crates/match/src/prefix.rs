@@ -3,7 +3,7 @@
 //! logfmt line's `msg=` and `err=`), with location hints where the header
 //! names a file.
 
-use crate::bytes::first_space;
+use crate::bytes::{find_byte, first_space};
 use crate::Hints;
 use smallvec::{smallvec, SmallVec};
 use std::borrow::Cow;
@@ -448,10 +448,10 @@ fn logfmt(s: &str) -> Option<Vec<(String, String, usize)>> {
     // A key is the first token before its `=`: text whose first token has
     // none is no logfmt (most log messages).
     if b.first() != Some(&b'"') {
-        let token = b.iter().skip_while(|&&c| c == b' ');
-        if !token.take_while(|&&c| c != b' ').any(|&c| c == b'=') {
-            return None;
-        }
+        let from = b.iter().take_while(|&&c| c == b' ').count();
+        let token = &b[from..];
+        let token = &token[..first_space(token).unwrap_or(token.len())];
+        find_byte(token, b'=')?;
     }
     let mut out = Vec::new();
     let mut i = 0;

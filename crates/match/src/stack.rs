@@ -33,7 +33,7 @@
 //!
 //! Lines outside a trace are messages as they are.
 
-use crate::bytes::first_space;
+use crate::bytes::{find_byte, first_space};
 use crate::Hints;
 
 /// What a line of a stack trace is.
@@ -427,6 +427,8 @@ fn ruby_location(t: &str) -> Option<(String, u32, &str)> {
     // line's first space only: every line of a log is asked.
     let b = t.as_bytes();
     let head = &b[..first_space(b).map_or(b.len(), |sp| sp + 1)];
+    // Most lines' first word has no colon at all.
+    find_byte(head, b':')?;
     let (mut tick, mut quote) = (None, None);
     for i in (0..head.len()).filter(|&i| head[i] == b':') {
         if b[i + 1..].starts_with(b"in ") {
@@ -521,9 +523,22 @@ fn node_location_line(t: &str) -> Option<(String, u32)> {
     if !t.as_bytes().last().is_some_and(u8::is_ascii_digit) {
         return None;
     }
-    let colon = memchr::memrchr(b':', t.as_bytes())?;
+    // The line number is the run of digits at the end (`u32` parsing
+    // allows a `+` before it), right after the last colon: found from the
+    // end without a search.
+    let b = t.as_bytes();
+    let mut colon = b.len() - b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    if colon > 0 && b[colon - 1] == b'+' {
+        colon -= 1;
+    }
+    let colon = colon.checked_sub(1).filter(|&c| b[c] == b':')?;
     let (file, line) = (&t[..colon], &t[colon + 1..]);
-    if !is_script(file) || file.contains(' ') {
+    // Every script extension ends in `s` or `x`: most lines ending in a
+    // number are told apart by one byte.
+    if !matches!(file.as_bytes().last(), Some(b's' | b'x'))
+        || !is_script(file)
+        || file.contains(' ')
+    {
         return None;
     }
     Some((suffix_path(file), line.parse().ok()?))
@@ -755,6 +770,16 @@ fn exception_line(line: &str) -> Option<StackLine> {
         at += "Exception in thread \"".len() + close + 2;
         rest = &r[close + 2..];
         certain = true;
+    }
+    // Most lines have a space before any `: `, and a class has none: the
+    // head before `: ` then holds that space, and so does the class cut
+    // from it unless the space starts Node's ` [code]`. Told by the first
+    // space alone, before any search for `: `.
+    let b = rest.as_bytes();
+    if let Some(sp) = first_space(b).filter(|&sp| sp > 0) {
+        if b[sp - 1] != b':' && b.get(sp + 1) != Some(&b'[') {
+            return None;
+        }
     }
     // Node: `TypeError [ERR_INVALID_ARG_TYPE]: msg`.
     let head = &rest[..colon_space(rest)?];
