@@ -3,6 +3,8 @@
 # /usr/share/gocode/src into one atlas, generates 1,000,000 log lines from
 # its templates (10% chains of depth 2-4, 10% matching nothing), and in the
 # same run measures:
+#   - errdex explain start-up: building the templates (first run after the
+#     index, and --no-cache) and reading them back from DB.trace-cache;
 #   - errdex explain - throughput, 1 and 2 threads, and its peak memory;
 #   - one core's steady-state rate, lines in memory, start-up excluded
 #     (100k vs 1M lines: memory follows templates, not log size);
@@ -19,19 +21,23 @@ cargo build --release -q -p errdex-explain --example tracebench
 E=$PWD/target/release/errdex
 TB=$PWD/target/release/examples/tracebench
 DB=$OUT/gocode.db
-rm -f "$DB"
+rm -f "$DB" "$DB.trace-cache"
 "$E" --db "$DB" index /usr/share/gocode/src 2>&1 | grep '^indexed'
 "$TB" gen "$DB" 1000000 "$OUT/lines.txt" "$OUT/truth.txt"
 head -100000 "$OUT/lines.txt" > "$OUT/lines100k.txt"
 head -10000 "$OUT/lines.txt" > "$OUT/sample10k.txt"
-# Three runs each: these machines are noisy, so read the best and the spread.
+# Start-up: the first explain after an index builds the templates and keeps
+# them in DB.trace-cache; later runs read them back.
+/usr/bin/time -f "startup, first run after index (build, write DB.trace-cache): %e s, peak %M KB" "$E" --db "$DB" explain "x" 2>&1 >/dev/null | tail -1 || true
+/usr/bin/time -f "startup, --no-cache (load atlas, build matcher): %e s, peak %M KB" "$E" --db "$DB" explain "x" --no-cache 2>&1 >/dev/null | tail -1 || true
+/usr/bin/time -f "startup, from DB.trace-cache: %e s, peak %M KB" "$E" --db "$DB" explain "x" 2>&1 >/dev/null | tail -1 || true
+# Five runs each: these machines are noisy, so read the best and the spread.
 for j in 1 2; do
-  for run in 1 2 3; do
+  for run in 1 2 3 4 5; do
     /usr/bin/time -f "explain - --summary -j$j (run $run): %e s wall, peak %M KB (1M lines)" "$E" --db "$DB" explain - --summary -j$j < "$OUT/lines.txt" 2>&1 >/dev/null | tail -1
   done
 done
 /usr/bin/time -f "explain - --summary -j1: %e s wall, peak %M KB (100k lines)" "$E" --db "$DB" explain - --summary < "$OUT/lines100k.txt" 2>&1 >/dev/null | tail -1
-/usr/bin/time -f "startup (load atlas, build matcher): %e s, peak %M KB" "$E" --db "$DB" explain "x" 2>&1 >/dev/null | tail -1 || true
 "$TB" speed "$DB" "$OUT/lines100k.txt"
 "$TB" eval "$DB" "$OUT/lines.txt" "$OUT/truth.txt" 2>/dev/null
 "$TB" regex "$DB" "$OUT/sample10k.txt" 10000 2>/dev/null

@@ -187,6 +187,105 @@ fn word_bits16(lo: u64, hi: u64) -> u64 {
     }
 }
 
+/// Which of sixteen bytes are `c`: bit `i` for byte `i`.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+#[inline]
+fn equal_bits16(lo: u64, hi: u64, c: u8) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline; registers only.
+    unsafe {
+        let v = _mm_set_epi64x(hi as i64, lo as i64);
+        u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))) as u16)
+    }
+}
+
+/// Which of sixteen bytes are `c`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn equal_bits16(lo: u64, hi: u64, c: u8) -> u64 {
+    equal_bits16_swar(lo, hi, c)
+}
+
+/// [`equal_bits16`] without SSE2; on x86-64 it stays as its reference.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+fn equal_bits16_swar(lo: u64, hi: u64, c: u8) -> u64 {
+    // Exact per byte: the high bit is cleared before the add, so no byte
+    // carries into its neighbour.
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let gather = |w: u64| {
+        let x = w ^ LO.wrapping_mul(u64::from(c));
+        let high = !(((x & LOW7) + LOW7) | x | LOW7);
+        ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
+    };
+    gather(lo) | gather(hi) << 8
+}
+
+/// Positions of the newlines of a chunk of input, in order, found 64
+/// bytes a step: log lines are short, and a library search's set-up for
+/// every line costs more than the line's scan.
+#[derive(Debug)]
+pub struct Newlines<'a> {
+    chunk: &'a [u8],
+    /// Where the next 64 bytes to test start.
+    next: usize,
+    /// Where the block in `bits` starts.
+    base: usize,
+    /// Newlines of that block still to report.
+    bits: u64,
+}
+
+impl<'a> Newlines<'a> {
+    /// The newlines of `chunk`.
+    pub fn new(chunk: &'a [u8]) -> Newlines<'a> {
+        Newlines {
+            chunk,
+            next: 0,
+            base: 0,
+            bits: 0,
+        }
+    }
+}
+
+/// Bit `i` for each newline byte `i` of a block.
+#[inline]
+fn newline_bits64(block: &[u8; 64]) -> u64 {
+    let word = |i: usize| u64::from_le_bytes(block[i..i + 8].try_into().expect("eight bytes"));
+    (0..4).fold(0, |bits, k| {
+        bits | equal_bits16(word(16 * k), word(16 * k + 8), b'\n') << (16 * k)
+    })
+}
+
+impl Iterator for Newlines<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.bits == 0 {
+            if self.next >= self.chunk.len() {
+                return None;
+            }
+            let rest = &self.chunk[self.next..];
+            let bits = match rest.get(..64) {
+                Some(block) => newline_bits64(block.try_into().expect("64 bytes")),
+                None => {
+                    // The chunk's last bytes, padded with zeros (no newline).
+                    let mut block = [0u8; 64];
+                    block[..rest.len()].copy_from_slice(rest);
+                    newline_bits64(&block)
+                }
+            };
+            self.base = self.next;
+            self.next += 64;
+            self.bits = bits;
+        }
+        let p = self.base + self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some(p)
+    }
+}
+
 /// Which of sixteen bytes are word bytes.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
@@ -278,6 +377,49 @@ pub(crate) fn is_word(c: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn newlines_are_found_as_a_byte_search_finds_them() {
+        // Newlines at every offset of every word, next to bytes one bit
+        // away and to high bytes (carries in the word test).
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..200 {
+            for _ in 0..20 {
+                let chunk: Vec<u8> = (0..len)
+                    .map(|_| {
+                        rng ^= rng << 13;
+                        rng ^= rng >> 7;
+                        rng ^= rng << 17;
+                        [b'\n', b'\n', 0x0b, 0x8a, 0x0a ^ 0x80, b'x', 0, 0xff][(rng % 8) as usize]
+                    })
+                    .collect();
+                let want: Vec<usize> = memchr::memchr_iter(b'\n', &chunk).collect();
+                assert_eq!(Newlines::new(&chunk).collect::<Vec<_>>(), want, "{chunk:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn equal_bits_agree_with_the_byte_definition() {
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..10_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            // Bytes drawn near the one sought, so borrows and carries occur.
+            let bytes: [u8; 16] = std::array::from_fn(|i| {
+                [b'\n', 0x0b, 0x09, 0x8a, 0xff, 0, b'\n', b'a'][((rng >> (3 * i)) % 8) as usize]
+            });
+            let lo = u64::from_le_bytes(bytes[..8].try_into().unwrap());
+            let hi = u64::from_le_bytes(bytes[8..].try_into().unwrap());
+            let want = bytes
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (i, &c)| m | u64::from(c == b'\n') << i);
+            assert_eq!(equal_bits16_swar(lo, hi, b'\n'), want, "{bytes:?}");
+            assert_eq!(equal_bits16(lo, hi, b'\n'), want, "{bytes:?}");
+        }
+    }
 
     #[test]
     fn find_byte_finds_the_first_one_as_a_loop_would() {

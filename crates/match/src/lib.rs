@@ -41,6 +41,7 @@ use bytes::Padded;
 use errdex_model::{HoleKind, Segment, Template};
 use std::cell::RefCell;
 
+pub use bytes::Newlines;
 pub use holes::accepts;
 
 /// Templates with fewer literal letters and digits never match alone.

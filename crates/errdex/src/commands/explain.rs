@@ -279,7 +279,7 @@ impl Batch {
                 break;
             }
             let mut used = 0;
-            for nl in memchr::memchr_iter(b'\n', chunk) {
+            for nl in errdex_match::Newlines::new(chunk) {
                 self.keep(&chunk[used..nl], start);
                 self.skipping = false;
                 self.end_line(start);
