@@ -96,7 +96,16 @@ impl StackLine {
 
 /// Reads a block of lines (a pasted trace, or a batch of a log).
 pub fn read(lines: &[&str]) -> Vec<StackLine> {
-    let mut out: Vec<StackLine> = Vec::with_capacity(lines.len());
+    let mut out = Vec::with_capacity(lines.len());
+    read_into(lines, &mut out);
+    out
+}
+
+/// [`read`] into `out` (cleared first), which keeps its memory from one
+/// block to the next.
+pub fn read_into(lines: &[&str], out: &mut Vec<StackLine>) {
+    out.clear();
+    out.reserve(lines.len());
     // Python frames seen since the last `Traceback`, innermost last.
     let mut py_frames: Vec<(String, u32)> = Vec::new();
     // Frames of the earlier tracebacks of one chain.
@@ -364,7 +373,6 @@ pub fn read(lines: &[&str]) -> Vec<StackLine> {
             php_message.clear();
         }
     }
-    out
 }
 
 /// Hints from frames, innermost first: the innermost frame's line too.

@@ -65,8 +65,9 @@ pub(crate) fn run(store: &dyn Store, db: &Path, a: ExplainArgs) -> Result<(), Fa
         }
     } else {
         let lines: Vec<&str> = a.text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let answers = Answers::of(&ex, &lines, out.summary.is_some());
-        out.take(&ex, &lines, answers)?;
+        let mut answers = Answers::default();
+        answers.fill(&ex, &lines, out.summary.is_some());
+        out.take(&ex, &lines, &answers)?;
     }
     if let Some(summary) = &out.summary {
         summary.print(&mut out.out)?;
@@ -81,22 +82,34 @@ pub(crate) fn run(store: &dyn Store, db: &Path, a: ExplainArgs) -> Result<(), Fa
 
 /// What explaining a batch gives, line by line: each line's outline for
 /// `--summary` (grouping needs only its verdict and outermost site), else
-/// its whole explanation.
-enum Answers {
-    Outlines(Vec<Option<Outline>>),
-    Explained(Vec<Explanation>),
+/// its whole explanation. A batch's answers are refilled for the next
+/// batch rather than allocated anew: with `-j`, they travel between
+/// threads, and memory freed on another thread than the one that took it
+/// goes back to the system and must be faulted in again.
+#[derive(Default)]
+struct Answers {
+    /// Each line's stack-trace reading (kept for its memory only).
+    stack: Vec<stack::StackLine>,
+    /// `--summary`: each line's outline.
+    outlines: Vec<Option<Outline>>,
+    /// Otherwise: each line's explanation.
+    explained: Vec<Explanation>,
 }
 
 impl Answers {
     /// Stack traces are read across the batch: frames become hints for
     /// their message, and frame lines are not errors of their own.
-    fn of(ex: &Explainer, lines: &[&str], summary: bool) -> Answers {
-        let read = stack::read(lines);
-        let pairs = lines.iter().zip(&read);
+    fn fill(&mut self, ex: &Explainer, lines: &[&str], summary: bool) {
+        stack::read_into(lines, &mut self.stack);
+        self.outlines.clear();
+        self.explained.clear();
+        let pairs = lines.iter().zip(&self.stack);
         if summary {
-            Answers::Outlines(pairs.map(|(l, s)| ex.outline_line(l, s)).collect())
+            self.outlines
+                .extend(pairs.map(|(l, s)| ex.outline_line(l, s)));
         } else {
-            Answers::Explained(pairs.map(|(l, s)| ex.explain_line(l, s)).collect())
+            self.explained
+                .extend(pairs.map(|(l, s)| ex.explain_line(l, s)));
         }
     }
 }
@@ -111,27 +124,23 @@ struct Output<W: Write> {
 }
 
 impl<W: Write> Output<W> {
-    fn take(&mut self, ex: &Explainer, lines: &[&str], answers: Answers) -> Result<(), Failure> {
-        match answers {
-            Answers::Outlines(outlines) => {
-                let summary = self.summary.as_mut().expect("outlines are for --summary");
-                for (line, o) in lines.iter().zip(outlines) {
-                    if let Some(o) = o {
-                        self.traced_any |= o.top.is_some();
-                        summary.add(ex, line, o);
-                    }
+    fn take(&mut self, ex: &Explainer, lines: &[&str], answers: &Answers) -> Result<(), Failure> {
+        if let Some(summary) = self.summary.as_mut() {
+            for (line, o) in lines.iter().zip(&answers.outlines) {
+                if let Some(o) = *o {
+                    self.traced_any |= o.top.is_some();
+                    summary.add(ex, line, o);
                 }
             }
-            Answers::Explained(explained) => {
-                for e in &explained {
-                    self.traced_any |= !e.frames.is_empty();
-                    if self.json {
-                        serde_json::to_writer(&mut self.out, e)?;
-                        self.out.write_all(b"\n")?;
-                    } else {
-                        print_human(&mut self.out, e)?;
-                    }
-                }
+            return Ok(());
+        }
+        for e in &answers.explained {
+            self.traced_any |= !e.frames.is_empty();
+            if self.json {
+                serde_json::to_writer(&mut self.out, e)?;
+                self.out.write_all(b"\n")?;
+            } else {
+                print_human(&mut self.out, e)?;
             }
         }
         Ok(())
@@ -147,10 +156,11 @@ fn stream<W: Write>(
     out: &mut Output<W>,
 ) -> Result<(), Failure> {
     let mut batch = Batch::default();
+    let mut answers = Answers::default();
     while batch.read(&mut input, size)? {
         let lines = batch.lines();
-        let answers = Answers::of(ex, &lines, out.summary.is_some());
-        out.take(ex, &lines, answers)?;
+        answers.fill(ex, &lines, out.summary.is_some());
+        out.take(ex, &lines, &answers)?;
         out.out.flush()?;
     }
     Ok(())
@@ -169,7 +179,7 @@ fn stream_parallel<W: Write>(
     use std::collections::BTreeMap;
     use std::sync::{mpsc, Mutex};
     let summary = out.summary.is_some();
-    let (work, jobs) = mpsc::sync_channel::<(u64, Batch)>(threads);
+    let (work, jobs) = mpsc::sync_channel::<(u64, Batch, Answers)>(threads);
     let jobs = Mutex::new(jobs);
     let (done, answers) = mpsc::channel::<(u64, Batch, Answers)>();
     std::thread::scope(|scope| {
@@ -178,8 +188,8 @@ fn stream_parallel<W: Write>(
             scope.spawn(move || loop {
                 // The lock is held only to take a job.
                 let job = jobs.lock().unwrap_or_else(|p| p.into_inner()).recv();
-                let Ok((seq, batch)) = job else { return };
-                let a = Answers::of(ex, &batch.lines(), summary);
+                let Ok((seq, batch, mut a)) = job else { return };
+                a.fill(ex, &batch.lines(), summary);
                 if done.send((seq, batch, a)).is_err() {
                     return;
                 }
@@ -187,13 +197,13 @@ fn stream_parallel<W: Write>(
         }
         drop(done);
         let mut ready: BTreeMap<u64, (Batch, Answers)> = BTreeMap::new();
-        let mut spare: Vec<Batch> = Vec::new();
+        let mut spare: Vec<(Batch, Answers)> = Vec::new();
         let (mut sent, mut next) = (0u64, 0u64);
         // Takes answers in order as far as they have come; blocks for one
         // when `wait`.
         let mut collect = |wait: bool,
                            ready: &mut BTreeMap<u64, (Batch, Answers)>,
-                           spare: &mut Vec<Batch>,
+                           spare: &mut Vec<(Batch, Answers)>,
                            next: &mut u64|
          -> Result<(), Failure> {
             if wait {
@@ -206,19 +216,19 @@ fn stream_parallel<W: Write>(
                 ready.insert(seq, (b, a));
             }
             while let Some((b, a)) = ready.remove(next) {
-                out.take(ex, &b.lines(), a)?;
-                spare.push(b);
+                out.take(ex, &b.lines(), &a)?;
+                spare.push((b, a));
                 *next += 1;
             }
             Ok(())
         };
         let result = (|| -> Result<(), Failure> {
             loop {
-                let mut batch = spare.pop().unwrap_or_default();
+                let (mut batch, answers) = spare.pop().unwrap_or_default();
                 if !batch.read(&mut input, BATCH)? {
                     break;
                 }
-                work.send((sent, batch))
+                work.send((sent, batch, answers))
                     .map_err(|_| anyhow::anyhow!("a worker thread stopped"))?;
                 sent += 1;
                 collect(false, &mut ready, &mut spare, &mut next)?;
