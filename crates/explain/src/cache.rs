@@ -170,54 +170,32 @@ impl Explainer {
     /// including bytes whose indices would lead outside the explainer.
     pub fn decode(bytes: &[u8]) -> Option<Explainer> {
         let mut d = Decoder::new(bytes);
-        let n = d.items(40)?;
-        let mut rows = Vec::with_capacity(n);
-        for _ in 0..n {
-            let id = d.string()?;
-            let repo = d.string()?;
-            let slug = d.string()?;
-            let message_pattern = d.string()?;
-            let language = *Lang::ALL.get(usize::from(d.u8()?))?;
-            let documentation = d.opt_string()?;
-            let n = d.items(30)?;
-            let mut sites = Vec::with_capacity(n);
-            for _ in 0..n {
-                let file_path = d.string()?;
-                let line_number = d.u32()?;
-                let function = d.opt_string()?;
-                let callee = d.string()?;
-                let n = d.items(8)?;
-                let mut args = Vec::with_capacity(n);
-                for _ in 0..n {
-                    args.push(d.string()?);
-                }
-                sites.push(TraceSite {
-                    file_path,
-                    line_number,
-                    function,
-                    callee,
-                    args,
-                    github_url: d.opt_string()?,
-                });
-            }
-            rows.push(TraceRow {
-                id,
-                repo,
-                slug,
-                message_pattern,
-                language,
-                documentation,
-                sites,
-            });
-        }
-        let n = d.items(8)?;
-        let mut sites = Vec::with_capacity(n);
-        for _ in 0..n {
+        let site = |d: &mut Decoder<'_>| {
+            Some(TraceSite {
+                file_path: d.string()?,
+                line_number: d.u32()?,
+                function: d.opt_string()?,
+                callee: d.string()?,
+                args: d.list(8, Decoder::string)?,
+                github_url: d.opt_string()?,
+            })
+        };
+        let rows = d.list(40, |d| {
+            Some(TraceRow {
+                id: d.string()?,
+                repo: d.string()?,
+                slug: d.string()?,
+                message_pattern: d.string()?,
+                language: *Lang::ALL.get(usize::from(d.u8()?))?,
+                documentation: d.opt_string()?,
+                sites: d.list(30, site)?,
+            })
+        })?;
+        let sites = d.list(8, |d| {
             let (row, site) = (d.u32()?, d.u32()?);
-            let r = rows.get(row as usize)?;
-            r.sites.get(site as usize)?;
-            sites.push(SiteRef { row, site });
-        }
+            rows.get(row as usize)?.sites.get(site as usize)?;
+            Some(SiteRef { row, site })
+        })?;
         let set = TemplateSet::decode(&mut d)?;
         let payloads_ok = set.max_payload().is_none_or(|p| (p as usize) < sites.len());
         (d.is_empty() && payloads_ok).then_some(Explainer { rows, sites, set })

@@ -367,11 +367,7 @@ impl Anchors {
     /// Reads what [`Anchors::encode`] wrote; `None` if it is not that.
     pub(crate) fn decode(d: &mut Decoder<'_>) -> Option<Anchors> {
         let filter = d.u64s()?;
-        let n = d.items(8)?;
-        let mut slots = Vec::with_capacity(n);
-        for _ in 0..n {
-            slots.push((d.u32()?, d.u32()?));
-        }
+        let slots = d.list(8, |d| Some((d.u32()?, d.u32()?)))?;
         // Lookups mask their slot index and test bits by hash: the sizes
         // must be what `KeyTable::new` and `build` make.
         if filter.len() != FILTER_BITS / 64 || !slots.len().is_power_of_two() {
@@ -382,11 +378,7 @@ impl Anchors {
         if pair_heads.len() != PAIR_HEAD_BITS / 64 {
             return None;
         }
-        let n = d.items(8)?;
-        let mut literal_texts = Vec::with_capacity(n);
-        for _ in 0..n {
-            literal_texts.push(d.string()?);
-        }
+        let literal_texts = d.list(8, Decoder::string)?;
         let literal_anchor = d.u32s()?;
         if literal_anchor.len() != literal_texts.len() {
             return None;

@@ -178,32 +178,40 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    /// A number of items each written as at least `min_size` bytes,
-    /// checked against what is left.
-    pub fn items(&mut self, min_size: usize) -> Option<usize> {
-        self.count(min_size.max(1))
+    /// A list of items each written as at least `min_size` bytes (its
+    /// length checked against what is left), each read by `item`.
+    pub fn list<T>(
+        &mut self,
+        min_size: usize,
+        mut item: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        let n = self.count(min_size.max(1))?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            out.push(item(self)?);
+        }
+        Some(out)
+    }
+
+    /// An array of `N`-byte integers, read whole.
+    fn ints<const N: usize, T>(&mut self, from: fn([u8; N]) -> T) -> Option<Vec<T>> {
+        let n = self.count(N)?;
+        let b = self.take(n * N)?;
+        Some(
+            b.chunks_exact(N)
+                .map(|c| from(c.try_into().expect("N bytes")))
+                .collect(),
+        )
     }
 
     /// An array of `u32`.
     pub fn u32s(&mut self) -> Option<Vec<u32>> {
-        let n = self.count(4)?;
-        let b = self.take(n * 4)?;
-        Some(
-            b.chunks_exact(4)
-                .map(|c| u32::from_le_bytes(c.try_into().expect("four bytes")))
-                .collect(),
-        )
+        self.ints(u32::from_le_bytes)
     }
 
     /// An array of `u64`.
     pub fn u64s(&mut self) -> Option<Vec<u64>> {
-        let n = self.count(8)?;
-        let b = self.take(n * 8)?;
-        Some(
-            b.chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
-                .collect(),
-        )
+        self.ints(u64::from_le_bytes)
     }
 }
 
@@ -259,7 +267,7 @@ mod tests {
         let b = e.finish();
         assert_eq!(Decoder::new(&b).u64s(), None);
         assert_eq!(Decoder::new(&b).bytes(), None);
-        assert_eq!(Decoder::new(&b).items(1), None);
+        assert_eq!(Decoder::new(&b).list(1, |d| d.u8()), None);
         // Not UTF-8; an unknown option tag.
         let mut e = Encoder::new();
         e.bytes(&[0xff, 0xfe]);

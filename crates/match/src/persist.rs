@@ -93,19 +93,15 @@ impl TemplateSet {
 
     /// Reads a set [`TemplateSet::encode`] wrote; `None` for anything else.
     pub fn decode(d: &mut Decoder<'_>) -> Option<TemplateSet> {
-        let n = d.items(20)?;
-        let mut templates = Vec::with_capacity(n);
-        for _ in 0..n {
-            templates.push(Compiled {
+        let templates = d.list(20, |d| {
+            Some(Compiled {
                 segs: (d.u32()?, d.u32()?),
                 lit_len: d.u32()?,
                 payloads: (d.u32()?, d.u32()?),
-            });
-        }
-        let n = d.items(3)?;
-        let mut segs = Vec::with_capacity(n);
-        for _ in 0..n {
-            segs.push(match d.u8()? {
+            })
+        })?;
+        let segs = d.list(3, |d| {
+            Some(match d.u8()? {
                 0 => Seg::Lit {
                     off: d.u32()?,
                     len: d.u32()?,
@@ -121,33 +117,29 @@ impl TemplateSet {
                     },
                 },
                 _ => return None,
-            });
-        }
+            })
+        })?;
         let lits = d.bytes()?.to_vec();
         let words = d.u64s()?;
         let payloads = d.u32s()?;
         let anchor_start = d.u32s()?;
-        let n = d.items(40)?;
-        let mut anchored = Vec::with_capacity(n);
-        for _ in 0..n {
-            anchored.push(Entry {
+        let anchored = d.list(40, |d| {
+            Some(Entry {
                 template: d.u32()?,
                 lit_len: d.u32()?,
                 head: d.u64()?,
                 head_mask: d.u64()?,
                 tail: d.u64()?,
                 tail_mask: d.u64()?,
-            });
-        }
+            })
+        })?;
         let anchors = Anchors::decode(d)?;
-        let n = d.items(16)?;
-        let mut files = foldhash::HashMap::default();
-        files.reserve(n);
-        for _ in 0..n {
+        let files = d.list(16, |d| {
             let payload = d.u32()?;
             let file: Box<str> = d.str()?.into();
-            files.insert(payload, (file, d.u32()?));
-        }
+            Some((payload, (file, d.u32()?)))
+        })?;
+        let files: foldhash::HashMap<_, _> = files.into_iter().collect();
         let set = TemplateSet {
             templates,
             segs,
