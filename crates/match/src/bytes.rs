@@ -56,14 +56,11 @@ impl Padded {
     /// than the search.
     #[inline]
     pub(crate) fn find_byte(&self, byte: u8, from: usize, last: usize) -> Option<usize> {
-        let pattern = LO * u64::from(byte);
+        let spread = LO.wrapping_mul(u64::from(byte));
         let mut p = from;
         while p <= last {
-            let x = self.load(p) ^ pattern;
-            // The lowest flagged byte is always a true zero of `x`.
-            let zero = x.wrapping_sub(LO) & !x & HI;
-            if zero != 0 {
-                let at = p + (zero.trailing_zeros() / 8) as usize;
+            if let Some(i) = first_equal(self.load(p), spread) {
+                let at = p + i;
                 return (at <= last).then_some(at);
             }
             p += 8;
@@ -356,16 +353,24 @@ pub(crate) fn find_byte(b: &[u8], c: u8) -> Option<usize> {
     let spread = LO.wrapping_mul(u64::from(c));
     let mut i = 0;
     while i + 8 <= b.len() {
-        let w = u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes")) ^ spread;
-        // A zero byte of `w` is a `c`; the lowest flagged byte is the first
-        // zero (a borrow only flags bytes above one).
-        let zero = w.wrapping_sub(LO) & !w & HI;
-        if zero != 0 {
-            return Some(i + zero.trailing_zeros() as usize / 8);
+        let w = u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"));
+        if let Some(k) = first_equal(w, spread) {
+            return Some(i + k);
         }
         i += 8;
     }
     b[i..].iter().position(|&x| x == c).map(|p| i + p)
+}
+
+/// The first of the eight bytes of `w` equal to the byte `spread` repeats
+/// (`LO * c`). The XOR leaves that byte zero; of the bytes the zero test
+/// flags, the lowest is always a true zero (a borrow only flags bytes above
+/// one).
+#[inline]
+fn first_equal(w: u64, spread: u64) -> Option<usize> {
+    let x = w ^ spread;
+    let zero = x.wrapping_sub(LO) & !x & HI;
+    (zero != 0).then(|| zero.trailing_zeros() as usize / 8)
 }
 
 /// The matcher's reference definition of a word byte, for tests and for
