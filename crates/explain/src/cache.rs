@@ -23,15 +23,6 @@ const MAGIC: &[u8] = b"errdex trace cache\n";
 /// Bumped whenever the layout below changes.
 const FORMAT: u32 = 1;
 
-/// Where an explainer came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// Read back from the cache file.
-    Cache,
-    /// Built from the store (and written to the cache when one was given).
-    Built,
-}
-
 /// The cache file of the database at `db`: beside it, named after it.
 pub fn path_for(db: &Path) -> PathBuf {
     let mut name = db.as_os_str().to_owned();
@@ -47,14 +38,14 @@ pub fn load(
     store: &dyn Store,
     repo: Option<&str>,
     cache: Option<&Path>,
-) -> errdex_store::Result<(Explainer, Source)> {
+) -> errdex_store::Result<Explainer> {
     let key = match cache {
         Some(_) => cache_key(store, repo)?,
         None => None,
     };
     if let (Some(path), Some(key)) = (cache, &key) {
         if let Some(ex) = std::fs::read(path).ok().and_then(|b| read(&b, key)) {
-            return Ok((ex, Source::Cache));
+            return Ok(ex);
         }
     }
     let ex = Explainer::new(store.trace_rows(repo)?);
@@ -63,7 +54,7 @@ pub fn load(
             write(path, key, &ex);
         }
     }
-    Ok((ex, Source::Built))
+    Ok(ex)
 }
 
 /// What the cache must have been made from; `None` when that cannot be

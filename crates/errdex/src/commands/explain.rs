@@ -24,7 +24,7 @@ pub(crate) fn run(store: &dyn Store, db: &Path, a: ExplainArgs) -> Result<(), Fa
     // The compiled templates are kept beside the database: building them
     // for a large atlas takes longer than tracing a big log.
     let cache = (!a.no_cache).then(|| errdex_explain::cache::path_for(db));
-    let (ex, _) = errdex_explain::cache::load(store, a.repo.as_deref(), cache.as_deref())?;
+    let ex = errdex_explain::cache::load(store, a.repo.as_deref(), cache.as_deref())?;
     if ex.records() == 0 {
         return Err(anyhow::anyhow!(
             "the atlas has no records{}; run `errdex index PATH` first",
