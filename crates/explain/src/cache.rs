@@ -10,18 +10,20 @@
 //!
 //! Layout: a magic line, the key (format, build, dataset version, repo
 //! filter), a checksum of the rest, then the explainer in the
-//! [`codec`](errdex_match::codec) form.
+//! [`codec`](errdex_match::codec) form. The file is mapped, not read: the
+//! records' text stays in it (see `records`), and only the template set is
+//! decoded into memory.
 
-use crate::{Explainer, SiteRef};
+use crate::records::{offset_in, Backing, Records};
+use crate::Explainer;
 use errdex_match::codec::{checksum, Decoder, Encoder};
 use errdex_match::TemplateSet;
-use errdex_model::Lang;
-use errdex_store::{Store, TraceRow, TraceSite};
+use errdex_store::Store;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8] = b"errdex trace cache\n";
 /// Bumped whenever the layout below changes.
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 /// The cache file of the database at `db`: beside it, named after it.
 pub fn path_for(db: &Path) -> PathBuf {
@@ -44,7 +46,7 @@ pub fn load(
         None => None,
     };
     if let (Some(path), Some(key)) = (cache, &key) {
-        if let Some(ex) = std::fs::read(path).ok().and_then(|b| read(&b, key)) {
+        if let Some(ex) = open(path).and_then(|b| read(b, key)) {
             return Ok(ex);
         }
     }
@@ -86,7 +88,26 @@ fn build_id() -> Option<String> {
     ))
 }
 
-fn read(file: &[u8], key: &str) -> Option<Explainer> {
+/// The cache file's bytes: mapped, so that its pages are the page cache's
+/// and not fresh memory to fill (on these machines, a fresh page costs more
+/// than reading it), else read.
+fn open(path: &Path) -> Option<Backing> {
+    let file = std::fs::File::open(path).ok()?;
+    // SAFETY: a mapping is undefined behaviour if the file changes while
+    // mapped. errdex never changes a cache file in place: it writes a new
+    // one beside it and renames it over (see `write`), which leaves the
+    // mapped file as it was. Only someone writing into the file by hand
+    // while a run reads it could break this.
+    #[allow(unsafe_code)]
+    let mapped = unsafe { memmap2::Mmap::map(&file) };
+    match mapped {
+        Ok(m) => Some(Backing::Mapped(m)),
+        Err(_) => std::fs::read(path).ok().map(Backing::Owned),
+    }
+}
+
+fn read(backing: Backing, key: &str) -> Option<Explainer> {
+    let file = backing.bytes();
     let mut d = Decoder::new(file.strip_prefix(MAGIC)?);
     if d.str()? != key {
         return None;
@@ -96,7 +117,8 @@ fn read(file: &[u8], key: &str) -> Option<Explainer> {
     if !d.is_empty() || checksum(body) != sum {
         return None;
     }
-    Explainer::decode(body)
+    let body = (offset_in(file, body), offset_in(file, body) + body.len());
+    Explainer::decode_from(backing, body)
 }
 
 /// Writes the cache beside the database, through a temporary file renamed
@@ -127,32 +149,7 @@ impl Explainer {
     /// The explainer as bytes, for [`Explainer::decode`].
     pub fn encode(&self) -> Vec<u8> {
         let mut e = Encoder::new();
-        e.usize(self.rows.len());
-        for r in &self.rows {
-            e.str(&r.id);
-            e.str(&r.repo);
-            e.str(&r.slug);
-            e.str(&r.message_pattern);
-            e.u8(Lang::ALL.iter().position(|&l| l == r.language).unwrap_or(0) as u8);
-            e.opt_str(r.documentation.as_deref());
-            e.usize(r.sites.len());
-            for s in &r.sites {
-                e.str(&s.file_path);
-                e.u32(s.line_number);
-                e.opt_str(s.function.as_deref());
-                e.str(&s.callee);
-                e.usize(s.args.len());
-                for a in &s.args {
-                    e.str(a);
-                }
-                e.opt_str(s.github_url.as_deref());
-            }
-        }
-        e.usize(self.sites.len());
-        for s in &self.sites {
-            e.u32(s.row);
-            e.u32(s.site);
-        }
+        self.records.encode(&mut e);
         self.set.encode(&mut e);
         e.finish()
     }
@@ -160,42 +157,32 @@ impl Explainer {
     /// Reads what [`Explainer::encode`] wrote; `None` for anything else,
     /// including bytes whose indices would lead outside the explainer.
     pub fn decode(bytes: &[u8]) -> Option<Explainer> {
-        let mut d = Decoder::new(bytes);
-        let site = |d: &mut Decoder<'_>| {
-            Some(TraceSite {
-                file_path: d.string()?,
-                line_number: d.u32()?,
-                function: d.opt_string()?,
-                callee: d.string()?,
-                args: d.list(8, Decoder::string)?,
-                github_url: d.opt_string()?,
-            })
-        };
-        let rows = d.list(40, |d| {
-            Some(TraceRow {
-                id: d.string()?,
-                repo: d.string()?,
-                slug: d.string()?,
-                message_pattern: d.string()?,
-                language: *Lang::ALL.get(usize::from(d.u8()?))?,
-                documentation: d.opt_string()?,
-                sites: d.list(30, site)?,
-            })
-        })?;
-        let sites = d.list(8, |d| {
-            let (row, site) = (d.u32()?, d.u32()?);
-            rows.get(row as usize)?.sites.get(site as usize)?;
-            Some(SiteRef { row, site })
-        })?;
+        Explainer::decode_from(Backing::Owned(bytes.to_vec()), (0, bytes.len()))
+    }
+
+    /// [`Explainer::decode`] of `backing`'s bytes `[start, end)`, which the
+    /// explainer keeps: its records' text is not copied out of them.
+    fn decode_from(backing: Backing, (start, end): (usize, usize)) -> Option<Explainer> {
+        let file = backing.bytes();
+        let mut d = Decoder::new(file.get(start..end)?);
+        let raw = Records::read(&mut d, file)?;
         let set = TemplateSet::decode(&mut d)?;
-        let payloads_ok = set.max_payload().is_none_or(|p| (p as usize) < sites.len());
-        (d.is_empty() && payloads_ok).then_some(Explainer { rows, sites, set })
+        if !d.is_empty() {
+            return None;
+        }
+        let records = Records::assemble(backing, raw)?;
+        let payloads_ok = set
+            .max_payload()
+            .is_none_or(|p| (p as usize) < records.sites());
+        payloads_ok.then_some(Explainer { records, set })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use errdex_model::Lang;
+    use errdex_store::{TraceRow, TraceSite};
 
     fn rows() -> Vec<TraceRow> {
         let site = |file: &str, line: u32, args: &[&str]| TraceSite {
@@ -263,13 +250,16 @@ mod tests {
         assert!(path.ends_with("atlas.db.trace-cache"));
         let ex = Explainer::new(rows());
         write(&path, "key 1", &ex);
+        // Mapped, as `load` reads it, and read into memory.
+        let mapped = read(open(&path).unwrap(), "key 1").expect("reads back mapped");
+        assert_eq!(mapped.encode(), ex.encode());
         let file = std::fs::read(&path).unwrap();
-        assert!(read(&file, "key 1").is_some());
-        assert!(read(&file, "key 2").is_none());
+        assert!(read(Backing::Owned(file.clone()), "key 1").is_some());
+        assert!(read(Backing::Owned(file.clone()), "key 2").is_none());
         let mut damaged = file.clone();
         let last = damaged.len() - 1;
         damaged[last] ^= 1;
-        assert!(read(&damaged, "key 1").is_none());
+        assert!(read(Backing::Owned(damaged), "key 1").is_none());
         // Nothing left behind but the file itself.
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);

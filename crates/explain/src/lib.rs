@@ -13,12 +13,15 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+mod records;
 
 use errdex_lang::language;
 pub use errdex_match::stack;
 use errdex_match::stack::{Role, StackLine};
 use errdex_match::{prefix, Hints, TemplateSet, TemplateSetBuilder, Trace, TraceOutline};
-use errdex_store::{TraceRow, TraceSite};
+use errdex_store::TraceRow;
+use records::Records;
+pub use records::{RecordView, SiteView};
 use serde::Serialize;
 
 /// How well a line is explained.
@@ -129,7 +132,8 @@ pub struct Explanation {
 pub struct Outline {
     /// How well the line is explained.
     pub verdict: Verdict,
-    /// Row and site index of the outermost frame's best candidate.
+    /// Record and site (numbered across the atlas, as [`Explainer::site`]
+    /// takes it) of the outermost frame's best candidate.
     pub top: Option<(usize, usize)>,
     /// Bytes of log prefix before the message.
     pub prefix_len: usize,
@@ -151,15 +155,11 @@ fn verdict(traces: &[Trace]) -> Verdict {
     }
 }
 
-struct SiteRef {
-    row: u32,
-    site: u32,
-}
-
 /// Templates of an atlas, ready to explain lines. Immutable; share it.
 pub struct Explainer {
-    rows: Vec<TraceRow>,
-    sites: Vec<SiteRef>,
+    /// What answers show of records and sites; a template's payload is
+    /// the number of its site there.
+    records: Records,
     set: TemplateSet,
 }
 
@@ -167,28 +167,24 @@ impl Explainer {
     /// Builds the template set from the store's rows.
     pub fn new(rows: Vec<TraceRow>) -> Explainer {
         let mut b = TemplateSetBuilder::new();
-        let mut sites = Vec::new();
-        for (ri, row) in rows.iter().enumerate() {
+        let mut payload = 0;
+        for row in &rows {
             let lang = language(row.language);
-            for (si, site) in row.sites.iter().enumerate() {
+            for site in &row.sites {
                 let t = lang.template(&row.message_pattern, &site.args, &site.callee);
-                b.add(t, sites.len() as u32, &site.file_path, site.line_number);
-                sites.push(SiteRef {
-                    row: ri as u32,
-                    site: si as u32,
-                });
+                b.add(t, payload, &site.file_path, site.line_number);
+                payload += 1;
             }
         }
         Explainer {
-            rows,
-            sites,
+            records: Records::new(&rows),
             set: b.build(),
         }
     }
 
     /// Number of records.
     pub fn records(&self) -> usize {
-        self.rows.len()
+        self.records.len()
     }
 
     /// Number of distinct templates.
@@ -363,18 +359,14 @@ impl Explainer {
         };
         Outline {
             verdict,
-            top: top.map(|payload| {
-                let r = &self.sites[payload as usize];
-                (r.row as usize, r.site as usize)
-            }),
+            top: top.map(|site| (self.records.record_of(site), site as usize)),
             prefix_len: p.prefix.len(),
         }
     }
 
     /// The record and site of an [`Outline`]'s `top`.
-    pub fn site(&self, top: (usize, usize)) -> (&TraceRow, &TraceSite) {
-        let row = &self.rows[top.0];
-        (row, &row.sites[top.1])
+    pub fn site(&self, (record, site): (usize, usize)) -> (RecordView<'_>, SiteView<'_>) {
+        (self.records.record(record), self.records.site(site))
     }
 
     /// The line's prefix stripped and its parts found, with the stack
@@ -418,22 +410,20 @@ impl Explainer {
     }
 
     fn candidate(&self, c: &errdex_match::Candidate) -> CandidateOut {
-        let r = &self.sites[c.payload as usize];
-        let row = &self.rows[r.row as usize];
-        let site = &row.sites[r.site as usize];
+        let (row, site) = self.site((self.records.record_of(c.payload), c.payload as usize));
         CandidateOut {
-            id: row.id.clone(),
-            repo: row.repo.clone(),
-            slug: row.slug.clone(),
-            message_pattern: row.message_pattern.clone(),
-            file_path: site.file_path.clone(),
+            id: row.id.to_string(),
+            repo: row.repo.to_string(),
+            slug: row.slug.to_string(),
+            message_pattern: row.message_pattern.to_string(),
+            file_path: site.file_path.to_string(),
             line_number: site.line_number,
-            github_url: site.github_url.clone(),
+            github_url: site.github_url.map(str::to_string),
             score: (c.score * 1000.0).round() / 1000.0,
-            function: site.function.clone(),
+            function: site.function.map(str::to_string),
             hinted: c.hinted,
             exact: c.exact,
-            documentation: row.documentation.clone(),
+            documentation: row.documentation.map(str::to_string),
         }
     }
 }
@@ -442,6 +432,7 @@ impl Explainer {
 mod tests {
     use super::*;
     use errdex_model::Lang;
+    use errdex_store::TraceSite;
 
     #[test]
     fn verdict_names_are_the_json_names() {

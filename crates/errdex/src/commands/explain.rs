@@ -474,7 +474,7 @@ impl Summary {
                 self.by_record[top.0] = self.groups.len() as u32 + 1;
                 let (row, site) = ex.site(top);
                 (
-                    row.message_pattern.clone(),
+                    row.message_pattern.to_string(),
                     format!("{}:{} [{}]", site.file_path, site.line_number, row.repo),
                 )
             }

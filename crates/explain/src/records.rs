@@ -1,0 +1,451 @@
+//! What answers show of the atlas's records and sites, kept as spans of one
+//! text arena rather than as owned strings.
+//!
+//! An atlas has tens of thousands of records, each with a handful of
+//! strings (id, slug, pattern, meaning, and per site its file, function and
+//! link). Owned, they are two hundred thousand allocations to make when an
+//! explainer starts, and the start of `explain` is what a short log pays
+//! for. As spans they are a few flat arrays; read back from the cache file
+//! (mapped, not copied), the arena is the file's own bytes.
+
+use errdex_match::codec::{Decoder, Encoder};
+use errdex_store::TraceRow;
+
+/// Span of the arena: `len == NONE` marks an absent optional string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    off: u32,
+    len: u32,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A record's strings, and its sites: `sites[first_site..]` up to the next
+/// record's first site.
+#[derive(Debug, Clone, Copy)]
+struct RecordSpans {
+    id: Span,
+    repo: Span,
+    slug: Span,
+    pattern: Span,
+    documentation: Span,
+    first_site: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct SiteSpans {
+    file: Span,
+    line: u32,
+    function: Span,
+    url: Span,
+}
+
+/// Where the arena's bytes live.
+pub(crate) enum Backing {
+    /// Built from the store's rows.
+    Owned(Vec<u8>),
+    /// The cache file, mapped.
+    Mapped(memmap2::Mmap),
+}
+
+impl Backing {
+    pub(crate) fn bytes(&self) -> &[u8] {
+        match self {
+            Backing::Owned(v) => v,
+            Backing::Mapped(m) => m,
+        }
+    }
+}
+
+/// A record as answers show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordView<'a> {
+    /// Record id.
+    pub id: &'a str,
+    /// `owner/name`.
+    pub repo: &'a str,
+    /// Slug.
+    pub slug: &'a str,
+    /// The pattern.
+    pub message_pattern: &'a str,
+    /// One-line meaning, when analysed.
+    pub documentation: Option<&'a str>,
+}
+
+/// A site as answers show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SiteView<'a> {
+    /// Path relative to the repository root.
+    pub file_path: &'a str,
+    /// 1-based line.
+    pub line_number: u32,
+    /// Enclosing function, if any.
+    pub function: Option<&'a str>,
+    /// Pinned link, when known.
+    pub github_url: Option<&'a str>,
+}
+
+/// Every record and site of an explainer. Sites are numbered in record
+/// order, which is the payload the template set carries for each.
+pub(crate) struct Records {
+    backing: Backing,
+    /// Where the arena lies in `backing`.
+    arena: (usize, usize),
+    records: Vec<RecordSpans>,
+    sites: Vec<SiteSpans>,
+    /// Site → its record, apart from the rest: a traced line looks up its
+    /// top site's record, and a dense array stays in cache.
+    site_record: Vec<u32>,
+}
+
+/// What [`Records::read`] found, before [`Records::assemble`] checks it.
+pub(crate) struct RawRecords {
+    arena: (usize, usize),
+    records: Vec<u32>,
+    sites: Vec<u32>,
+}
+
+/// Where `inner`, a part of `outer`, starts in it.
+pub(crate) fn offset_in(outer: &[u8], inner: &[u8]) -> usize {
+    inner.as_ptr() as usize - outer.as_ptr() as usize
+}
+
+/// Appends strings to an arena, remembering their spans.
+#[derive(Default)]
+struct ArenaWriter {
+    bytes: Vec<u8>,
+}
+
+impl ArenaWriter {
+    fn add(&mut self, s: &str) -> Span {
+        let span = Span {
+            off: self.bytes.len() as u32,
+            len: s.len() as u32,
+        };
+        self.bytes.extend_from_slice(s.as_bytes());
+        span
+    }
+
+    fn add_opt(&mut self, s: Option<&str>) -> Span {
+        match s {
+            Some(s) => self.add(s),
+            None => Span { off: 0, len: NONE },
+        }
+    }
+}
+
+impl Records {
+    /// The records of `rows`, their sites numbered in order.
+    pub(crate) fn new(rows: &[TraceRow]) -> Records {
+        let mut a = ArenaWriter::default();
+        let mut records = Vec::with_capacity(rows.len());
+        let mut sites = Vec::new();
+        let mut site_record = Vec::new();
+        for (ri, r) in rows.iter().enumerate() {
+            records.push(RecordSpans {
+                id: a.add(&r.id),
+                repo: a.add(&r.repo),
+                slug: a.add(&r.slug),
+                pattern: a.add(&r.message_pattern),
+                documentation: a.add_opt(r.documentation.as_deref()),
+                first_site: sites.len() as u32,
+            });
+            for s in &r.sites {
+                sites.push(SiteSpans {
+                    file: a.add(&s.file_path),
+                    line: s.line_number,
+                    function: a.add_opt(s.function.as_deref()),
+                    url: a.add_opt(s.github_url.as_deref()),
+                });
+                site_record.push(ri as u32);
+            }
+        }
+        let len = a.bytes.len();
+        Records {
+            backing: Backing::Owned(a.bytes),
+            arena: (0, len),
+            records,
+            sites,
+            site_record,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    fn str(&self, s: Span) -> Option<&str> {
+        if s.len == NONE {
+            return None;
+        }
+        let at = self.arena.0 + s.off as usize;
+        let b = self.backing.bytes().get(at..at + s.len as usize)?;
+        // Every span was checked to be UTF-8 when the records were read.
+        std::str::from_utf8(b).ok()
+    }
+
+    fn text(&self, s: Span) -> &str {
+        self.str(s).unwrap_or_default()
+    }
+
+    pub(crate) fn record(&self, i: usize) -> RecordView<'_> {
+        let r = &self.records[i];
+        RecordView {
+            id: self.text(r.id),
+            repo: self.text(r.repo),
+            slug: self.text(r.slug),
+            message_pattern: self.text(r.pattern),
+            documentation: self.str(r.documentation),
+        }
+    }
+
+    /// The record of site `site` (sites are numbered across all records).
+    pub(crate) fn record_of(&self, site: u32) -> usize {
+        self.site_record[site as usize] as usize
+    }
+
+    /// Site `site`, numbered across all records.
+    pub(crate) fn site(&self, site: usize) -> SiteView<'_> {
+        let s = &self.sites[site];
+        SiteView {
+            file_path: self.text(s.file),
+            line_number: s.line,
+            function: self.str(s.function),
+            github_url: self.str(s.url),
+        }
+    }
+
+    /// How many sites there are, across all records.
+    pub(crate) fn sites(&self) -> usize {
+        self.sites.len()
+    }
+
+    /// Writes the records for [`Records::decode`].
+    pub(crate) fn encode(&self, e: &mut Encoder) {
+        let b = self.backing.bytes();
+        e.bytes(&b[self.arena.0..self.arena.1]);
+        let span = |v: &mut Vec<u32>, s: Span| v.extend([s.off, s.len]);
+        let mut r = Vec::with_capacity(self.records.len() * 11);
+        for x in &self.records {
+            for s in [x.id, x.repo, x.slug, x.pattern, x.documentation] {
+                span(&mut r, s);
+            }
+            r.push(x.first_site);
+        }
+        e.u32s(&r);
+        let mut s = Vec::with_capacity(self.sites.len() * 8);
+        for (x, &record) in self.sites.iter().zip(&self.site_record) {
+            for sp in [x.file, x.function, x.url] {
+                span(&mut s, sp);
+            }
+            s.extend([x.line, record]);
+        }
+        e.u32s(&s);
+    }
+
+    /// Reads what [`Records::encode`] wrote, from `d`, a decoder over part
+    /// of `file`. Nothing is checked or assembled yet: see
+    /// [`Records::assemble`].
+    pub(crate) fn read(d: &mut Decoder<'_>, file: &[u8]) -> Option<RawRecords> {
+        let arena = d.bytes()?;
+        let start = offset_in(file, arena);
+        Some(RawRecords {
+            arena: (start, start + arena.len()),
+            records: d.u32s()?,
+            sites: d.u32s()?,
+        })
+    }
+
+    /// The records [`Records::read`] found in `backing`'s bytes, which
+    /// they keep: the arena is not copied. `None` for spans outside the
+    /// arena or not UTF-8, and for sites out of record order.
+    pub(crate) fn assemble(backing: Backing, raw: RawRecords) -> Option<Records> {
+        let RawRecords {
+            arena: (start, end),
+            records: r,
+            sites: s,
+        } = raw;
+        let arena = std::str::from_utf8(backing.bytes().get(start..end)?).ok()?;
+        let span = |w: &[u32]| -> Option<Span> {
+            let s = Span {
+                off: w[0],
+                len: w[1],
+            };
+            if s.len != NONE {
+                arena.get(s.off as usize..s.off as usize + s.len as usize)?;
+            }
+            Some(s)
+        };
+        let required = |s: Span| (s.len != NONE).then_some(s);
+        if r.len() % 11 != 0 || s.len() % 8 != 0 {
+            return None;
+        }
+        let mut records = Vec::with_capacity(r.len() / 11);
+        for w in r.chunks_exact(11) {
+            records.push(RecordSpans {
+                id: required(span(&w[0..2])?)?,
+                repo: required(span(&w[2..4])?)?,
+                slug: required(span(&w[4..6])?)?,
+                pattern: required(span(&w[6..8])?)?,
+                documentation: span(&w[8..10])?,
+                first_site: w[10],
+            });
+        }
+        let mut sites = Vec::with_capacity(s.len() / 8);
+        let mut site_record = Vec::with_capacity(s.len() / 8);
+        for w in s.chunks_exact(8) {
+            sites.push(SiteSpans {
+                file: required(span(&w[0..2])?)?,
+                function: span(&w[2..4])?,
+                url: span(&w[4..6])?,
+                line: w[6],
+            });
+            site_record.push(w[7]);
+        }
+        // Each record's sites are the run from its first site to the next
+        // record's, and each site names the record whose run holds it.
+        for (i, rec) in records.iter().enumerate() {
+            let next = records
+                .get(i + 1)
+                .map_or(sites.len(), |n| n.first_site as usize);
+            let first = rec.first_site as usize;
+            if first > next || next > sites.len() {
+                return None;
+            }
+            if site_record[first..next].iter().any(|&r| r as usize != i) {
+                return None;
+            }
+        }
+        // ... and the runs start at the first site.
+        let first = records
+            .first()
+            .map_or(sites.len(), |r| r.first_site as usize);
+        if first != 0 {
+            return None;
+        }
+        Some(Records {
+            backing,
+            arena: (start, end),
+            records,
+            sites,
+            site_record,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use errdex_model::Lang;
+    use errdex_store::TraceSite;
+
+    fn rows() -> Vec<TraceRow> {
+        let site = |file: &str, line: u32, function: Option<&str>| TraceSite {
+            file_path: file.into(),
+            line_number: line,
+            function: function.map(str::to_string),
+            callee: "fmt.Errorf".into(),
+            args: vec![],
+            github_url: Some(format!("https://github.com/o/r/blob/abc/{file}#L{line}")),
+        };
+        vec![
+            TraceRow {
+                id: "a".into(),
+                repo: "o/r".into(),
+                slug: "dial-ü".into(),
+                message_pattern: "dial ü: %w".into(),
+                language: Lang::Go,
+                documentation: Some("The peer is gone.".into()),
+                sites: vec![site("a.go", 3, Some("run")), site("b.go", 9, None)],
+            },
+            TraceRow {
+                id: "b".into(),
+                repo: "o/s".into(),
+                slug: "stop".into(),
+                message_pattern: "stop".into(),
+                language: Lang::Go,
+                documentation: None,
+                sites: vec![site("c.go", 1, None)],
+            },
+        ]
+    }
+
+    fn encoded(r: &Records) -> Vec<u8> {
+        let mut e = Encoder::new();
+        r.encode(&mut e);
+        e.finish()
+    }
+
+    fn decoded(bytes: Vec<u8>) -> Option<Records> {
+        let mut d = Decoder::new(&bytes);
+        let raw = Records::read(&mut d, &bytes)?;
+        Records::assemble(Backing::Owned(bytes), raw)
+    }
+
+    #[test]
+    fn records_show_their_rows_and_number_sites_across_them() {
+        let r = Records::new(&rows());
+        assert_eq!(r.len(), 2);
+        assert_eq!(r.sites(), 3);
+        let a = r.record(0);
+        assert_eq!((a.id, a.repo, a.slug), ("a", "o/r", "dial-ü"));
+        assert_eq!(a.message_pattern, "dial ü: %w");
+        assert_eq!(a.documentation, Some("The peer is gone."));
+        assert_eq!(r.record(1).documentation, None);
+        assert_eq!([r.record_of(0), r.record_of(1), r.record_of(2)], [0, 0, 1]);
+        let s = r.site(1);
+        assert_eq!((s.file_path, s.line_number, s.function), ("b.go", 9, None));
+        assert_eq!(
+            s.github_url,
+            Some("https://github.com/o/r/blob/abc/b.go#L9")
+        );
+        assert_eq!(r.site(0).function, Some("run"));
+    }
+
+    #[test]
+    fn records_read_back_as_written_and_only_whole() {
+        let r = Records::new(&rows());
+        let bytes = encoded(&r);
+        let back = decoded(bytes.clone()).expect("reads back");
+        assert_eq!(encoded(&back), bytes);
+        for i in 0..2 {
+            assert_eq!(back.record(i), r.record(i));
+        }
+        for i in 0..3 {
+            assert_eq!(back.site(i), r.site(i));
+            assert_eq!(back.record_of(i as u32), r.record_of(i as u32));
+        }
+        for cut in 0..bytes.len() {
+            let mut d = Decoder::new(&bytes[..cut]);
+            assert!(
+                Records::read(&mut d, &bytes[..cut]).is_none(),
+                "cut at {cut}"
+            );
+        }
+    }
+
+    #[test]
+    fn spans_outside_the_text_or_sites_out_of_order_do_not_read_back() {
+        let r = Records::new(&rows());
+        let raw = |edit: &dyn Fn(&mut Vec<u32>, &mut Vec<u32>)| {
+            let bytes = encoded(&r);
+            let mut d = Decoder::new(&bytes);
+            let mut raw = Records::read(&mut d, &bytes).expect("reads");
+            edit(&mut raw.records, &mut raw.sites);
+            Records::assemble(Backing::Owned(bytes.clone()), raw).is_some()
+        };
+        assert!(raw(&|_, _| {}));
+        // A pattern running past the text.
+        assert!(!raw(&|r, _| r[7] = 10_000));
+        // A slug cutting `ü` in half (it starts at byte 5 of "dial-ü").
+        assert!(!raw(&|r, _| r[5] = 6));
+        // A required string marked absent.
+        assert!(!raw(&|r, _| r[3] = NONE));
+        // The second record's sites starting before the first's end.
+        assert!(!raw(&|r, _| r[21] = 1));
+        // A site naming the wrong record.
+        assert!(!raw(&|_, s| s[7] = 1));
+        // Runs not starting at the first site.
+        assert!(!raw(&|r, _| r[10] = 1));
+    }
+}
