@@ -435,6 +435,9 @@ fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
 /// `--summary`: lines grouped by their outermost error.
 struct Summary {
     groups: Vec<Group>,
+    /// Lines per group, apart from the groups: a traced line touches only
+    /// this dense array and `by_record`, never a group's strings.
+    counts: Vec<u64>,
     /// Record (row) → 1 + its group's index, 0 for none yet: traced lines
     /// find their group without hashing anything.
     by_record: Vec<u32>,
@@ -445,7 +448,6 @@ struct Summary {
 }
 
 struct Group {
-    count: u64,
     verdict: Verdict,
     label: String,
     site: String,
@@ -455,6 +457,7 @@ impl Summary {
     fn new(records: usize) -> Summary {
         Summary {
             groups: Vec::new(),
+            counts: Vec::new(),
             by_record: vec![0; records],
             unknown: Default::default(),
             lines: 0,
@@ -468,7 +471,7 @@ impl Summary {
             Some(top) => {
                 let g = self.by_record[top.0];
                 if g > 0 {
-                    self.groups[g as usize - 1].count += 1;
+                    self.counts[g as usize - 1] += 1;
                     return;
                 }
                 self.by_record[top.0] = self.groups.len() as u32 + 1;
@@ -482,7 +485,7 @@ impl Summary {
                 // Unknown lines group by their message, without the prefix.
                 let key = line.get(o.prefix_len..).unwrap_or(line).trim();
                 if let Some(&g) = self.unknown.get(key) {
-                    self.groups[g as usize].count += 1;
+                    self.counts[g as usize] += 1;
                     return;
                 }
                 if self.groups.len() >= MAX_UNKNOWN_GROUPS {
@@ -494,8 +497,8 @@ impl Summary {
                 (key.to_string(), "-".to_string())
             }
         };
+        self.counts.push(1);
         self.groups.push(Group {
-            count: 1,
             verdict: o.verdict,
             label,
             site,
@@ -503,18 +506,18 @@ impl Summary {
     }
 
     fn print(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let mut g: Vec<&Group> = self.groups.iter().collect();
-        g.sort_by(|a, b| b.count.cmp(&a.count).then(a.label.cmp(&b.label)));
+        let mut g: Vec<(u64, &Group)> = self.counts.iter().copied().zip(&self.groups).collect();
+        g.sort_by(|(a_count, a), (b_count, b)| b_count.cmp(a_count).then(a.label.cmp(&b.label)));
         writeln!(
             out,
             "{:>8}  {:<9}  {:<50}  SITE",
             "COUNT", "VERDICT", "ERROR"
         )?;
-        for x in g {
+        for (count, x) in g {
             writeln!(
                 out,
                 "{:>8}  {:<9}  {:<50}  {}",
-                x.count,
+                count,
                 x.verdict.as_str(),
                 super::list::one_line(&x.label, 50),
                 x.site
