@@ -155,9 +155,9 @@ impl Sink for Trace {
         let mut candidates: Vec<Candidate> = Vec::new();
         let mut total = 0usize;
         for h in hits {
-            let t = &set.templates[h.template as usize];
-            let score = (t.lit_len as f32 / span).min(1.0);
-            let payloads = set.payloads(t);
+            let x = &set.anchored[h.entry as usize];
+            let score = (x.lit_len as f32 / span).min(1.0);
+            let payloads = set.payloads(x);
             total += payloads.len();
             for &p in payloads {
                 let (hinted, exact) = set.hinted(p, hints);
@@ -207,7 +207,7 @@ impl Sink for TraceOutline {
         let (mut total, mut hinted, mut exact) = (0usize, 0usize, 0usize);
         let (mut first, mut first_hinted, mut first_exact) = (None, None, None);
         for h in hits {
-            let payloads = set.payloads(&set.templates[h.template as usize]);
+            let payloads = set.payloads(&set.anchored[h.entry as usize]);
             total += payloads.len();
             first = first.or(payloads.first().copied());
             if hints.files.is_empty() {
@@ -248,12 +248,14 @@ impl Sink for TraceOutline {
 #[derive(Debug, Clone, Copy)]
 enum Seg {
     /// `lits[off..off + len]`, compared through `words[words..]`; `probe`
-    /// is the index of its rarest byte, searched for first.
+    /// is the index of its rarest byte, searched for first, and `byte` that
+    /// byte (kept here so that a search reads no other array).
     Lit {
         off: u32,
         len: u32,
         words: u32,
         probe: u32,
+        byte: u8,
     },
     Hole {
         kind: HoleKind,
@@ -273,11 +275,22 @@ struct Compiled {
 /// An anchored template with what its text must start and end with (up to
 /// eight bytes each, masked): checked in one dense table before any
 /// verification, these reject most candidates of an occurrence without
-/// touching the template.
+/// touching the template. It also holds all that verifying and answering
+/// need of the template (its segments, hole count and payloads), so a
+/// traced line reads one line of this table per template it tries, and
+/// never [`Compiled`]: on these machines each cache line a line misses
+/// costs more than its instructions.
 #[derive(Debug, Clone, Copy)]
+#[repr(align(64))]
 struct Entry {
     template: u32,
     lit_len: u32,
+    /// Range of `TemplateSet::segs`.
+    segs: (u32, u32),
+    /// Range of `TemplateSet::payloads`.
+    payloads: (u32, u32),
+    /// How many of the segments are holes.
+    holes: u32,
     head: u64,
     head_mask: u64,
     tail: u64,
@@ -378,9 +391,17 @@ impl TemplateSetBuilder {
                 tail = bytes::load_slice(b, b.len() - n) << (8 * (8 - n));
                 tail_mask = bytes::high_mask(n);
             }
+            let compiled = &set.templates[set.templates.len() - 1];
             entries.push(Entry {
                 template: set.templates.len() as u32 - 1,
                 lit_len: t.literal_len() as u32,
+                segs: compiled.segs,
+                payloads: compiled.payloads,
+                holes: t
+                    .segments
+                    .iter()
+                    .filter(|s| matches!(s, Segment::Hole(_)))
+                    .count() as u32,
                 head,
                 head_mask,
                 tail,
@@ -425,6 +446,8 @@ struct Cand {
     rank: u32,
     template: u32,
     start: u32,
+    /// The template's [`Entry`] (one per template, so it orders nothing).
+    entry: u32,
 }
 
 /// [`Cand::rank`] of a template's literal length.
@@ -437,6 +460,8 @@ fn rank_of(lit_len: u32) -> u32 {
 #[derive(Debug, Clone, Copy)]
 struct Hit {
     template: u32,
+    /// The template's [`Entry`].
+    entry: u32,
     start: usize,
     holes: u32,
 }
@@ -483,18 +508,19 @@ impl TemplateSet {
             len: l.len() as u32,
             words: self.words.len() as u32,
             probe: probe as u32,
+            byte: l.get(probe).copied().unwrap_or(0),
         };
         self.lits.extend_from_slice(l);
         self.words.extend(bytes::literal_words(l));
         seg
     }
 
-    fn segs(&self, t: &Compiled) -> &[Seg] {
-        &self.segs[t.segs.0 as usize..t.segs.1 as usize]
+    fn segs(&self, x: &Entry) -> &[Seg] {
+        &self.segs[x.segs.0 as usize..x.segs.1 as usize]
     }
 
-    fn payloads(&self, t: &Compiled) -> &[u32] {
-        &self.payloads[t.payloads.0 as usize..t.payloads.1 as usize]
+    fn payloads(&self, x: &Entry) -> &[u32] {
+        &self.payloads[x.payloads.0 as usize..x.payloads.1 as usize]
     }
 
     /// Traces a whole text.
@@ -677,9 +703,9 @@ impl TemplateSet {
         // Deeper layers push above this one's hits and spans and truncate
         // back, so the first hit's spans stay where they are.
         let first = sc.hits[hbase];
-        let t = &self.templates[first.template as usize];
+        let x = &self.anchored[first.entry as usize];
         let mut hole = first.holes as usize;
-        for seg in self.segs(t) {
+        for seg in self.segs(x) {
             if let Seg::Hole { chain, .. } = *seg {
                 let (hs, he) = sc.spans[hole];
                 if chain {
@@ -706,7 +732,7 @@ impl TemplateSet {
         for o in occ.iter().filter(|o| o.start >= s && o.end <= e) {
             let range = self.anchor_start[o.anchor as usize] as usize
                 ..self.anchor_start[o.anchor as usize + 1] as usize;
-            for x in &self.anchored[range] {
+            for (i, x) in self.anchored[range.clone()].iter().enumerate() {
                 if x.lit_len as usize <= span
                     && (!at_start || (head ^ x.head) & x.head_mask == 0)
                     && (tail ^ x.tail) & x.tail_mask == 0
@@ -715,6 +741,7 @@ impl TemplateSet {
                         rank: rank_of(x.lit_len),
                         template: x.template,
                         start: s as u32,
+                        entry: (range.start + i) as u32,
                     });
                 }
             }
@@ -738,9 +765,14 @@ impl TemplateSet {
     fn floating(&self, sc: &mut Scratch, base: usize, s: usize, e: usize) {
         let end = sc.cands.len();
         for i in base..end {
-            let Cand { rank, template, .. } = sc.cands[i];
-            let t = &self.templates[template as usize];
-            let Some(&first @ Seg::Lit { .. }) = self.segs(t).first() else {
+            let Cand {
+                rank,
+                template,
+                entry,
+                ..
+            } = sc.cands[i];
+            let x = &self.anchored[entry as usize];
+            let Some(&first @ Seg::Lit { .. }) = self.segs(x).first() else {
                 continue;
             };
             let mut from = s;
@@ -753,6 +785,7 @@ impl TemplateSet {
                         rank,
                         template,
                         start: p as u32,
+                        entry,
                     });
                 }
                 from = p + 1;
@@ -771,13 +804,14 @@ impl TemplateSet {
                 rank,
                 template: ti,
                 start,
+                entry,
             } = sc.cands[i];
             if rank > best_rank {
                 // Longest first: no later one can be better.
                 break;
             }
             let start = start as usize;
-            let t = &self.templates[ti as usize];
+            let x = &self.anchored[entry as usize];
             if sc.hits[hbase..].iter().any(|h| h.template == ti) {
                 continue;
             }
@@ -791,7 +825,7 @@ impl TemplateSet {
                 spans: &mut sc.spans,
                 budget: &mut budget,
             };
-            if !v.run(self.segs(t), start) {
+            if !v.run(self.segs(x), start) {
                 sc.spans.truncate(mark);
                 continue;
             }
@@ -803,6 +837,7 @@ impl TemplateSet {
             }
             sc.hits.push(Hit {
                 template: ti,
+                entry,
                 start,
                 holes: 0,
             });
@@ -811,12 +846,7 @@ impl TemplateSet {
         let mut at = sbase;
         for h in &mut sc.hits[hbase..] {
             h.holes = at as u32;
-            let t = &self.templates[h.template as usize];
-            at += self
-                .segs(t)
-                .iter()
-                .filter(|s| matches!(s, Seg::Hole { .. }))
-                .count();
+            at += self.anchored[h.entry as usize].holes as usize;
         }
     }
 
@@ -825,10 +855,11 @@ impl TemplateSet {
     #[inline]
     fn next_literal(&self, t: &Padded, lit: Seg, from: usize, end: usize) -> Option<usize> {
         let Seg::Lit {
-            off,
             len,
             words,
             probe,
+            byte,
+            ..
         } = lit
         else {
             return None;
@@ -837,7 +868,6 @@ impl TemplateSet {
         if end < from + len {
             return None;
         }
-        let byte = self.lits[off as usize + probe];
         let words = &self.words[words as usize..words as usize + len.div_ceil(8)];
         // The probe byte's positions for starts in [from, end - len].
         let (mut q, last) = (from + probe, end - len + probe);

@@ -65,12 +65,14 @@ impl TemplateSet {
                     len,
                     words,
                     probe,
+                    byte,
                 } => {
                     e.u8(0);
                     e.u32(off);
                     e.u32(len);
                     e.u32(words);
                     e.u32(probe);
+                    e.u8(byte);
                 }
                 Seg::Hole { kind, chain } => {
                     e.u8(1);
@@ -87,6 +89,11 @@ impl TemplateSet {
         for a in &self.anchored {
             e.u32(a.template);
             e.u32(a.lit_len);
+            e.u32(a.segs.0);
+            e.u32(a.segs.1);
+            e.u32(a.payloads.0);
+            e.u32(a.payloads.1);
+            e.u32(a.holes);
             e.u64(a.head);
             e.u64(a.head_mask);
             e.u64(a.tail);
@@ -120,6 +127,7 @@ impl TemplateSet {
                     len: d.u32()?,
                     words: d.u32()?,
                     probe: d.u32()?,
+                    byte: d.u8()?,
                 },
                 1 => Seg::Hole {
                     kind: *HOLE_KINDS.get(usize::from(d.u8()?))?,
@@ -136,10 +144,13 @@ impl TemplateSet {
         let words = d.u64s()?;
         let payloads = d.u32s()?;
         let anchor_start = d.u32s()?;
-        let anchored = d.list(40, |d| {
+        let anchored = d.list(60, |d| {
             Some(Entry {
                 template: d.u32()?,
                 lit_len: d.u32()?,
+                segs: (d.u32()?, d.u32()?),
+                payloads: (d.u32()?, d.u32()?),
+                holes: d.u32()?,
                 head: d.u64()?,
                 head_mask: d.u64()?,
                 tail: d.u64()?,
@@ -180,11 +191,13 @@ impl TemplateSet {
                 len,
                 words,
                 probe,
+                byte,
             } => {
                 let words_end = words as usize + (len as usize).div_ceil(8);
                 off as usize + len as usize <= self.lits.len()
                     && words_end <= self.words.len()
                     && (probe < len || (probe == 0 && len == 0))
+                    && self.lits.get((off + probe) as usize).copied().unwrap_or(0) == byte
             }
             Seg::Hole { .. } => true,
         });
@@ -192,10 +205,23 @@ impl TemplateSet {
             && self.anchor_start.windows(2).all(|w| w[0] <= w[1])
             && self.anchor_start.last().map(|&e| e as usize) == Some(self.anchored.len())
             && (self.anchors.anchor_bound() as usize) < self.anchor_start.len();
-        let entries_ok = self
-            .anchored
-            .iter()
-            .all(|a| (a.template as usize) < self.templates.len());
+        // An entry repeats its template's ranges, and its hole count is
+        // what verification pushes spans for: tracing indexes spans by it.
+        let entries_ok = self.anchored.iter().all(|a| {
+            self.templates.get(a.template as usize).is_some_and(|t| {
+                t.segs == a.segs
+                    && t.payloads == a.payloads
+                    && self
+                        .segs
+                        .get(a.segs.0 as usize..a.segs.1 as usize)
+                        .is_some_and(|segs| {
+                            segs.iter()
+                                .filter(|s| matches!(s, Seg::Hole { .. }))
+                                .count()
+                                == a.holes as usize
+                        })
+            })
+        });
         templates_ok && segs_ok && starts_ok && entries_ok
     }
 }
