@@ -24,6 +24,16 @@ impl Padded {
         self.len = text.len();
     }
 
+    /// Whether a literal of `n` bytes, whose first eight (zero-padded) are
+    /// `first` and whose [`literal_words`] past them are `rest`, occurs at
+    /// `at`.
+    #[inline]
+    pub(crate) fn has_literal(&self, at: usize, n: usize, first: u64, rest: &[u64]) -> bool {
+        at + n <= self.len
+            && self.load(at) & low_mask(n) == first
+            && (n <= 8 || self.has_at(at + 8, n - 8, rest))
+    }
+
     /// The text's length.
     #[inline]
     pub(crate) fn len(&self) -> usize {

@@ -247,15 +247,18 @@ impl Sink for TraceOutline {
 /// arenas, so a template is a run of small, copyable segments.
 #[derive(Debug, Clone, Copy)]
 enum Seg {
-    /// `lits[off..off + len]`, compared through `words[words..]`; `probe`
-    /// is the index of its rarest byte, searched for first, and `byte` that
-    /// byte (kept here so that a search reads no other array).
+    /// A literal of `len` bytes: its first eight (zero-padded) in `first`,
+    /// the rest as eight-byte words at `words[words..]`. `probe` is the
+    /// index of its rarest byte, searched for first, and `byte` that byte.
+    /// Most literals are eight bytes or shorter, and a template tried in
+    /// vain mostly fails on its first bytes: both are answered from the
+    /// segment alone, without reading another array.
     Lit {
-        off: u32,
         len: u32,
         words: u32,
         probe: u32,
         byte: u8,
+        first: u64,
     },
     Hole {
         kind: HoleKind,
@@ -349,7 +352,6 @@ impl TemplateSetBuilder {
         let mut set = TemplateSet {
             templates: Vec::with_capacity(self.templates.len()),
             segs: Vec::new(),
-            lits: Vec::new(),
             words: Vec::new(),
             payloads: Vec::new(),
             anchor_start: vec![0],
@@ -425,9 +427,7 @@ impl TemplateSetBuilder {
 pub struct TemplateSet {
     templates: Vec<Compiled>,
     segs: Vec<Seg>,
-    /// Literal bytes of every template.
-    lits: Vec<u8>,
-    /// The same literals as eight-byte words.
+    /// Literals past their first eight bytes, as eight-byte words.
     words: Vec<u64>,
     payloads: Vec<u32>,
     /// Anchor → its range of `anchored`.
@@ -504,14 +504,14 @@ impl TemplateSet {
     fn literal(&mut self, l: &[u8]) -> Seg {
         let probe = (0..l.len()).min_by_key(|&i| commonness(l[i])).unwrap_or(0);
         let seg = Seg::Lit {
-            off: self.lits.len() as u32,
             len: l.len() as u32,
             words: self.words.len() as u32,
             probe: probe as u32,
             byte: l.get(probe).copied().unwrap_or(0),
+            first: bytes::load_slice(l, 0),
         };
-        self.lits.extend_from_slice(l);
-        self.words.extend(bytes::literal_words(l));
+        self.words
+            .extend(bytes::literal_words(l.get(8..).unwrap_or_default()));
         seg
     }
 
@@ -859,7 +859,7 @@ impl TemplateSet {
             words,
             probe,
             byte,
-            ..
+            first,
         } = lit
         else {
             return None;
@@ -868,13 +868,13 @@ impl TemplateSet {
         if end < from + len {
             return None;
         }
-        let words = &self.words[words as usize..words as usize + len.div_ceil(8)];
+        let rest = self.rest_words(len, words);
         // The probe byte's positions for starts in [from, end - len].
         let (mut q, last) = (from + probe, end - len + probe);
         while q <= last {
             let found = t.find_byte(byte, q, last)?;
             let at = found - probe;
-            if t.has_at(at, len, words) {
+            if t.has_literal(at, len, first, rest) {
                 return Some(at);
             }
             q = found + 1;
@@ -885,16 +885,21 @@ impl TemplateSet {
     /// Whether the literal occurs whole at `at`, before `end`.
     #[inline]
     fn literal_at(&self, t: &Padded, lit: Seg, at: usize, end: usize) -> bool {
-        let Seg::Lit { len, words, .. } = lit else {
+        let Seg::Lit {
+            len, words, first, ..
+        } = lit
+        else {
             return false;
         };
         let len = len as usize;
-        at + len <= end
-            && t.has_at(
-                at,
-                len,
-                &self.words[words as usize..words as usize + len.div_ceil(8)],
-            )
+        at + len <= end && t.has_literal(at, len, first, self.rest_words(len, words))
+    }
+
+    /// The words of a literal of `len` bytes past its first eight.
+    #[inline]
+    fn rest_words(&self, len: usize, words: u32) -> &[u64] {
+        let n = len.saturating_sub(8).div_ceil(8);
+        &self.words[words as usize..words as usize + n]
     }
 }
 

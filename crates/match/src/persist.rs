@@ -61,18 +61,18 @@ impl TemplateSet {
         for s in &self.segs {
             match *s {
                 Seg::Lit {
-                    off,
                     len,
                     words,
                     probe,
                     byte,
+                    first,
                 } => {
                     e.u8(0);
-                    e.u32(off);
                     e.u32(len);
                     e.u32(words);
                     e.u32(probe);
                     e.u8(byte);
+                    e.u64(first);
                 }
                 Seg::Hole { kind, chain } => {
                     e.u8(1);
@@ -81,7 +81,6 @@ impl TemplateSet {
                 }
             }
         }
-        e.bytes(&self.lits);
         e.u64s(&self.words);
         e.u32s(&self.payloads);
         e.u32s(&self.anchor_start);
@@ -123,11 +122,11 @@ impl TemplateSet {
         let segs = d.list(3, |d| {
             Some(match d.u8()? {
                 0 => Seg::Lit {
-                    off: d.u32()?,
                     len: d.u32()?,
                     words: d.u32()?,
                     probe: d.u32()?,
                     byte: d.u8()?,
+                    first: d.u64()?,
                 },
                 1 => Seg::Hole {
                     kind: *HOLE_KINDS.get(usize::from(d.u8()?))?,
@@ -140,7 +139,6 @@ impl TemplateSet {
                 _ => return None,
             })
         })?;
-        let lits = d.bytes()?.to_vec();
         let words = d.u64s()?;
         let payloads = d.u32s()?;
         let anchor_start = d.u32s()?;
@@ -167,7 +165,6 @@ impl TemplateSet {
         let set = TemplateSet {
             templates,
             segs,
-            lits,
             words,
             payloads,
             anchor_start,
@@ -187,17 +184,27 @@ impl TemplateSet {
             .all(|t| within(t.segs, self.segs.len()) && within(t.payloads, self.payloads.len()));
         let segs_ok = self.segs.iter().all(|s| match *s {
             Seg::Lit {
-                off,
                 len,
                 words,
                 probe,
                 byte,
+                first,
             } => {
-                let words_end = words as usize + (len as usize).div_ceil(8);
-                off as usize + len as usize <= self.lits.len()
-                    && words_end <= self.words.len()
+                let (len, words, probe) = (len as usize, words as usize, probe as usize);
+                let words_end = words + len.saturating_sub(8).div_ceil(8);
+                // The probe byte as the literal holds it: in `first` or in
+                // the words after.
+                let at = |i: usize| match i.checked_sub(8) {
+                    None => Some((first >> (8 * i)) as u8),
+                    Some(r) => self
+                        .words
+                        .get(words + r / 8)
+                        .map(|w| (w >> (8 * (r % 8))) as u8),
+                };
+                words_end <= self.words.len()
+                    && first & !crate::bytes::low_mask(len) == 0
                     && (probe < len || (probe == 0 && len == 0))
-                    && self.lits.get((off + probe) as usize).copied().unwrap_or(0) == byte
+                    && (len == 0 || at(probe) == Some(byte))
             }
             Seg::Hole { .. } => true,
         });
