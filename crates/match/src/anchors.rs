@@ -12,7 +12,7 @@
 //! (`invalid%d`) is anchored on a literal through a small Aho-Corasick
 //! automaton, as before.
 
-use crate::bytes::{for_each_word, is_word, Padded};
+use crate::bytes::{for_each_word, is_word, prefetch, Padded};
 use crate::codec::{Decoder, Encoder};
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use errdex_model::{Segment, Template};
@@ -400,7 +400,12 @@ impl Anchors {
 
     /// The highest anchor number the index can report, plus one.
     pub(crate) fn anchor_bound(&self) -> u32 {
-        let keys = self.keys.slots.iter().map(|&(_, a)| a + 1);
+        let keys = self
+            .keys
+            .slots
+            .iter()
+            .filter(|&&(check, _)| check != 0)
+            .map(|&(_, a)| a + 1);
         keys.chain(self.literal_anchor.iter().map(|&a| a + 1))
             .max()
             .unwrap_or(0)
@@ -418,26 +423,45 @@ impl Anchors {
         std::mem::take(&mut self.templates)
     }
 
+    /// Renumbers every anchor `a` as `to(a)`: the set numbers an anchor by
+    /// where its templates start in its own table, so that an occurrence
+    /// leads there without a lookup in between.
+    pub(crate) fn renumber(&mut self, to: impl Fn(u32) -> u32) {
+        for slot in &mut self.keys.slots {
+            if slot.0 != 0 {
+                slot.1 = to(slot.1);
+            }
+        }
+        for a in &mut self.literal_anchor {
+            *a = to(*a);
+        }
+    }
+
     /// Every anchor occurring in the text `t`, whose word masks are
-    /// `masks`, appended to `out`.
+    /// `masks`, appended to `out`; for each, the line of `warm[anchor]`
+    /// (what the caller reads next for it) is asked for at once.
     ///
     /// Each word and adjacent pair is hashed and tested against the bit
     /// filter as it comes, and kept (without a branch) when the filter
     /// lets it through; the table is then asked for the kept ones a batch
     /// at a time, so that its memory is waited for once per batch rather
     /// than once per word.
-    pub(crate) fn find(
+    pub(crate) fn find<W>(
         &self,
         t: &Padded,
         masks: &[u64],
         kept: &mut KeyBatch,
         out: &mut Vec<Occurrence>,
+        warm: &[W],
     ) {
         const BATCH: usize = KEY_BATCH;
         let mut n = 0;
         let lookup = |kept: &[Key], out: &mut Vec<Occurrence>| {
             for k in kept {
                 if let Some(anchor) = self.keys.get_filtered(k.hash) {
+                    if let Some(w) = warm.get(anchor as usize) {
+                        prefetch(w);
+                    }
                     out.push(Occurrence {
                         anchor,
                         start: k.start as usize,
@@ -552,7 +576,8 @@ mod tests {
             let mut masks = Vec::new();
             crate::bytes::word_masks(&t, &mut masks);
             let mut occ = Vec::new();
-            anchors.find(&t, &masks, &mut [Key::default(); KEY_BATCH], &mut occ);
+            let warm: &[u8] = &[];
+            anchors.find(&t, &masks, &mut [Key::default(); KEY_BATCH], &mut occ, warm);
             let mut ts: Vec<u32> = occ
                 .iter()
                 .flat_map(|o| anchors.templates(o.anchor).to_vec())

@@ -166,6 +166,23 @@ pub(crate) fn word_bits(x: u64) -> u64 {
     ((w >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56
 }
 
+/// Asks the CPU to start loading the cache line of `value`, which a later
+/// step will read: the matcher's tables are larger than a core's cache, and
+/// waiting for their lines is most of a traced line's time.
+#[inline(always)]
+pub(crate) fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unsafe_code)]
+    // SAFETY: a prefetch is a hint: it reads nothing the program sees and
+    // cannot fault, and the pointer comes from a reference anyway.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// Which of sixteen bytes are word bytes: [`word_bits`] of both halves, in
 /// a few SSE2 instructions (a fifth of the SWAR version's).
 #[cfg(target_arch = "x86_64")]

@@ -292,8 +292,11 @@ struct Entry {
     segs: (u32, u32),
     /// Range of `TemplateSet::payloads`.
     payloads: (u32, u32),
-    /// How many of the segments are holes.
-    holes: u32,
+    /// Where its literals' words past their first eight bytes start in
+    /// `TemplateSet::words` (read once it is verified, so asked for early).
+    words: u32,
+    /// Whether this is the last template of its anchor.
+    last: bool,
     head: u64,
     head_mask: u64,
     tail: u64,
@@ -354,7 +357,6 @@ impl TemplateSetBuilder {
             segs: Vec::new(),
             words: Vec::new(),
             payloads: Vec::new(),
-            anchor_start: vec![0],
             anchored: Vec::new(),
             anchors: Anchors::default(),
             files: self.files,
@@ -362,6 +364,7 @@ impl TemplateSetBuilder {
         let mut entries = Vec::with_capacity(self.templates.len());
         for (t, payloads) in &self.templates {
             let seg_start = set.segs.len() as u32;
+            let words = set.words.len() as u32;
             for seg in &t.segments {
                 let seg = match seg {
                     Segment::Lit(l) => set.literal(l.as_bytes()),
@@ -399,24 +402,27 @@ impl TemplateSetBuilder {
                 lit_len: t.literal_len() as u32,
                 segs: compiled.segs,
                 payloads: compiled.payloads,
-                holes: t
-                    .segments
-                    .iter()
-                    .filter(|s| matches!(s, Segment::Hole(_)))
-                    .count() as u32,
+                words,
+                last: false,
                 head,
                 head_mask,
                 tail,
                 tail_mask,
             });
         }
-        // Each anchor's templates in one flat array: the candidates of an
-        // occurrence are then one contiguous read.
+        // Each anchor's templates in one flat array, the last marked: the
+        // candidates of an occurrence are then one contiguous read, from
+        // where the anchor's number (renumbered so) points.
+        let mut first = Vec::new();
         for list in anchors.take_templates() {
+            first.push(set.anchored.len() as u32);
             set.anchored
                 .extend(list.iter().map(|&ti| entries[ti as usize]));
-            set.anchor_start.push(set.anchored.len() as u32);
+            if let Some(x) = set.anchored.last_mut() {
+                x.last = true;
+            }
         }
+        anchors.renumber(|a| first[a as usize]);
         set.anchors = anchors;
         set
     }
@@ -430,9 +436,7 @@ pub struct TemplateSet {
     /// Literals past their first eight bytes, as eight-byte words.
     words: Vec<u64>,
     payloads: Vec<u32>,
-    /// Anchor → its range of `anchored`.
-    anchor_start: Vec<u32>,
-    /// Templates by anchor.
+    /// Templates by anchor; an anchor is numbered by its first one here.
     anchored: Vec<Entry>,
     anchors: Anchors,
     files: foldhash::HashMap<u32, (Box<str>, u32)>,
@@ -551,8 +555,13 @@ impl TemplateSet {
         sc.text.set(text.as_bytes());
         bytes::word_masks(&sc.text, &mut sc.masks);
         sc.occ.clear();
-        self.anchors
-            .find(&sc.text, &sc.masks, &mut sc.keys, &mut sc.occ);
+        self.anchors.find(
+            &sc.text,
+            &sc.masks,
+            &mut sc.keys,
+            &mut sc.occ,
+            &self.anchored,
+        );
         sc.cands.clear();
         sc.hits.clear();
         sc.spans.clear();
@@ -730,20 +739,30 @@ impl TemplateSet {
         let tail = text.load_before(e);
         let span = e - s;
         for o in occ.iter().filter(|o| o.start >= s && o.end <= e) {
-            let range = self.anchor_start[o.anchor as usize] as usize
-                ..self.anchor_start[o.anchor as usize + 1] as usize;
-            for (i, x) in self.anchored[range.clone()].iter().enumerate() {
+            let mut i = o.anchor as usize;
+            while let Some(x) = self.anchored.get(i) {
                 if x.lit_len as usize <= span
                     && (!at_start || (head ^ x.head) & x.head_mask == 0)
                     && (tail ^ x.tail) & x.tail_mask == 0
                 {
+                    // Its segments and words are read when it is verified.
+                    if let Some(seg) = self.segs.get(x.segs.0 as usize) {
+                        bytes::prefetch(seg);
+                    }
+                    if let Some(w) = self.words.get(x.words as usize) {
+                        bytes::prefetch(w);
+                    }
                     cands.push(Cand {
                         rank: rank_of(x.lit_len),
                         template: x.template,
                         start: s as u32,
-                        entry: (range.start + i) as u32,
+                        entry: i as u32,
                     });
                 }
+                if x.last {
+                    break;
+                }
+                i += 1;
             }
         }
         if cands.len() > base + 1 {
@@ -829,24 +848,28 @@ impl TemplateSet {
                 sc.spans.truncate(mark);
                 continue;
             }
+            let spans = sc.spans.len() - mark;
             if rank < best_rank {
                 // A better template: the hits so far and their spans go.
                 sc.hits.truncate(hbase);
                 sc.spans.drain(sbase..mark);
                 best_rank = rank;
             }
+            // For now the number of its holes' spans; made their start
+            // below, once the hits are final.
             sc.hits.push(Hit {
                 template: ti,
                 entry,
                 start,
-                holes: 0,
+                holes: spans as u32,
             });
         }
         // Spans were appended in hit order; give each hit its range.
         let mut at = sbase;
         for h in &mut sc.hits[hbase..] {
+            let n = h.holes as usize;
             h.holes = at as u32;
-            at += self.anchored[h.entry as usize].holes as usize;
+            at += n;
         }
     }
 

@@ -83,7 +83,6 @@ impl TemplateSet {
         }
         e.u64s(&self.words);
         e.u32s(&self.payloads);
-        e.u32s(&self.anchor_start);
         e.usize(self.anchored.len());
         for a in &self.anchored {
             e.u32(a.template);
@@ -92,7 +91,8 @@ impl TemplateSet {
             e.u32(a.segs.1);
             e.u32(a.payloads.0);
             e.u32(a.payloads.1);
-            e.u32(a.holes);
+            e.u32(a.words);
+            e.u8(u8::from(a.last));
             e.u64(a.head);
             e.u64(a.head_mask);
             e.u64(a.tail);
@@ -141,14 +141,18 @@ impl TemplateSet {
         })?;
         let words = d.u64s()?;
         let payloads = d.u32s()?;
-        let anchor_start = d.u32s()?;
         let anchored = d.list(60, |d| {
             Some(Entry {
                 template: d.u32()?,
                 lit_len: d.u32()?,
                 segs: (d.u32()?, d.u32()?),
                 payloads: (d.u32()?, d.u32()?),
-                holes: d.u32()?,
+                words: d.u32()?,
+                last: match d.u8()? {
+                    0 => false,
+                    1 => true,
+                    _ => return None,
+                },
                 head: d.u64()?,
                 head_mask: d.u64()?,
                 tail: d.u64()?,
@@ -167,7 +171,6 @@ impl TemplateSet {
             segs,
             words,
             payloads,
-            anchor_start,
             anchored,
             anchors,
             files,
@@ -208,26 +211,16 @@ impl TemplateSet {
             }
             Seg::Hole { .. } => true,
         });
-        let starts_ok = self.anchor_start.first() == Some(&0)
-            && self.anchor_start.windows(2).all(|w| w[0] <= w[1])
-            && self.anchor_start.last().map(|&e| e as usize) == Some(self.anchored.len())
-            && (self.anchors.anchor_bound() as usize) < self.anchor_start.len();
-        // An entry repeats its template's ranges, and its hole count is
-        // what verification pushes spans for: tracing indexes spans by it.
+        // An anchor is the index of its first entry, and the last entry
+        // ends an anchor's run.
+        let starts_ok = self.anchors.anchor_bound() as usize <= self.anchored.len()
+            && self.anchored.last().is_none_or(|x| x.last);
+        // An entry repeats its template's ranges (its `words` is only a
+        // hint of what to load early, checked where it is used).
         let entries_ok = self.anchored.iter().all(|a| {
-            self.templates.get(a.template as usize).is_some_and(|t| {
-                t.segs == a.segs
-                    && t.payloads == a.payloads
-                    && self
-                        .segs
-                        .get(a.segs.0 as usize..a.segs.1 as usize)
-                        .is_some_and(|segs| {
-                            segs.iter()
-                                .filter(|s| matches!(s, Seg::Hole { .. }))
-                                .count()
-                                == a.holes as usize
-                        })
-            })
+            self.templates
+                .get(a.template as usize)
+                .is_some_and(|t| t.segs == a.segs && t.payloads == a.payloads)
         });
         templates_ok && segs_ok && starts_ok && entries_ok
     }
