@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8] = b"errdex trace cache\n";
 /// Bumped whenever the layout below changes.
-const FORMAT: u32 = 6;
+const FORMAT: u32 = 7;
 
 /// The cache file of the database at `db`: beside it, named after it.
 pub fn path_for(db: &Path) -> PathBuf {
@@ -117,8 +117,9 @@ fn read(backing: Backing, key: &str) -> Option<Explainer> {
     if !d.is_empty() || checksum(body) != sum {
         return None;
     }
-    let body = (offset_in(file, body), offset_in(file, body) + body.len());
-    Explainer::decode_from(backing, body)
+    let start = offset_in(file, body);
+    let range = (start, start + body.len());
+    Explainer::decode_from(backing, range)
 }
 
 /// Writes the cache beside the database, through a temporary file renamed

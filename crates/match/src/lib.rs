@@ -266,23 +266,13 @@ enum Seg {
     },
 }
 
-#[derive(Debug)]
-struct Compiled {
-    /// Range of `TemplateSet::segs`.
-    segs: (u32, u32),
-    lit_len: u32,
-    /// Range of `TemplateSet::payloads`.
-    payloads: (u32, u32),
-}
-
 /// An anchored template with what its text must start and end with (up to
 /// eight bytes each, masked): checked in one dense table before any
 /// verification, these reject most candidates of an occurrence without
 /// touching the template. It also holds all that verifying and answering
-/// need of the template (its segments, hole count and payloads), so a
-/// traced line reads one line of this table per template it tries, and
-/// never [`Compiled`]: on these machines each cache line a line misses
-/// costs more than its instructions.
+/// need of the template (its segment and payload ranges), so a traced line
+/// reads one line of this table per template it tries: on these machines
+/// each cache line a line misses costs more than its instructions.
 #[derive(Debug, Clone, Copy)]
 #[repr(align(64))]
 struct Entry {
@@ -353,7 +343,7 @@ impl TemplateSetBuilder {
                 .map(|(t, _)| (t, t.literal_alnum() >= MIN_ALNUM)),
         );
         let mut set = TemplateSet {
-            templates: Vec::with_capacity(self.templates.len()),
+            templates: self.templates.len() as u32,
             segs: Vec::new(),
             words: Vec::new(),
             payloads: Vec::new(),
@@ -375,13 +365,9 @@ impl TemplateSetBuilder {
                 };
                 set.segs.push(seg);
             }
+            let segs = (seg_start, set.segs.len() as u32);
             let pay_start = set.payloads.len() as u32;
             set.payloads.extend_from_slice(payloads);
-            set.templates.push(Compiled {
-                segs: (seg_start, set.segs.len() as u32),
-                lit_len: t.literal_len() as u32,
-                payloads: (pay_start, set.payloads.len() as u32),
-            });
             let (mut head, mut head_mask, mut tail, mut tail_mask) = (0, 0, 0, 0);
             if let Some(Segment::Lit(l)) = t.segments.first() {
                 let n = l.len().min(8);
@@ -396,12 +382,11 @@ impl TemplateSetBuilder {
                 tail = bytes::load_slice(b, b.len() - n) << (8 * (8 - n));
                 tail_mask = bytes::high_mask(n);
             }
-            let compiled = &set.templates[set.templates.len() - 1];
             entries.push(Entry {
-                template: set.templates.len() as u32 - 1,
+                template: entries.len() as u32,
                 lit_len: t.literal_len() as u32,
-                segs: compiled.segs,
-                payloads: compiled.payloads,
+                segs,
+                payloads: (pay_start, set.payloads.len() as u32),
                 words,
                 last: false,
                 head,
@@ -431,7 +416,9 @@ impl TemplateSetBuilder {
 /// Compiled templates; immutable and shared.
 #[derive(Debug)]
 pub struct TemplateSet {
-    templates: Vec<Compiled>,
+    /// How many distinct templates were compiled (the unanchored ones,
+    /// glue only, have no entry).
+    templates: u32,
     segs: Vec<Seg>,
     /// Literals past their first eight bytes, as eight-byte words.
     words: Vec<u64>,
@@ -492,12 +479,12 @@ thread_local! {
 impl TemplateSet {
     /// Number of distinct templates.
     pub fn len(&self) -> usize {
-        self.templates.len()
+        self.templates as usize
     }
 
     /// Whether the set has no templates.
     pub fn is_empty(&self) -> bool {
-        self.templates.is_empty()
+        self.templates == 0
     }
 
     /// The largest payload any template carries, if any does.

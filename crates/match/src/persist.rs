@@ -8,7 +8,7 @@
 
 use crate::anchors::Anchors;
 use crate::codec::{Decoder, Encoder};
-use crate::{Compiled, Entry, Seg, TemplateSet};
+use crate::{Entry, Seg, TemplateSet};
 use errdex_model::HoleKind;
 
 /// Every hole kind, by the number it is written as.
@@ -49,14 +49,7 @@ fn hole_kind_number(k: HoleKind) -> u8 {
 impl TemplateSet {
     /// Writes the set for [`TemplateSet::decode`].
     pub fn encode(&self, e: &mut Encoder) {
-        e.usize(self.templates.len());
-        for t in &self.templates {
-            e.u32(t.segs.0);
-            e.u32(t.segs.1);
-            e.u32(t.lit_len);
-            e.u32(t.payloads.0);
-            e.u32(t.payloads.1);
-        }
+        e.u32(self.templates);
         e.usize(self.segs.len());
         for s in &self.segs {
             match *s {
@@ -112,13 +105,7 @@ impl TemplateSet {
 
     /// Reads a set [`TemplateSet::encode`] wrote; `None` for anything else.
     pub fn decode(d: &mut Decoder<'_>) -> Option<TemplateSet> {
-        let templates = d.list(20, |d| {
-            Some(Compiled {
-                segs: (d.u32()?, d.u32()?),
-                lit_len: d.u32()?,
-                payloads: (d.u32()?, d.u32()?),
-            })
-        })?;
+        let templates = d.u32()?;
         let segs = d.list(3, |d| {
             Some(match d.u8()? {
                 0 => Seg::Lit {
@@ -181,10 +168,6 @@ impl TemplateSet {
     /// Whether every range and index the set follows lies inside it.
     fn is_whole(&self) -> bool {
         let within = |(s, e): (u32, u32), len: usize| s <= e && e as usize <= len;
-        let templates_ok = self
-            .templates
-            .iter()
-            .all(|t| within(t.segs, self.segs.len()) && within(t.payloads, self.payloads.len()));
         let segs_ok = self.segs.iter().all(|s| match *s {
             Seg::Lit {
                 len,
@@ -215,14 +198,14 @@ impl TemplateSet {
         // ends an anchor's run.
         let starts_ok = self.anchors.anchor_bound() as usize <= self.anchored.len()
             && self.anchored.last().is_none_or(|x| x.last);
-        // An entry repeats its template's ranges (its `words` is only a
-        // hint of what to load early, checked where it is used).
+        // An entry's ranges lie inside the set (its `words` is only a hint
+        // of what to load early, checked where it is used).
         let entries_ok = self.anchored.iter().all(|a| {
-            self.templates
-                .get(a.template as usize)
-                .is_some_and(|t| t.segs == a.segs && t.payloads == a.payloads)
+            a.template < self.templates
+                && within(a.segs, self.segs.len())
+                && within(a.payloads, self.payloads.len())
         });
-        templates_ok && segs_ok && starts_ok && entries_ok
+        segs_ok && starts_ok && entries_ok
     }
 }
 
