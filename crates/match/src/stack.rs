@@ -127,6 +127,21 @@ pub fn read_into(lines: &[&str], out: &mut Vec<StackLine>) {
     // The lines of the PHP message that frames hint.
     let mut php_message: Vec<usize> = Vec::new();
     for (i, &line) in lines.iter().enumerate() {
+        // Outside any trace, most lines of a log are plain messages: told
+        // in one look at their first word, before the dozen readings below.
+        let idle = php_more.is_none()
+            && !in_php
+            && !in_python
+            && !node_source
+            && !in_caused_list
+            && rust_panic_at.is_none()
+            && node_at.is_none();
+        if idle && plain(line) {
+            out.push(StackLine::message(0, None));
+            last_message = Some(out.len() - 1);
+            php_message.clear();
+            continue;
+        }
         let trimmed = trim_start(line);
         let indent = line.len() - trimmed.len();
         // Most log lines start with none of the markers asked for below.
@@ -751,6 +766,40 @@ fn colon_space(s: &str) -> Option<usize> {
     memchr::memchr_iter(b':', b).find(|&i| b.get(i + 1) == Some(&b' '))
 }
 
+/// What may come before an exception's class: the cause of another
+/// (JVM, .NET) or an uncaught one (.NET, PHP).
+const CAUSE_MARKERS: [&str; 5] = [
+    "Caused by: ",
+    "Suppressed: ",
+    "Unhandled exception. ",
+    "---> ",
+    "Uncaught ",
+];
+
+/// How the JVM starts an uncaught exception's line.
+const THREAD_EXCEPTION: &str = "Exception in thread \"";
+
+/// Whether `line`, read outside any trace, is a plain message: no marker,
+/// no location and no exception head can start it, so that the whole
+/// reading in [`read_into`] would find nothing either. Decided from its
+/// first word: a Ruby location has a colon in it, a Node exception's
+/// ` [code]` follows it, and a class before `: ` is all of it.
+fn plain(line: &str) -> bool {
+    let b = line.as_bytes();
+    if !b.first().is_some_and(u8::is_ascii_graphic) || may_be_marker(line) {
+        return false;
+    }
+    let sp = first_space(b);
+    if find_byte(&b[..sp.unwrap_or(b.len())], b':').is_some()
+        || sp.is_some_and(|sp| b.get(sp + 1) == Some(&b'['))
+    {
+        return false;
+    }
+    !starts(line, THREAD_EXCEPTION)
+        && !CAUSE_MARKERS.iter().any(|p| starts(line, p))
+        && node_location_line(line).is_none()
+}
+
 /// JVM, .NET and Node exception lines.
 fn exception_line(line: &str) -> Option<StackLine> {
     let t = trim_start(line);
@@ -758,24 +807,16 @@ fn exception_line(line: &str) -> Option<StackLine> {
     let mut at = indent;
     let mut rest = t;
     let mut certain = false;
-    for p in [
-        "Caused by: ",
-        "Suppressed: ",
-        "Unhandled exception. ",
-        "---> ",
-        "Uncaught ",
-    ] {
+    for p in CAUSE_MARKERS {
         if starts(rest, p) {
             at += p.len();
             rest = &rest[p.len()..];
             certain = true;
         }
     }
-    if let Some(r) =
-        starts(rest, "Exception in thread \"").then(|| &rest["Exception in thread \"".len()..])
-    {
+    if let Some(r) = starts(rest, THREAD_EXCEPTION).then(|| &rest[THREAD_EXCEPTION.len()..]) {
         let close = r.find("\" ")?;
-        at += "Exception in thread \"".len() + close + 2;
+        at += THREAD_EXCEPTION.len() + close + 2;
         rest = &r[close + 2..];
         certain = true;
     }
@@ -834,6 +875,65 @@ mod tests {
             .zip(&lines)
             .map(|(s, l)| (s.role, l[s.start..].to_string(), s.hints.files))
             .collect()
+    }
+
+    #[test]
+    fn plain_lines_are_those_no_reading_finds_anything_in() {
+        // `plain` is a shortcut past the readings of `read_into`: a line it
+        // calls plain must be one that each of them passes over.
+        let lines = [
+            "failed to open /var/lib/x: permission denied",
+            "one or more Instructions must be specified",
+            "duration: 67365: seconds out of range",
+            "proto: bad default int64 \"x\"",
+            "/gems/rack/utils.rb:633:in `status_code': bad (ArgumentError)",
+            "x.rb:3:in 'M.m': msg",
+            "TypeError [ERR_INVALID_ARG_TYPE]: bad arg",
+            "ValueError: bad value",
+            "Error: boom",
+            "Caused by: java.io.IOException: x",
+            "Exception in thread \"main\" java.lang.Error: x",
+            "Unhandled exception. System.Exception: x",
+            "---> System.Exception: inner",
+            "Uncaught Error: x",
+            "/app/server.js:10",
+            "server.js:10",
+            "window 392545",
+            "at Object.<anonymous> (/app/x.js:1:1)",
+            "  at C.m(C.java:3)",
+            "\tfrom x.rb:1:in `m'",
+            "StopIteration",
+            "a:b c",
+            "key=value other=1",
+            "#0 /x.php(3): f()",
+            "thread 'main' panicked at src/main.rs:2:5:",
+            "",
+            " ",
+            "é accent first",
+        ];
+        let mut plain_seen = 0;
+        for line in lines {
+            if !plain(line) {
+                continue;
+            }
+            plain_seen += 1;
+            assert_eq!(trim_start(line), line, "{line:?}");
+            assert!(!may_be_marker(line), "{line:?}");
+            assert!(ruby_message(line).is_none(), "{line:?}");
+            assert!(node_location_line(line).is_none(), "{line:?}");
+            assert!(exception_line(line).is_none(), "{line:?}");
+            let read = read(&[line]);
+            assert_eq!(read, vec![StackLine::message(0, None)], "{line:?}");
+        }
+        // The common lines take the shortcut; the marked ones do not.
+        assert!(plain("failed to open /var/lib/x: permission denied"));
+        assert!(plain("window 392545"));
+        assert!(!plain("ValueError: bad value"));
+        assert!(!plain("x.rb:3:in 'M.m': msg"));
+        assert!(!plain("TypeError [ERR_INVALID_ARG_TYPE]: bad arg"));
+        assert!(!plain("server.js:10"));
+        assert!(!plain("Caused by: java.io.IOException: x"));
+        assert!(plain_seen >= 4);
     }
 
     #[test]
