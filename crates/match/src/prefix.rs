@@ -41,6 +41,9 @@ pub fn prepare(line: &str) -> Prepared<'_> {
     let line = line.trim_end_matches(['\r', '\n']);
     let mut hints = Hints::default();
     let mut pos = 0usize;
+    // The first space of `line[pos..]`: several readings below start by
+    // finding the first word, so it is found once per position.
+    let mut sp = first_space(line.as_bytes());
     // Strip repeatedly: `Nov 29 12:00:03 host kubelet[77]: E1129 12:00:03.1 1 x.go:80] msg`.
     for _ in 0..8 {
         let rest = &line[pos..];
@@ -48,11 +51,14 @@ pub fn prepare(line: &str) -> Prepared<'_> {
             .or_else(|| bullet(rest))
             .or_else(|| klog_header(rest, &mut hints))
             .or_else(|| timestamp(rest))
-            .or_else(|| syslog_host_tag(rest))
+            .or_else(|| syslog_host_tag(rest, sp))
             .or_else(|| nginx_header(rest))
             .or_else(|| level_marker(rest));
         match skip {
-            Some(n) if n > 0 => pos += n,
+            Some(n) if n > 0 => {
+                pos += n;
+                sp = first_space(&line.as_bytes()[pos..]);
+            }
             _ => break,
         }
     }
@@ -67,14 +73,14 @@ pub fn prepare(line: &str) -> Prepared<'_> {
             };
         }
     }
-    if let Some(parts) = structured_parts(rest, pos, &mut hints) {
+    if let Some(parts) = structured_parts(rest, sp, pos, &mut hints) {
         return Prepared {
             prefix,
             parts,
             hints,
         };
     }
-    let mut text = depd_call_site(rest).map_or(rest, |i| &rest[..i]);
+    let mut text = depd_call_site(rest, sp).map_or(rest, |i| &rest[..i]);
     let mut offset = pos;
     // A whole message in quotes (pasted from a log viewer or a Go %q).
     if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
@@ -122,8 +128,9 @@ pub fn prepare(line: &str) -> Prepared<'_> {
 /// body-parser and most of npm print them so): `express deprecated
 /// res.send(status): Use res.sendStatus(status) instead at app.js:10:7`.
 /// The location is the caller's, not the message's.
-fn depd_call_site(s: &str) -> Option<usize> {
-    let sp = first_space(s.as_bytes())?;
+/// `sp` is the first space of `s`.
+fn depd_call_site(s: &str, sp: Option<usize>) -> Option<usize> {
+    let sp = sp?;
     if sp == 0 || !s.as_bytes()[sp + 1..].starts_with(b"deprecated ") {
         return None;
     }
@@ -226,6 +233,7 @@ fn timestamp(s: &str) -> Option<usize> {
         }
     } else if b.len() >= 15
         && b[3] == b' '
+        && b[0].is_ascii_uppercase()
         && MONTHS.iter().any(|m| s.starts_with(m))
         && (b[4] == b' ' || b[4].is_ascii_digit())
         && b[5].is_ascii_digit()
@@ -279,7 +287,8 @@ const MONTHS: &[&str] = &[
 
 /// After a syslog timestamp: `host name[pid]: ` or `name[pid]: `. Only
 /// stripped when a tag with a `[pid]` or a host before it is clear.
-fn syslog_host_tag(s: &str) -> Option<usize> {
+/// `sp` is the first space of `s`.
+fn syslog_host_tag(s: &str, sp: Option<usize>) -> Option<usize> {
     fn is_tag(w: &[u8]) -> bool {
         let Some(inner) = w.strip_suffix(b"]:") else {
             return false;
@@ -291,7 +300,7 @@ fn syslog_host_tag(s: &str) -> Option<usize> {
         open > 0 && !pid.is_empty() && pid.iter().all(|c| c.is_ascii_digit())
     }
     let b = s.as_bytes();
-    let word_end = first_space(b)?;
+    let word_end = sp?;
     let first = &b[..word_end];
     if is_tag(first) {
         return Some(word_end + 1);
@@ -399,12 +408,14 @@ fn json_parts<'a>(s: &'a str, offset: usize, hints: &mut Hints) -> Option<SmallV
 
 /// logfmt (`msg="..." err="..."`) and klog's structured form
 /// (`"msg" err="..." key="value"`).
+/// `sp` is the first space of `s`.
 fn structured_parts<'a>(
     s: &str,
+    sp: Option<usize>,
     offset: usize,
     hints: &mut Hints,
 ) -> Option<SmallVec<[Part<'a>; 2]>> {
-    let kvs = logfmt(s)?;
+    let kvs = logfmt(s, sp)?;
     let mut parts = SmallVec::new();
     let mut has_msg_key = false;
     for (k, v, at) in &kvs {
@@ -442,16 +453,22 @@ fn structured_parts<'a>(
 }
 
 /// Parses `key=value key="quoted value"` pairs (a leading `"quoted"` has an
-/// empty key). `None` unless the whole text is such pairs.
-fn logfmt(s: &str) -> Option<Vec<(String, String, usize)>> {
+/// empty key). `None` unless the whole text is such pairs. `sp` is the
+/// first space of `s`.
+fn logfmt(s: &str, sp: Option<usize>) -> Option<Vec<(String, String, usize)>> {
     let b = s.as_bytes();
     // A key is the first token before its `=`: text whose first token has
     // none is no logfmt (most log messages).
     if b.first() != Some(&b'"') {
         let from = b.iter().take_while(|&&c| c == b' ').count();
         let token = &b[from..];
-        let token = &token[..first_space(token).unwrap_or(token.len())];
-        find_byte(token, b'=')?;
+        // With no spaces before it, the token ends at the first space.
+        let end = if from == 0 {
+            sp.unwrap_or(b.len())
+        } else {
+            first_space(token).unwrap_or(token.len())
+        };
+        find_byte(&token[..end], b'=')?;
     }
     let mut out = Vec::new();
     let mut i = 0;
