@@ -118,6 +118,11 @@ struct ArenaWriter {
 
 impl ArenaWriter {
     fn add(&mut self, s: &str) -> Span {
+        if self.bytes.len() + s.len() >= NONE as usize {
+            // Spans are 32-bit: past 4 GB of text (no atlas has that much)
+            // a string reads back empty rather than as the wrong bytes.
+            return Span { off: 0, len: 0 };
+        }
         let span = Span {
             off: self.bytes.len() as u32,
             len: s.len() as u32,
@@ -180,8 +185,15 @@ impl Records {
         }
         let at = self.arena.0 + s.off as usize;
         let b = self.backing.bytes().get(at..at + s.len as usize)?;
-        // Every span was checked to be UTF-8 when the records were read.
-        std::str::from_utf8(b).ok()
+        // Checking again would cost more than all else an answer reads of
+        // a record (a thousand instructions a record).
+        #[allow(unsafe_code)]
+        // SAFETY: the arena is UTF-8 and every span lies on its character
+        // boundaries: `Records::new` writes whole strings, and
+        // `Records::assemble` checks both before it keeps a span. Neither
+        // the backing (owned, or mapped from a file errdex only ever
+        // replaces by rename) nor the spans change afterwards.
+        Some(unsafe { std::str::from_utf8_unchecked(b) })
     }
 
     fn text(&self, s: Span) -> &str {
