@@ -33,7 +33,7 @@
 //!
 //! Lines outside a trace are messages as they are.
 
-use crate::bytes::{find_byte, first_space};
+use crate::bytes::{colon_space, find_byte, first_space};
 use crate::Hints;
 
 /// What a line of a stack trace is.
@@ -546,15 +546,16 @@ fn node_location_line(t: &str) -> Option<(String, u32)> {
     if !t.as_bytes().last().is_some_and(u8::is_ascii_digit) {
         return None;
     }
-    // The line number is the run of digits at the end (`u32` parsing
-    // allows a `+` before it), right after the last colon: found from the
-    // end without a search.
+    // The line number is what follows the last colon: digits (`u32`
+    // parsing allows a `+` before them). Most lines ending in a number
+    // have no colon, or text after their last one.
     let b = t.as_bytes();
-    let mut colon = b.len() - b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
-    if colon > 0 && b[colon - 1] == b'+' {
-        colon -= 1;
+    let colon = memchr::memrchr(b':', b)?;
+    let number = &b[colon + 1..];
+    let number = number.strip_prefix(b"+").unwrap_or(number);
+    if number.is_empty() || !number.iter().all(u8::is_ascii_digit) {
+        return None;
     }
-    let colon = colon.checked_sub(1).filter(|&c| b[c] == b':')?;
     let (file, line) = (&t[..colon], &t[colon + 1..]);
     // Every script extension ends in `s` or `x`: most lines ending in a
     // number are told apart by one byte.
@@ -759,13 +760,6 @@ fn trim_start(s: &str) -> &str {
     }
 }
 
-/// Where `: ` first occurs in `s`: a search from the colons, cheaper on a
-/// short line than a substring searcher's set-up.
-fn colon_space(s: &str) -> Option<usize> {
-    let b = s.as_bytes();
-    memchr::memchr_iter(b':', b).find(|&i| b.get(i + 1) == Some(&b' '))
-}
-
 /// What may come before an exception's class: the cause of another
 /// (JVM, .NET) or an uncaught one (.NET, PHP).
 const CAUSE_MARKERS: [&str; 5] = [
@@ -831,7 +825,7 @@ fn exception_line(line: &str) -> Option<StackLine> {
         }
     }
     // Node: `TypeError [ERR_INVALID_ARG_TYPE]: msg`.
-    let head = &rest[..colon_space(rest)?];
+    let head = &rest[..colon_space(rest.as_bytes())?];
     let class = head
         .as_bytes()
         .windows(2)
@@ -875,6 +869,24 @@ mod tests {
             .zip(&lines)
             .map(|(s, l)| (s.role, l[s.start..].to_string(), s.hints.files))
             .collect()
+    }
+
+    #[test]
+    fn node_location_lines_end_in_a_script_and_its_line() {
+        let loc = |t: &str| node_location_line(t).map(|(_, l)| l);
+        assert_eq!(loc("/app/server.js:10"), Some(10));
+        assert_eq!(loc("src/index.tsx:+7"), Some(7));
+        for t in [
+            "window 392545",
+            "a.js:1x2",
+            "ratio 3:2",
+            "x.js:",
+            "x.js:++2",
+            "my app.js:3",
+            "main.go:12",
+        ] {
+            assert_eq!(loc(t), None, "{t}");
+        }
     }
 
     #[test]
