@@ -647,7 +647,7 @@ impl TemplateSet {
         out: &mut S,
     ) -> bool {
         let mut from = s;
-        while let Some(p) = memchr::memmem::find(&cx.text.as_bytes()[from..e], b": ") {
+        while let Some(p) = bytes::colon_space(&cx.text.as_bytes()[from..e]) {
             let split = from + p;
             let (cbase, hbase, sbase) = (sc.cands.len(), sc.hits.len(), sc.spans.len());
             self.candidates(sc, s, split, true);
