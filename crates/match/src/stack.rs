@@ -770,6 +770,16 @@ const CAUSE_MARKERS: [&str; 5] = [
     "Uncaught ",
 ];
 
+/// How the names of exception classes end, whatever their package.
+const CLASS_ENDINGS: [&str; 6] = [
+    "Error",
+    "Exception",
+    "Throwable",
+    "Failure",
+    "Fault",
+    "Exit",
+];
+
 /// How the JVM starts an uncaught exception's line.
 const THREAD_EXCEPTION: &str = "Exception in thread \"";
 
@@ -784,10 +794,21 @@ fn plain(line: &str) -> bool {
         return false;
     }
     let sp = first_space(b);
-    if find_byte(&b[..sp.unwrap_or(b.len())], b':').is_some()
-        || sp.is_some_and(|sp| b.get(sp + 1) == Some(&b'['))
-    {
-        return false;
+    let word = &b[..sp.unwrap_or(b.len())];
+    match find_byte(word, b':') {
+        None if sp.is_some_and(|sp| b.get(sp + 1) == Some(&b'[')) => return false,
+        None => {}
+        // `pkg: msg`, the colon ending the first word: no Ruby location
+        // (whose colon is followed by `in `), and no exception head unless
+        // the word could be a class (dotted, or named like one).
+        Some(c)
+            if c + 1 == word.len()
+                && sp.is_some()
+                && !word.contains(&b'.')
+                && !CLASS_ENDINGS
+                    .iter()
+                    .any(|e| word[..c].ends_with(e.as_bytes())) => {}
+        Some(_) => return false,
     }
     !starts(line, THREAD_EXCEPTION)
         && !CAUSE_MARKERS.iter().any(|p| starts(line, p))
@@ -832,16 +853,7 @@ fn exception_line(line: &str) -> Option<StackLine> {
         .position(|w| w == b" [")
         .map_or(head, |i| &head[..i]);
     let name = memchr::memrchr(b'.', class.as_bytes()).map_or(class, |i| &class[i + 1..]);
-    let known = [
-        "Error",
-        "Exception",
-        "Throwable",
-        "Failure",
-        "Fault",
-        "Exit",
-    ]
-    .iter()
-    .any(|s| name.ends_with(s));
+    let known = CLASS_ENDINGS.iter().any(|s| name.ends_with(s));
     let dotted_class = class.contains('.')
         && class
             .bytes()
@@ -898,6 +910,13 @@ mod tests {
             "one or more Instructions must be specified",
             "duration: 67365: seconds out of range",
             "proto: bad default int64 \"x\"",
+            "etcdserver: request timed out",
+            "grpc: [transport] closing",
+            "x.go:12: bad",
+            "SystemExit: 1",
+            "io.EOF: x",
+            "StopIteration: x",
+            "pkg: x.rb:3:in `m': msg",
             "/gems/rack/utils.rb:633:in `status_code': bad (ArgumentError)",
             "x.rb:3:in 'M.m': msg",
             "TypeError [ERR_INVALID_ARG_TYPE]: bad arg",
@@ -941,6 +960,11 @@ mod tests {
         assert!(plain("failed to open /var/lib/x: permission denied"));
         assert!(plain("window 392545"));
         assert!(!plain("ValueError: bad value"));
+        assert!(plain("proto: bad default int64 \"x\""));
+        assert!(plain("duration: 67365: seconds out of range"));
+        assert!(!plain("Error: boom"));
+        assert!(!plain("java.io.IOException: x"));
+        assert!(!plain("a:b c"));
         assert!(!plain("x.rb:3:in 'M.m': msg"));
         assert!(!plain("TypeError [ERR_INVALID_ARG_TYPE]: bad arg"));
         assert!(!plain("server.js:10"));
