@@ -795,24 +795,25 @@ fn plain(line: &str) -> bool {
     }
     let sp = first_space(b);
     let word = &b[..sp.unwrap_or(b.len())];
-    match find_byte(word, b':') {
-        None if sp.is_some_and(|sp| b.get(sp + 1) == Some(&b'[')) => return false,
-        None => {}
-        // `pkg: msg`, the colon ending the first word: no Ruby location
-        // (whose colon is followed by `in `), and no exception head unless
-        // the word could be a class (dotted, or named like one).
-        Some(c)
-            if c + 1 == word.len()
-                && sp.is_some()
-                && !word.contains(&b'.')
-                && !CLASS_ENDINGS
-                    .iter()
-                    .any(|e| word[..c].ends_with(e.as_bytes())) => {}
-        Some(_) => return false,
-    }
-    !starts(line, THREAD_EXCEPTION)
+    let first_word_plain = match find_byte(word, b':') {
+        // No colon: no Ruby location, and no exception head unless Node's
+        // ` [code]` follows.
+        None => sp.is_none_or(|sp| b.get(sp + 1) != Some(&b'[')),
+        // `pkg: msg`, the colon ending the word: no Ruby location (whose
+        // colon is followed by `in `), and no exception head unless the
+        // word could be a class.
+        Some(c) => c + 1 == word.len() && sp.is_some() && !could_be_class(&word[..c]),
+    };
+    first_word_plain
+        && !starts(line, THREAD_EXCEPTION)
         && !CAUSE_MARKERS.iter().any(|p| starts(line, p))
         && node_location_line(line).is_none()
+}
+
+/// Whether `name` could name an exception class: dotted, or ending like
+/// one (`exception_line` accepts no other head).
+fn could_be_class(name: &[u8]) -> bool {
+    name.contains(&b'.') || CLASS_ENDINGS.iter().any(|e| name.ends_with(e.as_bytes()))
 }
 
 /// JVM, .NET and Node exception lines.
