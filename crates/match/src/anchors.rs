@@ -66,14 +66,17 @@ fn finish(h: u64) -> u64 {
     (h ^ (h >> 31)) | 1
 }
 
-/// A pair key's hash from its words' key hashes and the span hash of what
-/// separates them: the words' hashes are reused, never recomputed.
+/// A pair key's hash from its words' key hashes, which are reused, never
+/// recomputed. What separates the words is left out: pairs that differ
+/// only there (`parse config`, `parse: config`) share an anchor and
+/// verification tells their templates apart, and a text's pairs cost no
+/// hashing of their separators.
 #[inline]
-fn pair_hash(first: u64, sep: u64, second: u64) -> u64 {
-    finish(((first.rotate_left(17) ^ sep).wrapping_mul(K) ^ second).wrapping_mul(K))
+fn pair_hash(first: u64, second: u64) -> u64 {
+    finish((first.rotate_left(17).wrapping_mul(K) ^ second).wrapping_mul(K))
 }
 
-/// Hash of a key: one word, or two words and what separates them. Two keys
+/// Hash of a key: one word, or two words (not what separates them). Two keys
 /// with one hash share an anchor, and a word of a text that only hashes
 /// like a key (all 64 bits at build time, the upper 32 at lookup) adds a
 /// candidate that verification rejects: collisions cost time, never
@@ -94,7 +97,6 @@ fn key_hash_in(t: &mut Padded, key: &str) -> u64 {
         [(s, e)] => finish(span_hash(t, *s, *e)),
         [(s1, e1), (s2, e2)] => pair_hash(
             finish(span_hash(t, *s1, *e1)),
-            span_hash(t, *e1, *s2),
             finish(span_hash(t, *s2, *e2)),
         ),
         _ => unreachable!("a key is one word or two: {key:?}"),
@@ -470,9 +472,9 @@ impl Anchors {
                 }
             }
         };
-        // The previous word (start, end, key hash) when it may head a pair
-        // key, which most words of a text cannot.
-        let mut prev: Option<(usize, usize, u64)> = None;
+        // The previous word (start, key hash) when it may head a pair key,
+        // which most words of a text cannot.
+        let mut prev: Option<(usize, u64)> = None;
         for_each_word(masks, |s, e| {
             let h = finish(span_hash(t, s, e));
             if (MIN_ANCHOR..=self.longest_key).contains(&(e - s)) {
@@ -483,9 +485,9 @@ impl Anchors {
                 };
                 n += usize::from(self.keys.may_have(h));
             }
-            if let Some((ps, pe, ph)) = prev {
+            if let Some((ps, ph)) = prev {
                 if e - ps <= self.longest_key {
-                    let pair = pair_hash(ph, span_hash(t, pe, s), h);
+                    let pair = pair_hash(ph, h);
                     kept[n] = Key {
                         hash: pair,
                         start: ps as u32,
@@ -494,7 +496,7 @@ impl Anchors {
                     n += usize::from(self.keys.may_have(pair));
                 }
             }
-            prev = test_bit(&self.pair_heads, pair_head_bit(h)).then_some((s, e, h));
+            prev = test_bit(&self.pair_heads, pair_head_bit(h)).then_some((s, h));
             // A word adds at most two keys.
             if n > BATCH - 2 {
                 lookup(&kept[..n], out);
@@ -544,9 +546,12 @@ mod tests {
         t.set(b"failed to parse  config: EOF");
         let h1 = finish(span_hash(&t, 10, 15));
         let h2 = finish(span_hash(&t, 17, 23));
-        assert_eq!(pair_hash(h1, span_hash(&t, 15, 17), h2), key_hash(key));
+        assert_eq!(pair_hash(h1, h2), key_hash(key));
         assert_eq!(h1, key_hash("parse"));
-        assert_ne!(key_hash("parse config"), key_hash(key));
+        // Pairs that differ only in their separator share an anchor; the
+        // order of the words still counts.
+        assert_eq!(key_hash("parse: config"), key_hash(key));
+        assert_ne!(key_hash("config parse"), key_hash(key));
         // Words longer than eight bytes hash all their bytes.
         assert_ne!(key_hash("abcdefghij"), key_hash("abcdefghik"));
         assert_ne!(key_hash("abcdefgh"), key_hash("abcdefgh_"));
