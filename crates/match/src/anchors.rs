@@ -112,7 +112,7 @@ const FILTER_BITS: usize = 1 << 17;
 /// lookup compares 32 bits of hash, never bytes.
 #[derive(Debug, Default)]
 struct KeyTable {
-    filter: Vec<u64>,
+    filter: Bits<{ FILTER_BITS / 64 }>,
     /// (upper hash bits, never 0; anchor).
     slots: Vec<(u32, u32)>,
     mask: usize,
@@ -130,13 +130,13 @@ impl KeyTable {
     fn new(entries: &[(u64, u32)]) -> KeyTable {
         let size = (entries.len() * 2).next_power_of_two().max(16);
         let mut t = KeyTable {
-            filter: vec![0; FILTER_BITS / 64],
+            filter: Bits::default(),
             slots: vec![(0, 0); size],
             mask: size - 1,
         };
         for &(h, anchor) in entries {
             let bit = Self::filter_bit(h);
-            t.filter[bit / 64] |= 1 << (bit % 64);
+            t.filter.set(bit);
             let mut i = h as usize & t.mask;
             while t.slots[i].0 != 0 {
                 i = (i + 1) & t.mask;
@@ -151,7 +151,7 @@ impl KeyTable {
     #[inline]
     fn may_have(&self, h: u64) -> bool {
         let bit = Self::filter_bit(h);
-        self.filter[bit / 64] & (1 << (bit % 64)) != 0
+        self.filter.test(bit)
     }
 
     /// The anchor of `h`, for a hash the filter let through.
@@ -179,12 +179,35 @@ fn pair_head_bit(h: u64) -> usize {
     (h >> 40) as usize & (PAIR_HEAD_BITS - 1)
 }
 
-fn set_bit(bits: &mut [u64], i: usize) {
-    bits[i / 64] |= 1 << (i % 64);
+/// A bit set of a fixed size, `WORDS` 64-bit words: a bit's index is
+/// taken modulo the size, so testing one needs no bounds check.
+#[derive(Debug)]
+struct Bits<const WORDS: usize>(Box<[u64; WORDS]>);
+
+impl<const WORDS: usize> Default for Bits<WORDS> {
+    fn default() -> Self {
+        Bits(Box::new([0; WORDS]))
+    }
 }
 
-fn test_bit(bits: &[u64], i: usize) -> bool {
-    bits[i / 64] & (1 << (i % 64)) != 0
+impl<const WORDS: usize> Bits<WORDS> {
+    fn set(&mut self, i: usize) {
+        self.0[i / 64 % WORDS] |= 1 << (i % 64);
+    }
+
+    #[inline]
+    fn test(&self, i: usize) -> bool {
+        self.0[i / 64 % WORDS] & (1 << (i % 64)) != 0
+    }
+
+    fn words(&self) -> &[u64] {
+        &self.0[..]
+    }
+
+    /// The set whose words are `words`; `None` if there are not `WORDS`.
+    fn from_words(words: Vec<u64>) -> Option<Self> {
+        words.into_boxed_slice().try_into().ok().map(Bits)
+    }
 }
 
 /// Spans of the words of `b`, in order: how templates are split at build
@@ -216,7 +239,7 @@ pub(crate) struct Anchors {
     /// Bit filter of the first words of pair keys: a word pair is hashed
     /// and looked up only when its first word may start one, which most
     /// words of a text cannot.
-    pair_heads: Vec<u64>,
+    pair_heads: Bits<{ PAIR_HEAD_BITS / 64 }>,
     /// Literal anchors of templates without whole words.
     literals: Option<AhoCorasick>,
     /// The automaton's patterns, kept to build it again from a cache.
@@ -300,7 +323,7 @@ impl Anchors {
         let mut a = Anchors {
             keys: KeyTable::default(),
             longest_key: 0,
-            pair_heads: vec![0; PAIR_HEAD_BITS / 64],
+            pair_heads: Bits::default(),
             literals: None,
             literal_texts: Vec::new(),
             literal_anchor: Vec::new(),
@@ -318,7 +341,7 @@ impl Anchors {
                 let id = *key_ids.entry(key_hash(k)).or_insert(next);
                 a.longest_key = a.longest_key.max(k.len());
                 if let [(s, e), _] = spans(k.as_bytes()).as_slice() {
-                    set_bit(&mut a.pair_heads, pair_head_bit(key_hash(&k[*s..*e])));
+                    a.pair_heads.set(pair_head_bit(key_hash(&k[*s..*e])));
                 }
                 id
             } else {
@@ -351,14 +374,14 @@ impl Anchors {
 
     /// Writes the index (its templates already taken) for [`Anchors::decode`].
     pub(crate) fn encode(&self, e: &mut Encoder) {
-        e.u64s(&self.keys.filter);
+        e.u64s(self.keys.filter.words());
         e.usize(self.keys.slots.len());
         for &(check, anchor) in &self.keys.slots {
             e.u32(check);
             e.u32(anchor);
         }
         e.usize(self.longest_key);
-        e.u64s(&self.pair_heads);
+        e.u64s(self.pair_heads.words());
         e.usize(self.literal_texts.len());
         for l in &self.literal_texts {
             e.str(l);
@@ -368,18 +391,16 @@ impl Anchors {
 
     /// Reads what [`Anchors::encode`] wrote; `None` if it is not that.
     pub(crate) fn decode(d: &mut Decoder<'_>) -> Option<Anchors> {
-        let filter = d.u64s()?;
+        // Bit sets of another size than this build's read as `None`.
+        let filter = Bits::from_words(d.u64s()?)?;
         let slots = d.list(8, |d| Some((d.u32()?, d.u32()?)))?;
-        // Lookups mask their slot index and test bits by hash: the sizes
-        // must be what `KeyTable::new` and `build` make.
-        if filter.len() != FILTER_BITS / 64 || !slots.len().is_power_of_two() {
+        // Lookups mask their slot index: the size must be what
+        // `KeyTable::new` makes.
+        if !slots.len().is_power_of_two() {
             return None;
         }
         let longest_key = d.usize()?;
-        let pair_heads = d.u64s()?;
-        if pair_heads.len() != PAIR_HEAD_BITS / 64 {
-            return None;
-        }
+        let pair_heads = Bits::from_words(d.u64s()?)?;
         let literal_texts = d.list(8, Decoder::string)?;
         let literal_anchor = d.u32s()?;
         if literal_anchor.len() != literal_texts.len() {
@@ -496,7 +517,7 @@ impl Anchors {
                     n += usize::from(self.keys.may_have(pair));
                 }
             }
-            prev = test_bit(&self.pair_heads, pair_head_bit(h)).then_some((s, h));
+            prev = self.pair_heads.test(pair_head_bit(h)).then_some((s, h));
             // A word adds at most two keys.
             if n > BATCH - 2 {
                 lookup(&kept[..n], out);
