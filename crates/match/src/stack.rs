@@ -807,7 +807,9 @@ fn plain(line: &str) -> bool {
     first_word_plain
         && !starts(line, THREAD_EXCEPTION)
         && !CAUSE_MARKERS.iter().any(|p| starts(line, p))
-        && node_location_line(line).is_none()
+        // A Node location has no space (its path has none, and only digits
+        // follow its last colon).
+        && (sp.is_some() || node_location_line(line).is_none())
 }
 
 /// Whether `name` could name an exception class: dotted, or ending like
