@@ -48,6 +48,19 @@ impl Padded {
         u64::from_le_bytes(self.buf[i..i + 8].try_into().expect("eight bytes"))
     }
 
+    /// Bytes `[at, at + 16)` as two little-endian halves, from one bounds
+    /// check; `at` may be up to the text's length.
+    #[inline]
+    pub(crate) fn load16(&self, at: usize) -> (u64, u64) {
+        let i = PAD + at;
+        let b: &[u8; 16] = self.buf[i..i + 16].try_into().expect("sixteen bytes");
+        let (lo, hi) = b.split_at(8);
+        (
+            u64::from_le_bytes(lo.try_into().expect("eight bytes")),
+            u64::from_le_bytes(hi.try_into().expect("eight bytes")),
+        )
+    }
+
     /// Bytes `[end - 8, end)`: the eight before `end`, zero before the start.
     #[inline]
     pub(crate) fn load_before(&self, end: usize) -> u64 {
@@ -328,7 +341,8 @@ pub(crate) fn word_masks(t: &Padded, out: &mut Vec<u64>) {
         let mut k = 0;
         // Bytes past the end are zero, which is no word byte.
         while k < 64 && at + k < n {
-            m |= word_bits16(t.load(at + k), t.load(at + k + 8)) << k;
+            let (lo, hi) = t.load16(at + k);
+            m |= word_bits16(lo, hi) << k;
             k += 16;
         }
         out.push(m);
