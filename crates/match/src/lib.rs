@@ -575,6 +575,19 @@ impl TemplateSet {
             out.unmatched(s, e);
             return;
         }
+        if !sc.occ.iter().any(|o| o.start >= s && o.end <= e) {
+            // No anchor occurs inside: no template can match here, alone,
+            // as glue or floating (all start from an anchor in the span),
+            // so only a repr's quoted text is left to unwrap.
+            if !outermost {
+                if let Some((is, ie)) = repr_inner(cx.text.as_bytes(), s, e) {
+                    self.trace_span(cx, sc, is, ie, depth + 1, false, out);
+                    return;
+                }
+            }
+            out.unmatched(s, e);
+            return;
+        }
         let (cbase, hbase, sbase) = (sc.cands.len(), sc.hits.len(), sc.spans.len());
         self.candidates(sc, s, e, true);
         self.best(cx.text, sc, cbase, e);
