@@ -3,8 +3,9 @@
 //! Each template is anchored on its most selective *key*: a whole word of
 //! its literal text, or two adjacent whole words with what separates them
 //! (`parse config`), whichever the fewest templates share (longest among
-//! equals; a pair is hashed by its words alone, see [`pair_hash`]). A word is whole when a non-word byte of the same literal, or an
-//! end of the template, bounds it on both sides: then the text that template
+//! equals; a pair is hashed by its words alone, see [`pair_hash`]). A word
+//! is whole when a non-word byte of the same literal, or an end of the
+//! template, bounds it on both sides: then the text that template
 //! prints has exactly that word, and splitting the text into words and
 //! looking each word (and each adjacent pair) up in a hash table finds
 //! every template whose key occurs. That is a few lookups per word instead

@@ -575,23 +575,16 @@ impl TemplateSet {
             out.unmatched(s, e);
             return;
         }
-        if !sc.occ.iter().any(|o| o.start >= s && o.end <= e) {
-            // No anchor occurs inside: no template can match here, alone,
-            // as glue or floating (all start from an anchor in the span),
-            // so only a repr's quoted text is left to unwrap.
-            if !outermost {
-                if let Some((is, ie)) = repr_inner(cx.text.as_bytes(), s, e) {
-                    self.trace_span(cx, sc, is, ie, depth + 1, false, out);
-                    return;
-                }
-            }
-            out.unmatched(s, e);
-            return;
-        }
         let (cbase, hbase, sbase) = (sc.cands.len(), sc.hits.len(), sc.spans.len());
-        self.candidates(sc, s, e, true);
-        self.best(cx.text, sc, cbase, e);
-        sc.cands.truncate(cbase);
+        // With no anchor inside the span no template can match in it, alone,
+        // as glue or floating (each starts from an anchor it contains), so
+        // those passes are skipped; only a repr's quoted text is left.
+        let anchored = sc.occ.iter().any(|o| o.start >= s && o.end <= e);
+        if anchored {
+            self.candidates(sc, s, e, true);
+            self.best(cx.text, sc, cbase, e);
+            sc.cands.truncate(cbase);
+        }
         if sc.hits.len() == hbase && !outermost {
             // A wrapped error printed with its repr (Python's `{reason!r}`:
             // `NewConnectionError('…: Connection refused')`): its message
@@ -601,10 +594,10 @@ impl TemplateSet {
                 return;
             }
         }
-        if sc.hits.len() == hbase && self.glue(cx, sc, s, e, depth, out) {
+        if anchored && sc.hits.len() == hbase && self.glue(cx, sc, s, e, depth, out) {
             return;
         }
-        if sc.hits.len() == hbase {
+        if anchored && sc.hits.len() == hbase {
             // The message may follow a prefix nobody stripped (outermost),
             // or text no template explains (a wrapped error's `{conn}: `
             // before its message): let templates that start with their
