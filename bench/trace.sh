@@ -36,11 +36,12 @@ head -10000 "$OUT/lines.txt" > "$OUT/sample10k.txt"
 # machine's CPUs away from it ("steal", from /proc/stat, all CPUs): on a
 # shared VM the wall clock swings with steal while the CPU time stays put.
 steal() { awk '/^cpu /{print $9}' /proc/stat; }
+HZ=$(getconf CLK_TCK)
 for j in 1 2; do
   for run in 1 2 3 4 5; do
     s0=$(steal)
     t=$(/usr/bin/time -f "%e s wall, %U s user + %S s sys, peak %M KB" "$E" --db "$DB" explain - --summary -j$j < "$OUT/lines.txt" 2>&1 >/dev/null | tail -1)
-    echo "explain - --summary -j$j (run $run): $t, steal $(( ($(steal) - s0) * 10 )) ms (1M lines)"
+    echo "explain - --summary -j$j (run $run): $t, steal $(( ($(steal) - s0) * 1000 / HZ )) ms (1M lines)"
   done
 done
 /usr/bin/time -f "explain - --summary -j1: %e s wall, peak %M KB (100k lines)" "$E" --db "$DB" explain - --summary < "$OUT/lines100k.txt" 2>&1 >/dev/null | tail -1
