@@ -34,7 +34,9 @@ head -10000 "$OUT/lines.txt" > "$OUT/sample10k.txt"
 # Five runs each: these machines are noisy, so read the best and the spread.
 # Each run also reports its CPU time and the time the hypervisor took the
 # machine's CPUs away from it ("steal", from /proc/stat, all CPUs): on a
-# shared VM the wall clock swings with steal while the CPU time stays put.
+# shared VM the wall clock swings with steal, and on a busy host the CPU
+# time of the same work rises too (0.58 s quiet, up to 1.08 s busy, for
+# one thread), so a slow run with high steal or CPU time is the host's.
 steal() { awk '/^cpu /{print $9}' /proc/stat; }
 HZ=$(getconf CLK_TCK)
 for j in 1 2; do
