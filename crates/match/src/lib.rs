@@ -607,19 +607,26 @@ impl TemplateSet {
             self.floating(sc, cbase, s, e);
             sc.cands.drain(cbase..fbase);
             sc.cands[cbase..].sort_unstable();
-            if !outermost {
-                // Inside a chain, only after a `: ` separator: an unknown
-                // head is one layer, not any text.
-                let b = cx.text.as_bytes();
-                let mut w = cbase;
-                for r in cbase..sc.cands.len() {
-                    if b[..sc.cands[r].start as usize].ends_with(b": ") {
-                        sc.cands[w] = sc.cands[r];
-                        w += 1;
-                    }
+            // Only where a head can end: inside a chain after a `: `
+            // separator (an unknown head is one layer, not any text); on the
+            // outermost layer where log prefixes end, so that the last
+            // words of a message nobody wrote (`file already closed`) are
+            // not taken for a short template (`closed`) behind a prefix.
+            let b = cx.text.as_bytes();
+            let mut w = cbase;
+            for r in cbase..sc.cands.len() {
+                let before = &b[..sc.cands[r].start as usize];
+                let ok = if outermost {
+                    prefix::ends_like_prefix(before)
+                } else {
+                    before.ends_with(b": ")
+                };
+                if ok {
+                    sc.cands[w] = sc.cands[r];
+                    w += 1;
                 }
-                sc.cands.truncate(w);
             }
+            sc.cands.truncate(w);
             self.best(cx.text, sc, cbase, e);
             sc.cands.truncate(cbase);
         }
@@ -629,7 +636,9 @@ impl TemplateSet {
         }
         let start = sc.hits[hbase].start;
         if start > s {
-            if outermost {
+            // A head that reads as words (`upstream said no: `) is a layer
+            // nobody explains, not a log prefix: the answer is partial.
+            if outermost && prefix::head_is_prefix(&cx.text.as_bytes()[s..start]) {
                 out.head(s, start);
             } else {
                 out.unmatched(s, start);

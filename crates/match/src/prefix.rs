@@ -36,6 +36,34 @@ const ERR_KEYS: &[&str] = &["error", "err", "E", "errorVerbose", "exception"];
 /// Field names that hold the caller.
 const CALLER_KEYS: &[&str] = &["caller", "source", "logger.caller"];
 
+/// Whether `before` (the text before a message found past the start of a
+/// line) ends the way log prefixes end: `name: `, `[worker] `, `app | `,
+/// `-> `, `Foo - `, `{..} `, `desc = ` (gRPC's status) or a tab. A plain
+/// space does not, nor `) `: there the text before is most likely the same
+/// message (`aggregate() not implemented`).
+pub(crate) fn ends_like_prefix(before: &[u8]) -> bool {
+    matches!(
+        before,
+        [.., b':' | b']' | b'|' | b'>' | b'-' | b'}' | b'=', b' '] | [.., b'\t']
+    )
+}
+
+/// Whether an unknown head before the outermost message is a log prefix
+/// (`etcdmain: `, `worker.go:80: `, `[pod a] `) rather than a message layer
+/// no template explains (`upstream said no: `): a head ending in `: `
+/// whose last part, after any bracket or bar, holds several words reads as
+/// a message.
+pub(crate) fn head_is_prefix(head: &[u8]) -> bool {
+    let Some(h) = head.strip_suffix(b": ") else {
+        return true;
+    };
+    let last = h
+        .iter()
+        .rposition(|&c| matches!(c, b']' | b'|' | b'>' | b')' | b'}'))
+        .map_or(h, |i| &h[i + 1..]);
+    !last.trim_ascii().contains(&b' ')
+}
+
 /// Strips prefixes and splits a line into parts to trace.
 pub fn prepare(line: &str) -> Prepared<'_> {
     let line = line.trim_end_matches(['\r', '\n']);
@@ -80,8 +108,11 @@ pub fn prepare(line: &str) -> Prepared<'_> {
             hints,
         };
     }
-    let mut text = depd_call_site(rest, sp).map_or(rest, |i| &rest[..i]);
-    let mut offset = pos;
+    // A depd deprecation's `express deprecated ` is its logger's header.
+    let (mut text, mut offset, prefix) = match depd_call_site(rest, sp) {
+        Some((head, at)) => (&rest[head..at], pos + head, &line[..pos + head]),
+        None => (rest, pos, prefix),
+    };
     // A whole message in quotes (pasted from a log viewer or a Go %q).
     if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
         if let Some(unq) = unquote(text) {
@@ -124,16 +155,19 @@ pub fn prepare(line: &str) -> Prepared<'_> {
     }
 }
 
-/// Where the caller's location starts in a depd deprecation (express,
-/// body-parser and most of npm print them so): `express deprecated
-/// res.send(status): Use res.sendStatus(status) instead at app.js:10:7`.
-/// The location is the caller's, not the message's.
+/// Where the message starts and where the caller's location starts in a
+/// depd deprecation (express, body-parser and most of npm print them so):
+/// `express deprecated res.send(status): Use res.sendStatus(status) instead
+/// at app.js:10:7`. The namespace and `deprecated` are depd's header, the
+/// location is the caller's: neither is the message's.
 /// `sp` is the first space of `s`.
-fn depd_call_site(s: &str, sp: Option<usize>) -> Option<usize> {
+fn depd_call_site(s: &str, sp: Option<usize>) -> Option<(usize, usize)> {
+    const MARK: &[u8] = b"deprecated ";
     let sp = sp?;
-    if sp == 0 || !s.as_bytes()[sp + 1..].starts_with(b"deprecated ") {
+    if sp == 0 || !s.as_bytes()[sp + 1..].starts_with(MARK) {
         return None;
     }
+    let head = sp + 1 + MARK.len();
     let at = s.rfind(" at ")?;
     let loc = &s[at + 4..];
     let loc = loc
@@ -146,7 +180,8 @@ fn depd_call_site(s: &str, sp: Option<usize>) -> Option<usize> {
     let script = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"]
         .iter()
         .any(|e| file.ends_with(e));
-    (script && digits(line) && digits(col) && !file.contains(char::is_whitespace)).then_some(at)
+    (at >= head && script && digits(line) && digits(col) && !file.contains(char::is_whitespace))
+        .then_some((head, at))
 }
 
 fn leading_space(s: &str) -> Option<usize> {
@@ -675,21 +710,16 @@ mod tests {
     }
 
     #[test]
-    fn depd_deprecations_lose_the_callers_location() {
+    fn depd_deprecations_lose_their_header_and_the_callers_location() {
         let (prefix, text, files) = one("Mon, 30 Nov 2026 00:12:54 GMT express deprecated res.send(status): Use res.sendStatus(status) instead at file:/app/server.mjs:14:35");
-        assert_eq!(prefix, "Mon, 30 Nov 2026 00:12:54 GMT ");
-        assert_eq!(
-            text,
-            "express deprecated res.send(status): Use res.sendStatus(status) instead"
-        );
+        assert_eq!(prefix, "Mon, 30 Nov 2026 00:12:54 GMT express deprecated ");
+        assert_eq!(text, "res.send(status): Use res.sendStatus(status) instead");
         assert!(files.is_empty());
-        let (_, text, _) = one(
+        let (prefix, text, _) = one(
             "body-parser deprecated undefined extended: provide extended option at app.js:9:20",
         );
-        assert_eq!(
-            text,
-            "body-parser deprecated undefined extended: provide extended option"
-        );
+        assert_eq!(prefix, "body-parser deprecated ");
+        assert_eq!(text, "undefined extended: provide extended option");
         // Only a depd line, only a script location.
         let (_, text, _) = one("unexpected token at app.js:9:20");
         assert_eq!(text, "unexpected token at app.js:9:20");

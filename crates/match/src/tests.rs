@@ -234,6 +234,43 @@ fn unknown_prefix_is_reported_as_head() {
     assert_eq!(t.head, Some((0, 10)));
 }
 
+#[test]
+fn a_message_nobody_wrote_is_not_pinned_to_a_short_template_it_ends_with() {
+    let s = set(vec![
+        (tpl(vec![lit("closed")]), 1),
+        (tpl(vec![lit("invalid argument")]), 2),
+    ]);
+    let h = Hints::default();
+    // The last words of an unknown message are not a message behind a
+    // prefix: a plain space is not where log prefixes end.
+    for text in [
+        "something weird happened: file already closed",
+        "the widget was closed",
+        "close() closed",
+    ] {
+        let t = s.trace(text, &h);
+        assert!(t.frames.is_empty(), "{text}: {t:?}");
+        assert_eq!(t.unmatched, vec![(0, text.len())], "{text}");
+    }
+    // An unknown layer that reads as words is unmatched text, not a prefix,
+    // so the answer is partial rather than traced.
+    let text = "upstream said no: invalid argument";
+    let t = s.trace(text, &h);
+    assert_eq!(payloads(&t.frames[0]), vec![2]);
+    assert_eq!((t.head, t.unmatched), (None, vec![(0, 18)]));
+    // Prefixes end in a one-word `name: `, a bracket, a bar, `desc = `.
+    for (text, head) in [
+        ("worker.go:80: invalid argument", 14),
+        ("[pod a] sync: invalid argument", 14),
+        ("web-1  | invalid argument", 9),
+        ("rpc error: code = Unknown desc = closed", 33),
+    ] {
+        let t = s.trace(text, &h);
+        assert_eq!(t.frames.len(), 1, "{text}");
+        assert_eq!((t.head, t.unmatched.len()), (Some((0, head)), 0), "{text}");
+    }
+}
+
 use crate::sample::{render, Rng};
 
 const KINDS: &[(HoleKind, &str)] = &[
