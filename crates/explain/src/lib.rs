@@ -323,6 +323,20 @@ impl Explainer {
 
     fn outline_text(&self, line: &str, hints: &Hints) -> Outline {
         let p = self.prepare(line, hints);
+        let o = self.outline_prepared(&p);
+        if o.verdict == Verdict::Unknown {
+            // As `trace_parts`: the marker may be the message's own.
+            if let Some(q) = p.with_marker(line) {
+                let again = self.outline_prepared(&q);
+                if again.verdict != Verdict::Unknown {
+                    return again;
+                }
+            }
+        }
+        o
+    }
+
+    fn outline_prepared(&self, p: &prefix::Prepared<'_>) -> Outline {
         // The verdict of all parts together, as `verdict` gives it for
         // their traces; the top site is the first part's outermost one.
         let (mut any, mut ambiguous, mut unmatched) = (false, false, false);
@@ -387,8 +401,21 @@ impl Explainer {
 
     fn trace_parts<'a>(&self, line: &'a str, hints: &Hints) -> (prefix::Prepared<'a>, Vec<Trace>) {
         let p = self.prepare(line, hints);
-        let traces = p
-            .parts
+        let traces = self.trace_prepared(&p);
+        if traces.iter().all(|t| t.frames.is_empty()) {
+            // The level marker may be the message's own first word.
+            if let Some(q) = p.with_marker(line) {
+                let again = self.trace_prepared(&q);
+                if !again[0].frames.is_empty() {
+                    return (q, again);
+                }
+            }
+        }
+        (p, traces)
+    }
+
+    fn trace_prepared(&self, p: &prefix::Prepared<'_>) -> Vec<Trace> {
+        p.parts
             .iter()
             .map(|part| {
                 let tr = self.set.trace(&part.text, &p.hints);
@@ -405,8 +432,7 @@ impl Explainer {
                 }
                 tr
             })
-            .collect();
-        (p, traces)
+            .collect()
     }
 
     fn candidate(&self, c: &errdex_match::Candidate) -> CandidateOut {
@@ -494,5 +520,33 @@ mod tests {
         );
         assert_eq!(e.unmatched[0].text, "dial tcp: i/o timeout");
         assert_eq!(e.verdict, Verdict::Partial);
+    }
+
+    #[test]
+    fn a_message_that_starts_with_a_level_word_is_still_found() {
+        let ex = Explainer::new(vec![
+            row("whole", "casbin/casbin", "error: name does not exist", &[]),
+            row("other", "acme/app", "disk is full", &[]),
+        ]);
+        for (line, prefix) in [
+            ("error: name does not exist", ""),
+            (
+                "2026-12-02T01:00:00Z error: name does not exist",
+                "2026-12-02T01:00:00Z ",
+            ),
+        ] {
+            let e = ex.explain(line);
+            assert_eq!(e.verdict, Verdict::Traced, "{line}");
+            assert_eq!(e.frames[0].candidates[0].id, "whole");
+            assert_eq!(e.prefix, prefix);
+            assert_eq!(ex.outline(line).verdict, Verdict::Traced, "{line}");
+        }
+        // A marker that is a level stays stripped.
+        let e = ex.explain("ERROR: disk is full");
+        assert_eq!((e.prefix.as_str(), e.verdict), ("ERROR: ", Verdict::Traced));
+        assert_eq!(
+            ex.explain("error: nothing like it").verdict,
+            Verdict::Unknown
+        );
     }
 }

@@ -27,6 +27,29 @@ pub struct Prepared<'a> {
     pub parts: SmallVec<[Part<'a>; 2]>,
     /// Location hints from the header.
     pub hints: Hints,
+    /// Where the level marker stripped last began, when the one part
+    /// follows it directly: see [`Prepared::with_marker`].
+    marker: Option<usize>,
+}
+
+impl<'a> Prepared<'a> {
+    /// The same line with its last level marker kept in the message:
+    /// `error: name does not exist` is casbin's whole message, not a level
+    /// and a message. For a line whose stripped reading traces to nothing.
+    pub fn with_marker(&self, line: &'a str) -> Option<Prepared<'a>> {
+        let m = self.marker?;
+        let part = self.parts.first()?;
+        let end = part.offset + part.text.len();
+        Some(Prepared {
+            prefix: &line[..m],
+            parts: smallvec![Part {
+                text: Cow::Borrowed(line.get(m..end)?),
+                offset: m,
+            }],
+            hints: self.hints.clone(),
+            marker: None,
+        })
+    }
 }
 
 /// Field names that hold the message in JSON and logfmt logs.
@@ -69,6 +92,7 @@ pub fn prepare(line: &str) -> Prepared<'_> {
     let line = line.trim_end_matches(['\r', '\n']);
     let mut hints = Hints::default();
     let mut pos = 0usize;
+    let mut marker = None;
     // The first space of `line[pos..]`: several readings below start by
     // finding the first word, so it is found once per position.
     let mut sp = first_space(line.as_bytes());
@@ -81,9 +105,11 @@ pub fn prepare(line: &str) -> Prepared<'_> {
             .or_else(|| timestamp(rest))
             .or_else(|| syslog_host_tag(rest, sp))
             .or_else(|| nginx_header(rest))
-            .or_else(|| level_marker(rest));
+            .map(|n| (n, false))
+            .or_else(|| level_marker(rest).map(|n| (n, true)));
         match skip {
-            Some(n) if n > 0 => {
+            Some((n, is_marker)) if n > 0 => {
+                marker = is_marker.then_some(pos);
                 pos += n;
                 sp = first_space(&line.as_bytes()[pos..]);
             }
@@ -98,6 +124,7 @@ pub fn prepare(line: &str) -> Prepared<'_> {
                 prefix,
                 parts,
                 hints,
+                marker: None,
             };
         }
     }
@@ -106,6 +133,7 @@ pub fn prepare(line: &str) -> Prepared<'_> {
             prefix,
             parts,
             hints,
+            marker: None,
         };
     }
     // A depd deprecation's `express deprecated ` is its logger's header.
@@ -123,6 +151,7 @@ pub fn prepare(line: &str) -> Prepared<'_> {
                     offset: offset + 1,
                 }],
                 hints,
+                marker: None,
             };
         }
     }
@@ -152,6 +181,9 @@ pub fn prepare(line: &str) -> Prepared<'_> {
             offset,
         }],
         hints,
+        // Only a marker right before the message: not one before a depd
+        // header or a quote.
+        marker: marker.filter(|_| offset == pos),
     }
 }
 
@@ -606,6 +638,29 @@ mod tests {
             p.parts[0].text.to_string(),
             p.hints.files,
         )
+    }
+
+    #[test]
+    fn the_last_level_marker_can_be_kept_in_the_message() {
+        let line = "Dec  2 01:00:00 host app[7]: error: name does not exist";
+        let p = prepare(line);
+        assert_eq!(p.parts[0].text, "name does not exist");
+        let q = p.with_marker(line).unwrap();
+        assert_eq!(q.prefix, "Dec  2 01:00:00 host app[7]: ");
+        assert_eq!(
+            (q.parts[0].text.as_ref(), q.parts[0].offset),
+            ("error: name does not exist", 29)
+        );
+        // Not when the marker is not right before the message, nor when
+        // there is none.
+        for line in [
+            "ERROR 2026-12-02T01:00:00Z disk full",
+            "ERROR \"disk full\"",
+            "ERROR {\"msg\":\"disk full\"}",
+            "disk full",
+        ] {
+            assert_eq!(prepare(line).with_marker(line), None, "{line}");
+        }
     }
 
     #[test]
