@@ -9,6 +9,8 @@
 #   - one core's steady-state rate, lines in memory, start-up excluded
 #     (100k vs 1M lines: memory follows templates, not log size);
 #   - accuracy (top-1 site on unique templates, whole chains, noise);
+#   - honesty on real messages no Go code writes (Python and JavaScript
+#     raise/throw messages): how many come back unknown;
 #   - the regex-per-template baseline on a 10,000-line sample;
 #   - Drain3 on 100,000 of the same lines.
 #
@@ -49,6 +51,17 @@ done
 /usr/bin/time -f "explain - --summary -j1: %e s wall, peak %M KB (100k lines)" "$E" --db "$DB" explain - --summary < "$OUT/lines100k.txt" 2>&1 >/dev/null | tail -1
 "$TB" speed "$DB" "$OUT/lines100k.txt"
 "$TB" eval "$DB" "$OUT/lines.txt" "$OUT/truth.txt" 2>/dev/null
+# Honesty on real messages that no Go code writes: the literal messages of
+# raise and throw statements in the Python and JavaScript corpora.
+C=${CORPORA:-/var/tmp/errdex-corpora}
+if [ -d "$C/python" ] && [ -d "$C/js" ]; then
+  { grep -rhoE "raise [A-Za-z]+\(\s*['\"][^'\"{}%]{8,}['\"]\)" "$C/python" --include=*.py | sed -E "s/^raise [A-Za-z]+\(\s*['\"]//; s/['\"]\)$//"
+    grep -rhoE "new (Type|Range)?Error\(['\"][^'\"]{8,}['\"]\)" "$C/js" --include=*.js | sed -E "s/^new [A-Za-z]*Error\(['\"]//; s/['\"]\)$//"
+  } | LC_ALL=C sort -u > "$OUT/foreign.txt"
+  "$E" --db "$DB" explain --json - < "$OUT/foreign.txt" | python3 bench/foreign.py
+else
+  echo "foreign messages: skipped (run ../shared/bench/corpora.sh python js)"
+fi
 "$TB" regex "$DB" "$OUT/sample10k.txt" 10000 2>/dev/null
 pip install -q drain3 >/dev/null 2>&1 || true
 python3 bench/drain3_rate.py "$OUT/lines.txt" 100000
