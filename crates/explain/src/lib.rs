@@ -324,18 +324,16 @@ impl Explainer {
     fn outline_text(&self, line: &str, hints: &Hints) -> Outline {
         let p = self.prepare(line, hints);
         let o = self.outline_prepared(&p);
-        if o.verdict == Verdict::Unknown {
-            // As `trace_parts`: the marker may be the message's own.
-            if let Some(q) = p.with_marker(line) {
-                let again = self.outline_prepared(&q);
-                if again.verdict != Verdict::Unknown {
-                    return again;
-                }
-            }
+        if o.verdict != Verdict::Unknown {
+            return o;
         }
-        o
+        self.retry(line, hints, &p, |q| {
+            Some(self.outline_prepared(&q)).filter(|o| o.verdict != Verdict::Unknown)
+        })
+        .unwrap_or(o)
     }
 
+    #[inline(always)]
     fn outline_prepared(&self, p: &prefix::Prepared<'_>) -> Outline {
         // The verdict of all parts together, as `verdict` gives it for
         // their traces; the top site is the first part's outermost one.
@@ -385,33 +383,59 @@ impl Explainer {
 
     /// The line's prefix stripped and its parts found, with the stack
     /// trace's hints after the header's own.
+    #[inline]
     fn prepare<'a>(&self, line: &'a str, hints: &Hints) -> prefix::Prepared<'a> {
         let mut p = prefix::prepare(line);
-        // A log header's own location comes first; a trace's frames after.
-        for f in &hints.files {
-            if !p.hints.files.contains(f) {
-                p.hints.files.push(f.clone());
-            }
-        }
-        if p.hints.line.is_none() {
-            p.hints.line = hints.line;
+        if !hints.files.is_empty() || hints.line.is_some() {
+            add_hints(&mut p, hints);
         }
         p
     }
 
-    fn trace_parts<'a>(&self, line: &'a str, hints: &Hints) -> (prefix::Prepared<'a>, Vec<Trace>) {
-        let p = self.prepare(line, hints);
-        let traces = self.trace_prepared(&p);
-        if traces.iter().all(|t| t.frames.is_empty()) {
-            // The level marker may be the message's own first word.
-            if let Some(q) = p.with_marker(line) {
-                let again = self.trace_prepared(&q);
-                if !again[0].frames.is_empty() {
-                    return (q, again);
+    /// Tries the readings of `line` to try when its plain reading `p` finds
+    /// nothing, in turn, and gives the first answer `try_reading` gives:
+    /// the same with its last level marker kept (the marker may be the
+    /// message's own first word), then readings behind an unknown head
+    /// where a known prefix starts (`web-1  | 2026-12-02T01:00:00Z ERROR
+    /// msg`). Kept out of line, since most lines find something at the
+    /// first reading.
+    #[cold]
+    #[inline(never)]
+    fn retry<'a, T>(
+        &self,
+        line: &'a str,
+        hints: &Hints,
+        p: &prefix::Prepared<'a>,
+        mut try_reading: impl FnMut(prefix::Prepared<'a>) -> Option<T>,
+    ) -> Option<T> {
+        if let Some(t) = p.with_marker(line).and_then(&mut try_reading) {
+            return Some(t);
+        }
+        for at in prefix::unknown_heads(line) {
+            if let Some(mut q) = prefix::behind_unknown_head(line, at) {
+                if !hints.files.is_empty() || hints.line.is_some() {
+                    add_hints(&mut q, hints);
+                }
+                if let Some(t) = try_reading(q) {
+                    return Some(t);
                 }
             }
         }
-        (p, traces)
+        None
+    }
+
+    fn trace_parts<'a>(&self, line: &'a str, hints: &Hints) -> (prefix::Prepared<'a>, Vec<Trace>) {
+        let found = |t: &[Trace]| t.iter().any(|t| !t.frames.is_empty());
+        let p = self.prepare(line, hints);
+        let traces = self.trace_prepared(&p);
+        if found(&traces) {
+            return (p, traces);
+        }
+        self.retry(line, hints, &p, |q| {
+            let t = self.trace_prepared(&q);
+            found(&t).then_some((q, t))
+        })
+        .unwrap_or((p, traces))
     }
 
     fn trace_prepared(&self, p: &prefix::Prepared<'_>) -> Vec<Trace> {
@@ -451,6 +475,19 @@ impl Explainer {
             exact: c.exact,
             documentation: row.documentation.map(str::to_string),
         }
+    }
+}
+
+/// Adds the caller's location hints to a reading of a line: a log
+/// header's own location comes first, a trace's frames after.
+fn add_hints(p: &mut prefix::Prepared<'_>, hints: &Hints) {
+    for f in &hints.files {
+        if !p.hints.files.contains(f) {
+            p.hints.files.push(f.clone());
+        }
+    }
+    if p.hints.line.is_none() {
+        p.hints.line = hints.line;
     }
 }
 
@@ -548,5 +585,26 @@ mod tests {
             ex.explain("error: nothing like it").verdict,
             Verdict::Unknown
         );
+    }
+
+    #[test]
+    fn known_prefixes_behind_an_unknown_head_are_stripped() {
+        let ex = Explainer::new(vec![row("disk", "acme/app", "disk is full", &[])]);
+        for (line, prefix) in [
+            (
+                "web-1  | 2026-12-02T01:00:00Z ERROR disk is full",
+                "web-1  | 2026-12-02T01:00:00Z ERROR ",
+            ),
+            ("cmd/ctr: level=error msg=\"disk is full\"", "cmd/ctr: "),
+        ] {
+            let e = ex.explain(line);
+            assert_eq!(e.verdict, Verdict::Traced, "{line}");
+            assert_eq!(e.prefix, prefix, "{line}");
+            assert_eq!(&line[e.frames[0].start..e.frames[0].end], "disk is full");
+            assert_eq!(ex.outline(line).verdict, Verdict::Traced, "{line}");
+        }
+        // Behind prose the unknown layer stays unmatched.
+        let e = ex.explain("upstream said no: ERROR disk is full");
+        assert_ne!(e.verdict, Verdict::Traced);
     }
 }

@@ -27,18 +27,29 @@ pub struct Prepared<'a> {
     pub parts: SmallVec<[Part<'a>; 2]>,
     /// Location hints from the header.
     pub hints: Hints,
-    /// Where the level marker stripped last began, when the one part
-    /// follows it directly: see [`Prepared::with_marker`].
-    marker: Option<usize>,
 }
 
 impl<'a> Prepared<'a> {
     /// The same line with its last level marker kept in the message:
     /// `error: name does not exist` is casbin's whole message, not a level
     /// and a message. For a line whose stripped reading traces to nothing.
+    /// Only a marker right before the one part: not one before a depd
+    /// header, a quote or a JSON or logfmt line.
     pub fn with_marker(&self, line: &'a str) -> Option<Prepared<'a>> {
-        let m = self.marker?;
-        let part = self.parts.first()?;
+        let [part] = &self.parts[..] else {
+            return None;
+        };
+        let stripped = self.prefix.len();
+        if stripped == 0 {
+            return None;
+        }
+        if part.offset != stripped || !matches!(part.text, Cow::Borrowed(_)) {
+            return None;
+        }
+        // The longest marker is 14 bytes.
+        let m = (stripped.saturating_sub(14)..stripped).find(|&m| {
+            self.prefix.is_char_boundary(m) && level_marker(&self.prefix[m..]) == Some(stripped - m)
+        })?;
         let end = part.offset + part.text.len();
         Some(Prepared {
             prefix: &line[..m],
@@ -47,7 +58,6 @@ impl<'a> Prepared<'a> {
                 offset: m,
             }],
             hints: self.hints.clone(),
-            marker: None,
         })
     }
 }
@@ -87,12 +97,74 @@ pub(crate) fn head_is_prefix(head: &[u8]) -> bool {
     !last.trim_ascii().contains(&b' ')
 }
 
+/// How far into a line an unknown head may reach (`web-1  | `,
+/// `cmd/ctr: `, `[2026-12-02 01:00:00,123] `).
+const MAX_UNKNOWN_HEAD: usize = 64;
+
+/// Where a head the stripper does not know may end in `line`, at most
+/// four places, each where log prefixes end and reading as one
+/// ([`head_is_prefix`]): behind `upstream said no: ` is not a log line.
+/// For a line whose own reading traces to nothing; see
+/// [`behind_unknown_head`].
+pub fn unknown_heads(line: &str) -> SmallVec<[usize; 4]> {
+    let b = line.as_bytes();
+    let mut out = SmallVec::new();
+    let head = &b[..b.len().min(MAX_UNKNOWN_HEAD)];
+    let mut push = |i: usize| {
+        if out.len() < 4 && head_is_prefix(&b[..=i]) {
+            out.push(i + 1);
+        }
+    };
+    // Eight bytes a step ([`find_byte`]): most lines this sees (noise)
+    // are short and have few spaces, none after a mark a head ends with.
+    let mut from = 0;
+    while let Some(k) = find_byte(&head[from..], b' ') {
+        let i = from + k;
+        if i > 0 && matches!(b[i - 1], b':' | b']' | b'|' | b'>' | b'-' | b'}' | b'=') {
+            push(i);
+        }
+        from = i + 1;
+    }
+    // A tab ends a head too (rare: after the spaces' heads).
+    if let Some(i) = find_byte(head, b'\t') {
+        push(i);
+    }
+    out
+}
+
+/// The reading of `line` behind an unknown head that ends at `at` (one of
+/// [`unknown_heads`]), when a known prefix or log format starts there:
+/// `web-1  | 2026-12-02T01:00:00Z ERROR msg` (docker compose before a
+/// timestamp and a level).
+pub fn behind_unknown_head(line: &str, at: usize) -> Option<Prepared<'_>> {
+    let rest = line.get(at..)?;
+    let p = prepare(rest);
+    let stripped = !p.prefix.is_empty()
+        || p.parts.len() != 1
+        || p.parts[0].offset != 0
+        || p.parts[0].text.len() != rest.trim_end_matches(['\r', '\n']).len();
+    stripped.then(|| Prepared {
+        prefix: &line[..at + p.prefix.len()],
+        parts: p
+            .parts
+            .into_iter()
+            .map(|part| Part {
+                offset: part.offset + at,
+                ..part
+            })
+            .collect(),
+        hints: p.hints,
+    })
+}
+
 /// Strips prefixes and splits a line into parts to trace.
 pub fn prepare(line: &str) -> Prepared<'_> {
     let line = line.trim_end_matches(['\r', '\n']);
     let mut hints = Hints::default();
     let mut pos = 0usize;
-    let mut marker = None;
+    // Where a level marker was stripped, and where the last strip began:
+    // the marker counts only when it was the last.
+    let (mut marker, mut last) = (None, 0);
     // The first space of `line[pos..]`: several readings below start by
     // finding the first word, so it is found once per position.
     let mut sp = first_space(line.as_bytes());
@@ -105,17 +177,21 @@ pub fn prepare(line: &str) -> Prepared<'_> {
             .or_else(|| timestamp(rest))
             .or_else(|| syslog_host_tag(rest, sp))
             .or_else(|| nginx_header(rest))
-            .map(|n| (n, false))
-            .or_else(|| level_marker(rest).map(|n| (n, true)));
+            .or_else(|| {
+                let n = level_marker(rest)?;
+                marker = Some(pos);
+                Some(n)
+            });
         match skip {
-            Some((n, is_marker)) if n > 0 => {
-                marker = is_marker.then_some(pos);
+            Some(n) if n > 0 => {
+                last = pos;
                 pos += n;
                 sp = first_space(&line.as_bytes()[pos..]);
             }
             _ => break,
         }
     }
+    let marker = marker.filter(|&m| m == last);
     let rest = &line[pos..];
     let prefix = &line[..pos];
     if rest.starts_with('{') {
@@ -124,16 +200,25 @@ pub fn prepare(line: &str) -> Prepared<'_> {
                 prefix,
                 parts,
                 hints,
-                marker: None,
             };
         }
     }
-    if let Some(parts) = structured_parts(rest, sp, pos, &mut hints) {
+    // A logfmt line that starts with its level (`level=error msg="…"`):
+    // the level is one of its pairs, so the message alone is logfmt too.
+    let (fields, fields_at) = match marker {
+        Some(m) if line[m..].starts_with("level=") => (&line[m..], m),
+        _ => (rest, pos),
+    };
+    let fields_sp = if fields_at == pos {
+        sp
+    } else {
+        first_space(fields.as_bytes())
+    };
+    if let Some(parts) = structured_parts(fields, fields_sp, fields_at, &mut hints) {
         return Prepared {
-            prefix,
+            prefix: &line[..fields_at],
             parts,
             hints,
-            marker: None,
         };
     }
     // A depd deprecation's `express deprecated ` is its logger's header.
@@ -151,7 +236,6 @@ pub fn prepare(line: &str) -> Prepared<'_> {
                     offset: offset + 1,
                 }],
                 hints,
-                marker: None,
             };
         }
     }
@@ -181,9 +265,6 @@ pub fn prepare(line: &str) -> Prepared<'_> {
             offset,
         }],
         hints,
-        // Only a marker right before the message: not one before a depd
-        // header or a quote.
-        marker: marker.filter(|_| offset == pos),
     }
 }
 
@@ -422,6 +503,7 @@ fn nginx_header(s: &str) -> Option<usize> {
 }
 
 /// Level markers: `ERROR `, `[error] `, `level=error `, `Error: `, `E! `.
+#[inline]
 fn level_marker(s: &str) -> Option<usize> {
     // By first byte: most messages start with none of these, and no two
     // markers can both start one text.
@@ -661,6 +743,52 @@ mod tests {
         ] {
             assert_eq!(prepare(line).with_marker(line), None, "{line}");
         }
+    }
+
+    #[test]
+    fn a_logfmt_line_may_start_with_its_level() {
+        let p = prepare(r#"level=error msg="disk is full" err="EIO""#);
+        let parts: Vec<_> = p
+            .parts
+            .iter()
+            .map(|p| (p.text.as_ref(), p.offset))
+            .collect();
+        assert_eq!(
+            (p.prefix, parts),
+            ("", vec![("disk is full", 17), ("EIO", 36)])
+        );
+        // A message that is one pair is still a message.
+        assert_eq!(one("level=error x=1").1, "x=1");
+    }
+
+    #[test]
+    fn known_prefixes_are_read_behind_an_unknown_head() {
+        let read = |line| {
+            unknown_heads(line)
+                .into_iter()
+                .filter_map(|at| behind_unknown_head(line, at))
+                .map(|p| (p.prefix, p.parts[0].text.to_string(), p.parts[0].offset))
+                .collect::<Vec<_>>()
+        };
+        let line = "web-1  | 2026-12-02T01:00:00Z ERROR disk is full";
+        assert_eq!(
+            read(line),
+            vec![(
+                "web-1  | 2026-12-02T01:00:00Z ERROR ",
+                "disk is full".into(),
+                36
+            )]
+        );
+        let line = "cmd/ctr: {\"level\":\"error\",\"msg\":\"disk is full\"}";
+        assert_eq!(read(line), vec![("cmd/ctr: ", "disk is full".into(), 33)]);
+        assert_eq!(
+            read("[2026-12-02 01:00:00,123] ERROR disk is full")[0].1,
+            "disk is full"
+        );
+        // Not behind prose, nor where nothing known follows the head.
+        assert!(read("upstream said no: ERROR disk is full").is_empty());
+        assert!(read("something happened: the disk is full").is_empty());
+        assert!(read("web-1  | disk is full").is_empty());
     }
 
     #[test]
