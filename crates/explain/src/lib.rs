@@ -392,13 +392,13 @@ impl Explainer {
         p
     }
 
-    /// Tries the readings of `line` to try when its plain reading `p` finds
-    /// nothing, in turn, and gives the first answer `try_reading` gives:
-    /// the same with its last level marker kept (the marker may be the
-    /// message's own first word), then readings behind an unknown head
-    /// where a known prefix starts (`web-1  | 2026-12-02T01:00:00Z ERROR
-    /// msg`). Kept out of line, since most lines find something at the
-    /// first reading.
+    /// For a line whose plain reading `p` finds nothing, tries other
+    /// readings in turn and gives the first answer `try_reading` gives:
+    /// the line with its last level marker kept (the marker may be the
+    /// message's own first word), then behind each unknown head where a
+    /// known prefix starts (`web-1  | 2026-12-02T01:00:00Z ERROR msg`).
+    /// Kept out of line, since most lines find something at the first
+    /// reading.
     #[cold]
     #[inline(never)]
     fn retry<'a, T>(

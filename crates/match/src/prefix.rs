@@ -75,10 +75,16 @@ const CALLER_KEYS: &[&str] = &["caller", "source", "logger.caller"];
 /// space does not, nor `) `: there the text before is most likely the same
 /// message (`aggregate() not implemented`).
 pub(crate) fn ends_like_prefix(before: &[u8]) -> bool {
-    matches!(
-        before,
-        [.., b':' | b']' | b'|' | b'>' | b'-' | b'}' | b'=', b' '] | [.., b'\t']
-    )
+    match before {
+        [.., c, b' '] => ends_head(*c),
+        [.., b'\t'] => true,
+        _ => false,
+    }
+}
+
+/// The marks before a space that end a log prefix (see [`ends_like_prefix`]).
+fn ends_head(c: u8) -> bool {
+    matches!(c, b':' | b']' | b'|' | b'>' | b'-' | b'}' | b'=')
 }
 
 /// Whether an unknown head before the outermost message is a log prefix
@@ -120,7 +126,7 @@ pub fn unknown_heads(line: &str) -> SmallVec<[usize; 4]> {
     let mut from = 0;
     while let Some(k) = find_byte(&head[from..], b' ') {
         let i = from + k;
-        if i > 0 && matches!(b[i - 1], b':' | b']' | b'|' | b'>' | b'-' | b'}' | b'=') {
+        if i > 0 && ends_head(b[i - 1]) {
             push(i);
         }
         from = i + 1;
