@@ -604,29 +604,9 @@ impl TemplateSet {
             // anchor start where it occurs.
             self.candidates(sc, s, e, false);
             let fbase = sc.cands.len();
-            self.floating(sc, cbase, s, e);
+            self.floating(sc, cbase, s, e, outermost);
             sc.cands.drain(cbase..fbase);
             sc.cands[cbase..].sort_unstable();
-            // Only where a head can end: inside a chain after a `: `
-            // separator (an unknown head is one layer, not any text); on the
-            // outermost layer where log prefixes end, so that the last
-            // words of a message nobody wrote (`file already closed`) are
-            // not taken for a short template (`closed`) behind a prefix.
-            let b = cx.text.as_bytes();
-            let mut w = cbase;
-            for r in cbase..sc.cands.len() {
-                let before = &b[..sc.cands[r].start as usize];
-                let ok = if outermost {
-                    prefix::ends_like_prefix(before)
-                } else {
-                    before.ends_with(b": ")
-                };
-                if ok {
-                    sc.cands[w] = sc.cands[r];
-                    w += 1;
-                }
-            }
-            sc.cands.truncate(w);
             self.best(cx.text, sc, cbase, e);
             sc.cands.truncate(cbase);
         }
@@ -782,8 +762,13 @@ impl TemplateSet {
 
     /// For a message after an unknown prefix: a template that starts with
     /// literal text may start wherever that text occurs (a few places).
-    /// Appends those starts for the candidates from `base` on.
-    fn floating(&self, sc: &mut Scratch, base: usize, s: usize, e: usize) {
+    /// Appends those starts for the candidates from `base` on, where a head
+    /// can end: inside a chain after a `: ` separator (an unknown head is
+    /// one layer, not any text); on the `outermost` layer where log
+    /// prefixes end, so that the last words of a message nobody wrote
+    /// (`file already closed`) are not taken for a short template
+    /// (`closed`) behind a prefix.
+    fn floating(&self, sc: &mut Scratch, base: usize, s: usize, e: usize, outermost: bool) {
         let end = sc.cands.len();
         for i in base..end {
             let Cand {
@@ -801,7 +786,13 @@ impl TemplateSet {
                 let Some(p) = self.next_literal(&sc.text, first, from, e) else {
                     break;
                 };
-                if p > s {
+                let before = &sc.text.bytes()[..p];
+                let head_ends = if outermost {
+                    prefix::ends_like_prefix(before)
+                } else {
+                    before.ends_with(b": ")
+                };
+                if p > s && head_ends {
                     sc.cands.push(Cand {
                         rank,
                         template,
