@@ -40,10 +40,7 @@ impl<'a> Prepared<'a> {
             return None;
         };
         let stripped = self.prefix.len();
-        if stripped == 0 {
-            return None;
-        }
-        if part.offset != stripped || !matches!(part.text, Cow::Borrowed(_)) {
+        if stripped == 0 || part.offset != stripped || !matches!(part.text, Cow::Borrowed(_)) {
             return None;
         }
         // The longest marker is 14 bytes.
