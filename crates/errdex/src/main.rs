@@ -16,7 +16,9 @@ fn main() {
 /// allocator; glibc then hands its large parse stacks back to the kernel
 /// after every file and the kernel zeroes fresh pages for the next one.
 /// Routing it to mimalloc keeps those pages warm across files.
-// The only unsafe code in errdex: installing a C allocator is an FFI call.
+// Installing a C allocator is an FFI call, so this is unsafe code; the
+// others (SIMD loads in match, the mapped trace cache in explain) are listed
+// in ARCHITECTURE.md under "Rules that hold", each with its SAFETY comment.
 #[allow(unsafe_code)]
 fn use_mimalloc_for_tree_sitter() {
     unsafe extern "C" fn ts_calloc(count: usize, size: usize) -> *mut c_void {
