@@ -263,4 +263,48 @@ mod tests {
         );
         assert_eq!(go("var x = 1"), None);
     }
+
+    #[test]
+    fn declaration_heads() {
+        let def = FunctionHeads::Keyword(&["def "]);
+        let cases = [
+            (
+                def,
+                "    async def load_config(self, path):",
+                Some("load_config"),
+            ),
+            (def, "  def self.parse_query(qs)", Some("parse_query")),
+            (def, "x = load_config(p)", None),
+            (
+                FunctionHeads::Keyword(&["fn "]),
+                "    pub(crate) fn parse_header(x: &[u8]) -> Result<()> {",
+                Some("parse_header"),
+            ),
+            (
+                FunctionHeads::Keyword(&["function ", "function* "]),
+                "export async function handle(req, res) {",
+                Some("handle"),
+            ),
+            (
+                FunctionHeads::Keyword(&["fun "]),
+                "    suspend fun charge(amount: Long) {",
+                Some("charge"),
+            ),
+            (
+                FunctionHeads::ColumnZero,
+                "ssh_connect(struct ssh *ssh, const char *host)",
+                Some("ssh_connect"),
+            ),
+            (FunctionHeads::ColumnZero, "int f(int);", None),
+            (FunctionHeads::ColumnZero, "    if (x(1))", None),
+            (
+                FunctionHeads::Modifiers,
+                "    public static String abbreviate(String str, int max) {",
+                Some("abbreviate"),
+            ),
+        ];
+        for (heads, line, want) in cases {
+            assert_eq!(heads.declared(line).as_deref(), want, "{line}");
+        }
+    }
 }

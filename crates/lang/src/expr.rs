@@ -23,6 +23,7 @@
 //! follows local variables to their values, so it keeps its reader beside
 //! its other rules.
 
+use crate::formats::Piece;
 use crate::message::{Message, MsgPart};
 use crate::tree::{text_part, Cx};
 use tree_sitter::Node;
@@ -133,13 +134,8 @@ impl Messages {
                 None => hole(n, cx),
             }
         } else if self.binaries.contains(&kind) && gate(n) {
-            let op = n.child_by_field_name("operator").map(|o| cx.text(o));
-            match (
-                op,
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
-            ) {
-                (Some(op), Some(l), Some(r)) if op == self.concat => {
+            match operands(n, cx) {
+                Some((op, l, r)) if op == self.concat => {
                     join(self.join, self.message_of(l, cx), self.message_of(r, cx))
                 }
                 _ => hole(n, cx),
@@ -240,6 +236,15 @@ pub(crate) fn as_literal((m, h): &Read) -> Option<String> {
     Some(out)
 }
 
+/// A binary expression's operator and its left and right operands.
+pub(crate) fn operands<'t, 'a>(n: Node<'t>, cx: &Cx<'a>) -> Option<(&'a str, Node<'t>, Node<'t>)> {
+    Some((
+        cx.text(n.child_by_field_name("operator")?),
+        n.child_by_field_name("left")?,
+        n.child_by_field_name("right")?,
+    ))
+}
+
 /// `a + b` of two messages.
 pub(crate) fn join(how: Join, (mut m, mut h): Read, (m2, h2): Read) -> Read {
     match how {
@@ -283,6 +288,18 @@ pub(crate) fn chain_text<'t>(
     let mut cur = n.walk();
     let parts: Vec<Node<'t>> = n.named_children(&mut cur).collect();
     parts.into_iter().map(text).collect()
+}
+
+/// A string literal's pieces: each named child (its text, escapes and
+/// interpolations) read by `read`; those it gives nothing for
+/// (delimiters, comments) are left out.
+pub(crate) fn pieces_of<'a>(
+    n: Node<'_>,
+    read: impl FnMut(Node<'_>) -> Option<Piece<'a>>,
+) -> Vec<Piece<'a>> {
+    let mut cur = n.walk();
+    let children: Vec<Node<'_>> = n.named_children(&mut cur).collect();
+    children.into_iter().filter_map(read).collect()
 }
 
 /// The source text of each value.

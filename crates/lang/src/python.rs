@@ -498,46 +498,18 @@ fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
         .filter(|c| c.kind() == "string_start")
         .map(|c| cx.text(c))
         .unwrap_or("\"");
+    // `b"…"` prints as `b'…'` when formatted; its text is kept.
     let raw = start.to_ascii_lowercase().contains('r');
-    let bytes = start.to_ascii_lowercase().contains('b');
-    let mut pieces = Vec::new();
-    let mut cur = n.walk();
-    for c in n.named_children(&mut cur) {
-        match c.kind() {
-            "string_content" => {
-                let t = cx.text(c);
-                pieces.push(Piece::Text(if raw {
-                    t.to_string()
-                } else {
-                    decode_escapes(t)
-                }));
-            }
-            "escape_sequence" => {
-                let t = cx.text(c);
-                pieces.push(Piece::Text(if raw {
-                    t.to_string()
-                } else {
-                    decode_escapes(t)
-                }));
-            }
-            "interpolation" => {
-                let expr = c
-                    .child_by_field_name("expression")
-                    .map(|e| cx.text(e))
-                    .unwrap_or("");
-                let spec = c
-                    .child_by_field_name("format_specifier")
-                    .map(|s| cx.text(s).trim_start_matches(':'))
-                    .unwrap_or("");
-                pieces.push(Piece::Expr(expr, spec));
-            }
-            _ => {}
+    expr::pieces_of(n, |c| match c.kind() {
+        "string_content" | "escape_sequence" if raw => Some(Piece::Text(cx.text(c).to_string())),
+        "string_content" | "escape_sequence" => Some(Piece::Text(decode_escapes(cx.text(c)))),
+        "interpolation" => {
+            let spec = tree::field_text(c, "format_specifier", cx);
+            let expr = tree::field_text(c, "expression", cx);
+            Some(Piece::Expr(expr, spec.trim_start_matches(':')))
         }
-    }
-    if bytes {
-        // `b"…"` prints as `b'…'` when formatted; keep the text.
-    }
-    pieces
+        _ => None,
+    })
 }
 
 /// Python escapes, plus `\N{…}` kept as written.
@@ -563,12 +535,7 @@ fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
     match n.kind() {
         "string" => Some(formats::interpolated(string_pieces(n, cx))),
         "binary_operator" => {
-            let op = n.child_by_field_name("operator").map(|o| cx.text(o));
-            let (Some("%"), Some(l), Some(r)) = (
-                op,
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
-            ) else {
+            let Some(("%", l, r)) = expr::operands(n, cx) else {
                 return None;
             };
             Some(percent_message(l, r, cx).unwrap_or_else(|| hole(n, cx)))
@@ -606,15 +573,8 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
                 .iter()
                 .map(|a| match a.kind() {
                     "keyword_argument" => {
-                        let k = a
-                            .child_by_field_name("name")
-                            .map(|k| cx.text(k))
-                            .unwrap_or("");
-                        let v = a
-                            .child_by_field_name("value")
-                            .map(|v| cx.text(v))
-                            .unwrap_or("");
-                        format!("{k}={v}")
+                        let k = tree::field_text(*a, "name", cx);
+                        format!("{k}={}", tree::field_text(*a, "value", cx))
                     }
                     _ => cx.text(*a).to_string(),
                 })

@@ -318,32 +318,23 @@ fn single_quoted(n: Node<'_>, cx: &Cx<'_>) -> bool {
 /// A string literal as text and `#{}` holes.
 fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
     let single = single_quoted(n, cx);
-    let mut pieces = Vec::new();
-    let mut cur = n.walk();
-    for c in n.named_children(&mut cur) {
-        match c.kind() {
-            "string_content" if single => {
-                pieces.push(Piece::Text(
-                    cx.text(c).replace("\\\\", "\\").replace("\\'", "'"),
-                ));
-            }
-            "string_content" => pieces.push(Piece::Text(cx.text(c).to_string())),
-            "escape_sequence" if single => {
-                pieces.push(Piece::Text(cx.text(c).trim_start_matches('\\').to_string()));
-            }
-            "escape_sequence" => pieces.push(Piece::Text(tree::decode_c_escapes(cx.text(c)))),
+    expr::pieces_of(n, |c| {
+        let t = cx.text(c);
+        Some(Piece::Text(match c.kind() {
+            "string_content" if single => t.replace("\\\\", "\\").replace("\\'", "'"),
+            "string_content" => t.to_string(),
+            "escape_sequence" if single => t.trim_start_matches('\\').to_string(),
+            "escape_sequence" => tree::decode_c_escapes(t),
             "interpolation" => {
-                let t = cx.text(c);
                 let inner = t
                     .strip_prefix("#{")
                     .and_then(|t| t.strip_suffix('}'))
                     .unwrap_or_else(|| t.trim_start_matches('#'));
-                pieces.push(Piece::Expr(inner, ""));
+                return Some(Piece::Expr(inner, ""));
             }
-            _ => {}
-        }
-    }
-    pieces
+            _ => return None,
+        }))
+    })
 }
 
 /// The text of a string without interpolation.
@@ -505,12 +496,7 @@ fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
         // `(a; b)` is no message.
         "parenthesized_statements" if n.named_child_count() != 1 => Some(hole(n, cx)),
         "binary" => {
-            let op = n.child_by_field_name("operator").map(|o| cx.text(o));
-            let (Some("%"), Some(l), Some(r)) = (
-                op,
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
-            ) else {
+            let Some(("%", l, r)) = expr::operands(n, cx) else {
                 return None;
             };
             literal(l, cx)?;

@@ -542,6 +542,13 @@ pub(crate) fn named_argument<'t>(
     })
 }
 
+/// The text of a node's field, or `""` without one.
+pub(crate) fn field_text<'a>(n: Node<'_>, field: &str, cx: &Cx<'a>) -> &'a str {
+    n.child_by_field_name(field)
+        .map(|f| cx.text(f))
+        .unwrap_or("")
+}
+
 /// The last segment of a dotted or scoped name (`logging.error` →
 /// `error`, `std::io::Error::new` → `new`).
 pub(crate) fn last_name(callee: &str) -> &str {
