@@ -49,8 +49,10 @@ use message::{Constants, Message};
 /// Every supported language. Adding a language: one line in the
 /// `languages!` table of `errdex_model` (names, aliases, extensions), one
 /// module here implementing [`LanguageSupport`] with its [`Conventions`],
-/// its grammar in `Cargo.toml`, and one line here; the compiler and the
-/// `every_language` tests then ask for every remaining answer.
+/// its grammar in `Cargo.toml`, and one line here; the compiler (the
+/// `Lang` matches, [`Conventions`], the sample head in the
+/// `every_language` tests) and those tests then ask for every remaining
+/// answer.
 pub static LANGUAGES: &[&dyn LanguageSupport] = &[
     &go::Go,
     &python::PYTHON,

@@ -1,8 +1,11 @@
 //! What every tree-sitter language module shares: parsing, one walk over
-//! the tree that hands each node to the language's visitor, pushing sites,
-//! and the facts around a site (enclosing function and class, guards,
-//! loops, the call a `catch` handles, comments) read from node kinds the
-//! language names in its [`Syntax`]. Go keeps its own, older walk.
+//! the tree that hands each node to the language's [`Syntax::visit`],
+//! pushing sites, and the facts around a site (enclosing function and
+//! class, guards, loops, the call a `catch` handles, comments) read from
+//! node kinds the language names in its [`Syntax`]; also the small readers
+//! the languages share (callees, parameters, named arguments, HTTP
+//! statuses). Messages are read in `expr.rs`. Go keeps its own walk (see
+//! `go/mod.rs`).
 
 use crate::message::{Message, MsgPart};
 use crate::{ExtractOptions, FileFacts, PendingSite, WrapperCall, WrapperDef};
