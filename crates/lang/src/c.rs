@@ -1025,6 +1025,7 @@ pub(crate) fn brace_format(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::pattern_column;
     use crate::{language_for_path, resolve_package, ExtractOptions};
 
     fn sites(src: &str) -> Vec<(String, String, String, Vec<String>)> {
@@ -1126,7 +1127,7 @@ int f(const char *path, uint64_t n) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

@@ -281,6 +281,7 @@ fn spdlog(n: Node<'_>, cx: &mut Cx<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::pattern_column;
     use crate::{language_for_path, resolve_package, ExtractOptions};
 
     fn sites(src: &str) -> Vec<(String, String, Option<String>, Vec<String>)> {
@@ -307,7 +308,7 @@ void f(const std::string& path, int n) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

@@ -675,6 +675,7 @@ fn invocation_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::pattern_column;
     use crate::test_support::patterns_of;
 
     #[test]
@@ -696,7 +697,7 @@ class A {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

@@ -1291,6 +1291,7 @@ fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::pattern_column;
     use crate::test_support::{patterns_of, Patterns};
     use crate::{language_for_path, resolve_package};
 
@@ -1315,7 +1316,7 @@ function f(path, n, e) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

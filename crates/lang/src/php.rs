@@ -500,14 +500,9 @@ fn wrapper_call(n: Node<'_>, name: &str, pos: &[Node<'_>], cx: &mut Cx<'_>) {
 /// `function fail(string $format, ...$args)`: a message function whose
 /// calls are sites (its format goes to `sprintf`).
 fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
-    let Some((name, params)) = tree::name_and_param_list(n) else {
+    let Some((name, params)) = tree::name_and_params(n) else {
         return;
     };
-    let mut cur = params.walk();
-    let params: Vec<Node<'_>> = params
-        .named_children(&mut cur)
-        .filter(|p| p.kind() != "comment")
-        .collect();
     let Some(splat) = params.iter().position(|p| p.kind() == "variadic_parameter") else {
         return;
     };
@@ -760,6 +755,7 @@ fn function_call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::pattern_column;
     use crate::test_support::patterns_of;
 
     #[test]
@@ -777,7 +773,7 @@ function f($x, $y, $e) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![
@@ -815,7 +811,7 @@ function make($x) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec!["Unable to open \"%s\": %s", "thrown under another name"]

@@ -590,6 +590,7 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::pattern_column;
     use crate::test_support::patterns_of;
 
     #[test]
@@ -608,7 +609,7 @@ def f(path, n, e):
     raise
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

@@ -245,14 +245,10 @@ fn block_value(n: Node<'_>) -> Option<Node<'_>> {
 
 /// `def fail(msg, *args)`: a message function whose calls are sites.
 fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
-    let Some((name, params)) = tree::name_and_param_list(n) else {
+    let Some((name, mut params)) = tree::name_and_params(n) else {
         return;
     };
-    let mut cur = params.walk();
-    let params: Vec<Node<'_>> = params
-        .named_children(&mut cur)
-        .filter(|p| !matches!(p.kind(), "comment" | "block_parameter"))
-        .collect();
+    params.retain(|p| p.kind() != "block_parameter");
     let Some(splat) = params.iter().position(|p| p.kind() == "splat_parameter") else {
         return;
     };
@@ -537,6 +533,7 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::pattern_column;
     use crate::test_support::patterns_of;
 
     #[test]
@@ -558,7 +555,7 @@ def f(path, n, e)
 end
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

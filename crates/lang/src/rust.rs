@@ -1197,6 +1197,7 @@ fn error_kind(func: &str, args: &[Node<'_>], cx: &Cx<'_>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::pattern_column;
     use crate::test_support::patterns_of;
     use crate::{language_for_path, resolve_package, ExtractOptions};
 
@@ -1215,7 +1216,7 @@ fn f(path: &str, n: u32, e: std::io::Error) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

@@ -134,3 +134,26 @@ pub(crate) fn classed_patterns_of(path: &str, src: &str) -> ClassedPatterns {
         .map(|s| (s.callee, s.message_pattern, s.args, s.error_class))
         .collect()
 }
+
+/// A row of a language test whose second column is the message pattern.
+pub(crate) trait PatternRow {
+    /// The row's pattern.
+    fn pattern(&self) -> &str;
+}
+
+impl<A, B> PatternRow for (String, String, A, B) {
+    fn pattern(&self) -> &str {
+        &self.1
+    }
+}
+
+impl<A> PatternRow for (String, String, A) {
+    fn pattern(&self) -> &str {
+        &self.1
+    }
+}
+
+/// The pattern column of a test's rows.
+pub(crate) fn pattern_column<R: PatternRow>(rows: &[R]) -> Vec<&str> {
+    rows.iter().map(PatternRow::pattern).collect()
+}

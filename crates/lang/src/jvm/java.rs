@@ -607,6 +607,7 @@ fn text_block(body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::test_support::classed_patterns_of;
+    use crate::test_support::pattern_column;
     use crate::{language_for_path, resolve_package, ExtractOptions};
 
     #[test]
@@ -631,7 +632,7 @@ class A {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

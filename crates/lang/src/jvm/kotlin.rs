@@ -568,6 +568,7 @@ fn gap_pieces<'a>(cx: &Cx<'a>, start: usize, end: usize, raw: bool, out: &mut Ve
 #[cfg(test)]
 mod tests {
     use crate::test_support::classed_patterns_of;
+    use crate::test_support::pattern_column;
 
     #[test]
     fn templates_and_stdlib_failures() {
@@ -587,7 +588,7 @@ fun f(path: String, n: Int, e: Exception) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

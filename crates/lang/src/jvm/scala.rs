@@ -495,6 +495,7 @@ fn gap<'a>(
 #[cfg(test)]
 mod tests {
     use crate::test_support::classed_patterns_of;
+    use crate::test_support::pattern_column;
 
     #[test]
     fn interpolators_and_predef_checks() {
@@ -516,7 +517,7 @@ object A {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![
