@@ -23,6 +23,7 @@ mod other_code;
 mod prose;
 mod related;
 
+use errdex_lang::Handling;
 use errdex_model::{ErrorType, Hole, Record, Segment, Severity, SiteFacts, Template};
 use family::Family;
 use serde::{Deserialize, Serialize};
@@ -240,9 +241,16 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// How the record's language handles errors.
+    fn handling(&self) -> Handling {
+        errdex_lang::language(self.r.language)
+            .conventions()
+            .handling
+    }
+
     /// A sentinel variable (`ErrX`, `errX`) rather than an error type.
     fn sentinel(&self) -> Option<&'a str> {
-        if self.r.language != errdex_model::Lang::Go {
+        if !matches!(self.handling(), Handling::ErrorValues) {
             // Elsewhere an error class is a type, caught by type.
             return None;
         }

@@ -82,11 +82,7 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
         },
         ErrorType::Exception if cx.returned() => {
             // Languages with exceptions hand the error up by throwing it.
-            let verb = match r.language {
-                errdex_model::Lang::Python | errdex_model::Lang::Ruby => Some("raises"),
-                errdex_model::Lang::Go | errdex_model::Lang::Rust | errdex_model::Lang::C => None,
-                _ => Some("throws"),
-            };
+            let verb = errdex_lang::language(r.language).conventions().throw_verb;
             match (verb, &r.error_class) {
                 (Some(v), Some(c)) => format!("{v} {} with this message", code(c)),
                 (Some(v), None) => format!("{v} this error"),

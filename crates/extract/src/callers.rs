@@ -8,6 +8,8 @@
 //! parsed, so this reads bytes, not trees.
 
 use crate::walk::Candidate;
+use errdex_lang::conventions::func_head;
+use errdex_lang::FunctionHeads;
 use errdex_model::{Lang, RawSite, MAX_CHECKS};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -20,124 +22,6 @@ const TOO_COMMON: &[&str] = &[
 
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// The function a line declares, in the file's language: Go's `func`
-/// lines (`name` or `Type.name`), and for the others the usual heads
-/// (`def name(`, `fn name(`, `function name(`, `fun name(`, a C
-/// definition starting at column 0, a Java/C# method with modifiers).
-fn declared(lang: Lang, line: &str) -> Option<String> {
-    if lang != Lang::Go {
-        return declared_elsewhere(lang, line);
-    }
-    declared_go(line)
-}
-
-fn declared_elsewhere(lang: Lang, line: &str) -> Option<String> {
-    let t = line.trim_start();
-    let ident = |s: &str| -> Option<String> {
-        let n: String = s
-            .bytes()
-            .take_while(|&b| is_ident(b))
-            .map(char::from)
-            .collect();
-        (!n.is_empty()).then_some(n)
-    };
-    let after = |kw: &str| -> Option<String> {
-        const MODIFIERS: &[&str] = &[
-            "pub(crate) ",
-            "pub ",
-            "async ",
-            "export ",
-            "default ",
-            "static ",
-            "private ",
-            "public ",
-            "protected ",
-            "override ",
-            "suspend ",
-            "inline ",
-            "final ",
-            "abstract ",
-        ];
-        let mut rest = t;
-        while let Some(r) = MODIFIERS.iter().find_map(|m| rest.strip_prefix(m)) {
-            rest = r;
-        }
-        let rest = rest.strip_prefix(kw)?;
-        let rest = rest.strip_prefix("self.").unwrap_or(rest);
-        ident(rest.trim_start_matches('&'))
-    };
-    match lang {
-        Lang::Python | Lang::Scala | Lang::Ruby => after("def "),
-        Lang::Rust => after("fn "),
-        Lang::Kotlin => after("fun "),
-        Lang::JavaScript | Lang::TypeScript | Lang::Php => {
-            after("function ").or_else(|| after("function* "))
-        }
-        Lang::C | Lang::Cpp => {
-            // `name(args)` or `type name(args)` at column 0, not a prototype.
-            if line.starts_with([' ', '\t', '#', '/', '*', '}', '{'])
-                || line.trim_end().ends_with(';')
-            {
-                return None;
-            }
-            let paren = line.find('(')?;
-            let head = line[..paren].trim_end();
-            let name_start = head
-                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
-                .map_or(0, |p| p + 1);
-            let name = &head[name_start..];
-            let name = name.rsplit("::").next().unwrap_or(name);
-            (!name.is_empty() && !matches!(name, "if" | "while" | "for" | "switch" | "return"))
-                .then(|| name.to_string())
-        }
-        Lang::Java | Lang::CSharp => {
-            // `public Type name(args) {` and friends: modifiers first.
-            let modifiers = ["public ", "private ", "protected ", "static ", "internal "];
-            if !modifiers.iter().any(|m| t.starts_with(m))
-                || t.contains(" class ")
-                || t.contains('=')
-            {
-                return None;
-            }
-            let paren = t.find('(')?;
-            let head = t[..paren].trim_end();
-            let name = head.rsplit(' ').next()?;
-            ident(name)
-        }
-        Lang::Go => None,
-    }
-}
-
-/// The function a Go `func` line declares: `name` or `Type.name`.
-fn declared_go(line: &str) -> Option<String> {
-    let rest = line.strip_prefix("func ")?;
-    let (recv, rest) = match rest.strip_prefix('(') {
-        Some(r) => {
-            let close = r.find(')')?;
-            let ty = r[..close]
-                .split_whitespace()
-                .last()?
-                .trim_start_matches('*')
-                .split('[')
-                .next()?;
-            (Some(ty), r[close + 1..].trim_start())
-        }
-        None => (None, rest),
-    };
-    let name: String = rest
-        .bytes()
-        .take_while(|&b| is_ident(b))
-        .map(char::from)
-        .collect();
-    if name.is_empty() {
-        return None;
-    }
-    Some(match recv {
-        Some(t) => format!("{t}.{name}"),
-        None => name,
-    })
 }
 
 /// A call by name: which name, where, from which function, and what
@@ -195,10 +79,12 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
             let b = text.as_bytes();
             let mut out = Vec::new();
             let lang = c.lang.lang();
+            let conventions = c.lang.conventions();
+            let heads = conventions.heads;
             let methods: Vec<(String, String)> = text
                 .lines()
                 .filter(|l| l.starts_with("func ("))
-                .filter_map(declared_go)
+                .filter_map(func_head)
                 .filter_map(|d| {
                     d.split_once('.')
                         .map(|(t, m)| (m.to_string(), t.to_string()))
@@ -220,9 +106,11 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
                 let line_start = memchr::memrchr(b'\n', &b[..start]).map_or(0, |p| p + 1);
                 let line_end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |p| start + p);
                 let line = &text[line_start..line_end];
-                if declared(lang, line).is_some_and(|d| d.ends_with(&names[name]))
-                    || line.trim_start().starts_with("//")
-                    || line.trim_start().starts_with('#') && lang != Lang::C && lang != Lang::Cpp
+                let not_code = |l: &str| heads.not_code().iter().any(|s| l.starts_with(s));
+                if heads
+                    .declared(line)
+                    .is_some_and(|d| d.ends_with(&names[name]))
+                    || not_code(line.trim_start())
                 {
                     continue; // the declaration itself, or a comment
                 }
@@ -246,16 +134,16 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
                 });
                 // The nearest declaration line above, found incrementally.
                 let mut p = caller_scanned;
-                if lang == Lang::Go {
+                if heads == FunctionHeads::Func {
                     while let Some(off) = memchr::memmem::find(&b[p..line_start], b"\nfunc ") {
                         let s = p + off + 1;
                         let e = memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |q| s + q);
-                        caller = declared_go(&text[s..e]);
+                        caller = func_head(&text[s..e]);
                         p = s;
                     }
                 } else {
                     for l in text[p..line_start].lines() {
-                        if let Some(d) = declared(lang, l) {
+                        if let Some(d) = heads.declared(l) {
                             caller = Some(d);
                         }
                     }
@@ -322,7 +210,10 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
         // the value it is called on is named like the type
         // (`store.Reserve(` for `Store.Reserve`).
         let distinctive = name.chars().skip(1).any(|c| c.is_ascii_uppercase());
-        let go = site.lang == Lang::Go;
+        let go = errdex_lang::language(site.lang)
+            .conventions()
+            .heads
+            .scoped_by_package();
         let calls_it = |c: &&&Call| match (receiver, c.qualifier.as_deref()) {
             _ if c.lang != site.lang => false,
             // Elsewhere packages are not folders and methods are not
@@ -350,73 +241,5 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
                 .collect();
         }
         memo.insert(key, site.facts.callers.clone());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::declared;
-    use errdex_model::Lang;
-
-    #[test]
-    fn func_lines_name_functions_and_methods() {
-        let go = |l| declared(Lang::Go, l);
-        assert_eq!(go("func run(x int) error {").as_deref(), Some("run"));
-        assert_eq!(
-            go("func (c *DNSController) runOnce() error {").as_deref(),
-            Some("DNSController.runOnce")
-        );
-        assert_eq!(
-            go("func (l List[T]) Len() int {").as_deref(),
-            Some("List.Len")
-        );
-        assert_eq!(go("var x = 1"), None);
-    }
-
-    #[test]
-    fn declaration_heads_in_other_languages() {
-        let cases = [
-            (
-                Lang::Python,
-                "    async def load_config(self, path):",
-                Some("load_config"),
-            ),
-            (
-                Lang::Rust,
-                "    pub(crate) fn parse_header(x: &[u8]) -> Result<()> {",
-                Some("parse_header"),
-            ),
-            (
-                Lang::JavaScript,
-                "export async function handle(req, res) {",
-                Some("handle"),
-            ),
-            (
-                Lang::Ruby,
-                "  def self.parse_query(qs)",
-                Some("parse_query"),
-            ),
-            (
-                Lang::Kotlin,
-                "    suspend fun charge(amount: Long) {",
-                Some("charge"),
-            ),
-            (
-                Lang::C,
-                "ssh_connect(struct ssh *ssh, const char *host)",
-                Some("ssh_connect"),
-            ),
-            (Lang::C, "int f(int);", None),
-            (Lang::C, "    if (x(1))", None),
-            (
-                Lang::Java,
-                "    public static String abbreviate(String str, int max) {",
-                Some("abbreviate"),
-            ),
-            (Lang::Python, "x = load_config(p)", None),
-        ];
-        for (lang, line, want) in cases {
-            assert_eq!(declared(lang, line).as_deref(), want, "{line}");
-        }
     }
 }

@@ -127,7 +127,7 @@ impl Config {
             }
             let lang = match f.lang.as_deref() {
                 None => None,
-                Some(l) => Some(lang_named(l).ok_or_else(|| {
+                Some(l) => Some(Lang::named(l).ok_or_else(|| {
                     format!(
                         "{}: unknown language {l:?}; use one of {}",
                         at("lang"),
@@ -198,22 +198,6 @@ impl Config {
             .as_ref()
             .is_some_and(|g| g.is_match(rel) || g.is_match(format!("{rel}/")))
     }
-}
-
-/// Languages by the names people write: `js`, `ts`, `c#`, `c++`, `py`.
-fn lang_named(name: &str) -> Option<Lang> {
-    let n = name.trim().to_ascii_lowercase();
-    Lang::from_name(&n).or(match n.as_str() {
-        "js" | "node" => Some(Lang::JavaScript),
-        "ts" => Some(Lang::TypeScript),
-        "c#" | "cs" => Some(Lang::CSharp),
-        "c++" | "cxx" => Some(Lang::Cpp),
-        "py" => Some(Lang::Python),
-        "rb" => Some(Lang::Ruby),
-        "kt" => Some(Lang::Kotlin),
-        "rs" => Some(Lang::Rust),
-        _ => None,
-    })
 }
 
 #[cfg(test)]

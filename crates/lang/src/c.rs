@@ -11,22 +11,37 @@
 //! C++ reuses all of this (see `cpp.rs`): the helpers it shares are
 //! `pub(crate)`.
 
+use crate::conventions::{Conventions, FunctionHeads, Handling};
 use crate::formats;
 use crate::message::{Message, MsgPart};
-use crate::tree::{self, arguments, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use crate::tree::{self, arguments, last_name, text_part, Cx, Names, Syntax, TreeLanguage};
 use errdex_model::{ErrorType, Lang, Severity};
 use tree_sitter::Node;
 
 /// The C language module.
 pub static C: TreeLanguage = TreeLanguage {
-    visitor: &CVisitor,
-    extensions: &[".c", ".h"],
+    conventions: &CONVENTIONS,
+    syntax: &SYNTAX,
     is_test: is_test_path,
     printf: formats::Printf::C,
+    extensions: Lang::C.extensions(),
+};
+
+/// What the callers scan and the analyser know of C: errors are return
+/// codes, so no handler code is written.
+pub(crate) static CONVENTIONS: Conventions = Conventions {
+    handling: Handling::Unwritten,
+    throw_verb: None,
+    heads: FunctionHeads::ColumnZero,
 };
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::C,
+    visit,
+    names: Names {
+        function: function_name,
+        ..tree::NAME_FIELDS
+    },
     grammar: || tree_sitter_c::LANGUAGE.into(),
     functions: &["function_definition"],
     classes: &[],
@@ -36,22 +51,6 @@ static SYNTAX: Syntax = Syntax {
     catches: &[],
     comments: &["comment"],
 };
-
-struct CVisitor;
-
-impl Visitor for CVisitor {
-    fn syntax(&self) -> &'static Syntax {
-        &SYNTAX
-    }
-
-    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
-        visit(n, cx);
-    }
-
-    fn function_name(&self, f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-        function_name(f, cx)
-    }
-}
 
 /// The node kinds C and C++ share: calls, message-function definitions
 /// and prototypes, variadic macros and string macros.
@@ -165,10 +164,7 @@ fn function_wrapper(n: Node<'_>, cx: &mut Cx<'_>) {
 /// format is the first variadic argument (`#define error_fr(r, ...)`
 /// takes it at 1).
 fn macro_wrapper(n: Node<'_>, cx: &mut Cx<'_>) {
-    let (Some(name), Some(params)) = (
-        n.child_by_field_name("name"),
-        n.child_by_field_name("parameters"),
-    ) else {
+    let Some((name, params)) = tree::name_and_param_list(n) else {
         return;
     };
     if !n
@@ -220,13 +216,9 @@ fn string_macro(n: Node<'_>, cx: &mut Cx<'_>) {
 /// Calls whose names say what they print; the rest, if their name
 /// implies a level and they take a literal, may call a message function.
 fn call(n: Node<'_>, cx: &mut Cx<'_>) {
-    let Some(f) = n.child_by_field_name("function") else {
+    let Some((f, callee)) = tree::callee(n, cx, 80) else {
         return;
     };
-    let callee = cx.text(f);
-    if callee.len() > 80 {
-        return;
-    }
     // `std::fprintf` and `::perror` in C++ are the C functions.
     let name = match f.kind() {
         "identifier" => callee,
@@ -275,7 +267,8 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             push(cx, site, m, h, n);
         }
         "err" | "errx" | "errc" | "warn" | "warnx" | "warnc" => bsd_err(n, name, &args, cx),
-        "syslog" => {
+        // `syslog(LOG_ERR, fmt, …)`, postgres's `elog(ERROR, fmt, …)`.
+        "syslog" | "elog" => {
             let Some(fmt) = args.get(1) else {
                 return;
             };
@@ -325,18 +318,6 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
                 return;
             };
             let (m, h) = format_message(*fmt, &args[1..], cx, Verbs::Libc);
-            let site = cx.site(n, callee, ErrorType::Log, sev);
-            push(cx, site, m, h, n);
-        }
-        "elog" => {
-            let Some(fmt) = args.get(1) else {
-                return;
-            };
-            let sev = level_of(arg_text(0)).unwrap_or(Severity::Error);
-            if !wanted(sev, cx) {
-                return;
-            }
-            let (m, h) = format_message(*fmt, &args[2..], cx, Verbs::Libc);
             let site = cx.site(n, callee, ErrorType::Log, sev);
             push(cx, site, m, h, n);
         }
@@ -1044,6 +1025,7 @@ pub(crate) fn brace_format(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::pattern_column;
     use crate::{language_for_path, resolve_package, ExtractOptions};
 
     fn sites(src: &str) -> Vec<(String, String, String, Vec<String>)> {
@@ -1145,7 +1127,7 @@ int f(const char *path, uint64_t n) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

@@ -7,22 +7,52 @@
 //! exception sites.
 
 use crate::c::{self, is_text, plain_message, push};
+use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use crate::formats;
 use crate::message::{Message, MsgPart};
-use crate::tree::{arguments, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use crate::tree::{self, arguments, last_name, text_part, Cx, Names, Syntax, TreeLanguage};
 use errdex_model::{ErrorType, Lang, Severity};
 use tree_sitter::Node;
 
 /// The C++ language module.
 pub static CPP: TreeLanguage = TreeLanguage {
-    visitor: &CppVisitor,
-    extensions: &[".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx"],
+    conventions: &CONVENTIONS,
+    syntax: &SYNTAX,
     is_test: c::is_test_path,
     printf: formats::Printf::C,
+    extensions: Lang::Cpp.extensions(),
 };
+
+/// What the callers scan and the analyser know of C++.
+pub(crate) static CONVENTIONS: Conventions = Conventions {
+    handling: Handling::ByClass(HandlerCode {
+        type_guard: "void handle(const std::exception& e) {\n    if (dynamic_cast<const {class}*>(&e)) {\n        {note}\n    }\n}",
+        comment: "// ",
+        type_guard_path: None,
+        try_catch: "void caller() {\n    try {\n        {function}();\n    } catch (const {class}& e) {\n        {note}\n        throw;\n    }\n}",
+        try_catch_transient: None,
+    }),
+    throw_verb: Some("throws"),
+    heads: FunctionHeads::ColumnZero,
+};
+
+/// C++'s own forms, then everything C reads.
+fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
+    match n.kind() {
+        "throw_statement" => throw(n, cx),
+        "binary_expression" => stream(n, cx),
+        "call_expression" if spdlog(n, cx) => {}
+        _ => c::visit(n, cx),
+    }
+}
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Cpp,
+    visit,
+    names: Names {
+        function: c::function_name,
+        ..tree::NAME_FIELDS
+    },
     grammar: || tree_sitter_cpp::LANGUAGE.into(),
     functions: &["function_definition", "lambda_expression"],
     classes: &["class_specifier", "struct_specifier"],
@@ -37,27 +67,6 @@ static SYNTAX: Syntax = Syntax {
     catches: &["catch_clause"],
     comments: &["comment"],
 };
-
-struct CppVisitor;
-
-impl Visitor for CppVisitor {
-    fn syntax(&self) -> &'static Syntax {
-        &SYNTAX
-    }
-
-    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
-        match n.kind() {
-            "throw_statement" => throw(n, cx),
-            "binary_expression" => stream(n, cx),
-            "call_expression" if spdlog(n, cx) => {}
-            _ => c::visit(n, cx),
-        }
-    }
-
-    fn function_name(&self, f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-        c::function_name(f, cx)
-    }
-}
 
 /// `throw std::runtime_error("…")`, `throw Error{"…"}`, `throw new E(…)`;
 /// `throw;` and `throw e;` hand on an error that exists already.
@@ -272,6 +281,7 @@ fn spdlog(n: Node<'_>, cx: &mut Cx<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::pattern_column;
     use crate::{language_for_path, resolve_package, ExtractOptions};
 
     fn sites(src: &str) -> Vec<(String, String, Option<String>, Vec<String>)> {
@@ -298,7 +308,7 @@ void f(const std::string& path, int n) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

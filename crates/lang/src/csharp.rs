@@ -7,22 +7,50 @@
 //! project's own message functions (`void Fail(string format, params
 //! object[] args)`).
 
+use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
+use crate::expr::{self, hole, join, Join, Messages, Read};
 use crate::formats::{self, Piece};
 use crate::message::{Message, MsgPart};
-use crate::tree::{self, arguments, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use crate::tree::{self, arguments, last_name, text_part, Cx, Syntax, TreeLanguage};
 use errdex_model::{ErrorType, Lang, Severity};
 use tree_sitter::Node;
 
 /// The C# language module.
 pub static CSHARP: TreeLanguage = TreeLanguage {
-    visitor: &CSharpVisitor,
-    extensions: &[".cs"],
+    conventions: &CONVENTIONS,
+    syntax: &SYNTAX,
     is_test: tree::common_test_path,
     printf: formats::Printf::C,
+    extensions: Lang::CSharp.extensions(),
 };
+
+/// What the callers scan and the analyser know of C#.
+pub(crate) static CONVENTIONS: Conventions = Conventions {
+    handling: Handling::ByClass(HandlerCode {
+        type_guard: "if (e is {class}) {\n    {note}\n    throw;\n}",
+        comment: "// ",
+        type_guard_path: None,
+        try_catch: "try\n{\n    {function}();\n}\ncatch ({class} e)\n{\n    {note}\n    throw;\n}",
+        try_catch_transient: None,
+    }),
+    throw_verb: Some("throws"),
+    heads: FunctionHeads::Modifiers,
+};
+
+/// Hands each node that can make a site to its reader.
+fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
+    match n.kind() {
+        "throw_statement" | "throw_expression" => throw(n, cx),
+        "invocation_expression" => call(n, cx),
+        "method_declaration" | "local_function_statement" => wrapper_def(n, cx),
+        _ => {}
+    }
+}
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::CSharp,
+    visit,
+    names: tree::NAME_FIELDS,
     grammar: || tree_sitter_c_sharp::LANGUAGE.into(),
     functions: &[
         "method_declaration",
@@ -49,23 +77,6 @@ static SYNTAX: Syntax = Syntax {
     comments: &["comment"],
 };
 
-struct CSharpVisitor;
-
-impl Visitor for CSharpVisitor {
-    fn syntax(&self) -> &'static Syntax {
-        &SYNTAX
-    }
-
-    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
-        match n.kind() {
-            "throw_statement" | "throw_expression" => throw(n, cx),
-            "invocation_expression" => call(n, cx),
-            "method_declaration" | "local_function_statement" => wrapper_def(n, cx),
-            _ => {}
-        }
-    }
-}
-
 /// `throw new X(…)`; a bare `throw;` or `throw e;` hands on an existing
 /// exception and says nothing new.
 fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
@@ -86,13 +97,14 @@ fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
     if let Some(status) = http_exception_status(&name, &args, cx) {
         site.http_status = Some(status);
         site.error_type = ErrorType::Http;
-        site.severity = severity_of_status(status);
+        site.severity = tree::severity_of_status(status);
     }
     let (message, holes) = match framework_message(&name, &args, cx) {
         Some(m) => m,
-        None => match named(&args, &["message"], cx).or_else(|| positional(&args).first().copied())
+        None => match tree::named_argument(&args, &["message"], cx)
+            .or_else(|| positional(&args).first().copied())
         {
-            Some(m) => message_of(m, cx),
+            Some(m) => M.message_of(m, cx),
             // `throw new InvalidOperationException()`: the class says it all.
             None => (vec![text_part(name)], Vec::new()),
         },
@@ -118,19 +130,19 @@ fn framework_message(
     // message when there is none.
     let (param, msg, default) = match class {
         "ArgumentNullException" => (
-            named(args, &["paramName"], cx).or_else(|| pos.first().copied()),
-            named(args, &["message"], cx).or_else(|| pos.get(1).copied()),
+            tree::named_argument(args, &["paramName"], cx).or_else(|| pos.first().copied()),
+            tree::named_argument(args, &["message"], cx).or_else(|| pos.get(1).copied()),
             "Value cannot be null.",
         ),
         "ArgumentOutOfRangeException" => (
-            named(args, &["paramName"], cx).or_else(|| pos.first().copied()),
-            named(args, &["message"], cx)
+            tree::named_argument(args, &["paramName"], cx).or_else(|| pos.first().copied()),
+            tree::named_argument(args, &["message"], cx)
                 .or_else(|| pos.get(if pos.len() > 2 { 2 } else { 1 }).copied()),
             "Specified argument was out of the range of valid values.",
         ),
         "ArgumentException" => (
-            named(args, &["paramName"], cx).or_else(|| pos.get(1).copied()),
-            named(args, &["message"], cx).or_else(|| pos.first().copied()),
+            tree::named_argument(args, &["paramName"], cx).or_else(|| pos.get(1).copied()),
+            tree::named_argument(args, &["message"], cx).or_else(|| pos.first().copied()),
             "Value does not fall within the expected range.",
         ),
         _ => return None,
@@ -139,11 +151,11 @@ fn framework_message(
     let param = param.filter(|p| is_param_name(*p, cx));
     let param = param?;
     let (mut message, mut holes) = match msg {
-        Some(m) => message_of(m, cx),
+        Some(m) => M.message_of(m, cx),
         None => (vec![text_part(default)], Vec::new()),
     };
     message.push(text_part(" (Parameter '"));
-    let (m, h) = message_of(param, cx);
+    let (m, h) = M.message_of(param, cx);
     message.extend(m);
     holes.extend(h);
     message.push(text_part("')"));
@@ -172,7 +184,8 @@ fn http_exception_status(class: &str, args: &[Node<'_>], cx: &Cx<'_>) -> Option<
     if !class.contains("Http") {
         return None;
     }
-    let v = named(args, &["statusCode"], cx).or_else(|| positional(args).first().copied())?;
+    let v = tree::named_argument(args, &["statusCode"], cx)
+        .or_else(|| positional(args).first().copied())?;
     status_code(cx.text(v))
 }
 
@@ -202,24 +215,12 @@ fn status_code(t: &str) -> Option<u16> {
     })
 }
 
-fn severity_of_status(status: u16) -> Severity {
-    if status >= 500 {
-        Severity::Error
-    } else {
-        Severity::Warning
-    }
-}
-
 /// Logging, stderr, fail-fast, ASP.NET answers and calls of message
 /// functions.
 fn call(n: Node<'_>, cx: &mut Cx<'_>) {
-    let Some(f) = n.child_by_field_name("function") else {
+    let Some((f, callee)) = tree::callee(n, cx, 80) else {
         return;
     };
-    let callee = cx.text(f);
-    if callee.len() > 80 {
-        return;
-    }
     let name = last_name(callee.split('<').next().unwrap_or(callee));
     let receiver = callee.rsplit_once('.').map(|(r, _)| r).unwrap_or("");
     let args = arguments(n.child_by_field_name("arguments"));
@@ -261,7 +262,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         "Environment.FailFast" => {
             if let Some(m) = pos.first() {
                 let site = cx.site(n, callee, ErrorType::Exit, Severity::Critical);
-                let (message, holes) = message_of(*m, cx);
+                let (message, holes) = M.message_of(*m, cx);
                 cx.push(site, message, holes, n);
             }
             return;
@@ -279,9 +280,10 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         };
         if let Some((status, Some(m))) = answer {
             if is_text(m) {
-                let mut site = cx.site(n, callee, ErrorType::Http, severity_of_status(status));
+                let mut site =
+                    cx.site(n, callee, ErrorType::Http, tree::severity_of_status(status));
                 site.http_status = Some(status);
-                let (message, holes) = message_of(m, cx);
+                let (message, holes) = M.message_of(m, cx);
                 cx.push(site, message, holes, n);
                 return;
             }
@@ -319,10 +321,7 @@ fn logger_level(receiver: &str, method: &str, cx: &Cx<'_>) -> Option<Severity> {
 /// `void Fail(string format, params object[] args)`: a message function
 /// whose calls are sites (its format is a composite `{0}` format).
 fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
-    let (Some(name), Some(params)) = (
-        n.child_by_field_name("name"),
-        n.child_by_field_name("parameters"),
-    ) else {
+    let Some((name, params)) = tree::name_and_param_list(n) else {
         return;
     };
     // The grammar puts `params T[] name` straight into the list, after the
@@ -372,17 +371,6 @@ fn positional<'t>(args: &[Node<'t>]) -> Vec<Node<'t>> {
         .filter(|a| a.child_by_field_name("name").is_none())
         .filter_map(|a| a.named_child(0))
         .collect()
-}
-
-/// The value of the first `name: value` argument named one of `names`.
-fn named<'t>(args: &[Node<'t>], names: &[&str], cx: &Cx<'_>) -> Option<Node<'t>> {
-    args.iter().find_map(|a| {
-        let n = a.child_by_field_name("name")?;
-        names
-            .contains(&cx.text(n))
-            .then(|| a.named_child(a.named_child_count() as u32 - 1))
-            .flatten()
-    })
 }
 
 /// A string literal of any form without interpolation.
@@ -533,7 +521,7 @@ fn composite_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message,
             let (m, h) = formats::brace_message(&escape_specs(&text), &values, true);
             (m, h)
         }
-        _ => message_of(fmt, cx),
+        _ => M.message_of(fmt, cx),
     }
 }
 
@@ -542,7 +530,7 @@ fn composite_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message,
 /// they appear, whatever their names; numbered ones (`{0}`) by index.
 fn template_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
     let Some(text) = literal(fmt, cx) else {
-        return message_of(fmt, cx);
+        return M.message_of(fmt, cx);
     };
     // Renumber the placeholders and let brace_message place the values.
     let mut out = String::with_capacity(text.len());
@@ -634,89 +622,66 @@ fn escape_spec(spec: &str) -> String {
     }
 }
 
-/// The message an expression evaluates to and the source of its holes.
-fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
-    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
-    if let Some(text) = literal(n, cx) {
-        return (vec![text_part(text)], Vec::new());
-    }
+/// How C# expressions make messages.
+static M: Messages = Messages {
+    strings: &[
+        "string_literal",
+        "verbatim_string_literal",
+        "raw_string_literal",
+    ],
+    read_own,
+    plain: Some(literal),
+    parens: &["parenthesized_expression"],
+    binaries: &["binary_expression"],
+    ..expr::NOTHING
+};
+
+/// C#'s own message forms.
+fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
     match n.kind() {
-        "interpolated_string_expression" => formats::interpolated(interpolation_pieces(n, cx)),
-        "parenthesized_expression" => match n.named_child(0) {
-            Some(inner) => message_of(inner, cx),
-            None => hole(),
-        },
-        "binary_expression" => {
-            let op = n.child_by_field_name("operator").map(|o| cx.text(o));
-            match (
-                op,
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
-            ) {
-                (Some("+"), Some(l), Some(r)) => {
-                    let (mut m, mut h) = message_of(l, cx);
-                    let (m2, h2) = message_of(r, cx);
-                    m.extend(m2);
-                    h.extend(h2);
-                    (m, h)
-                }
-                _ => hole(),
-            }
+        "interpolated_string_expression" => {
+            Some(formats::interpolated(interpolation_pieces(n, cx)))
         }
-        "invocation_expression" => {
-            let Some(f) = n.child_by_field_name("function") else {
-                return hole();
-            };
-            let callee = cx.text(f);
-            let args = arguments(n.child_by_field_name("arguments"));
-            let pos = positional(&args);
-            match callee {
-                // `nameof(x)` is the constant "x".
-                "nameof" => match pos.first() {
-                    Some(a) => (vec![text_part(last_name(cx.text(*a)))], Vec::new()),
-                    None => hole(),
-                },
-                "string.Format" | "String.Format" | "System.String.Format" => {
-                    // An IFormatProvider may come first.
-                    match pos.iter().position(|a| is_text(*a)) {
-                        Some(i) => composite_message(pos[i], &pos[i + 1..], cx),
-                        None => hole(),
-                    }
-                }
-                "string.Concat" | "String.Concat" => {
-                    let mut m = Vec::new();
-                    let mut h = Vec::new();
-                    for a in &pos {
-                        let (m2, h2) = message_of(*a, cx);
-                        m.extend(m2);
-                        h.extend(h2);
-                    }
-                    (m, h)
-                }
-                _ if formats::is_translation(callee) => match pos.first() {
-                    Some(a) => message_of(*a, cx),
-                    None => hole(),
-                },
-                _ => hole(),
-            }
+        "invocation_expression" => Some(invocation_message(n, cx).unwrap_or_else(|| hole(n, cx))),
+        _ => None,
+    }
+}
+
+/// `nameof(x)`, `string.Format`, `string.Concat` and translations.
+fn invocation_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
+    let callee = cx.text(n.child_by_field_name("function")?);
+    let args = arguments(n.child_by_field_name("arguments"));
+    let pos = positional(&args);
+    match callee {
+        // `nameof(x)` is the constant "x".
+        "nameof" => Some((
+            vec![text_part(last_name(cx.text(*pos.first()?)))],
+            Vec::new(),
+        )),
+        "string.Format" | "String.Format" | "System.String.Format" => {
+            // An IFormatProvider may come first.
+            let i = pos.iter().position(|a| is_text(*a))?;
+            Some(composite_message(pos[i], &pos[i + 1..], cx))
         }
-        _ => hole(),
+        "string.Concat" | "String.Concat" => {
+            Some(pos.iter().fold((Vec::new(), Vec::new()), |acc, a| {
+                join(Join::Append, acc, M.message_of(*a, cx))
+            }))
+        }
+        _ if formats::is_translation(callee) => Some(M.message_of(*pos.first()?, cx)),
+        _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
-
-    fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
-        crate::test_support::sites_of("src/App.cs", src)
-            .into_iter()
-            .map(|s| (s.callee, s.message_pattern, s.args))
-            .collect()
-    }
+    use crate::test_support::pattern_column;
+    use crate::test_support::patterns_of;
 
     #[test]
-    fn throw_with_every_string_form() {
-        let s = sites(
+    fn throw_with_every_csharp_string_form() {
+        let s = patterns_of(
+            "src/App.cs",
             r#"
 class A {
   void F(string path, int n, Exception e, object y) {
@@ -732,7 +697,7 @@ class A {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![
@@ -750,7 +715,8 @@ class A {
 
     #[test]
     fn logger_templates_fill_by_position() {
-        let s = sites(
+        let s = patterns_of(
+            "src/App.cs",
             r#"
 class A {
   void F() {

@@ -10,35 +10,52 @@
 //! Template literals and `+` concatenations become `%v` holes; format
 //! strings of `util.format` stay printf.
 
+use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use crate::formats::{self, Piece};
 use crate::message::{Message, MsgPart};
-use crate::tree::{self, arguments, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use crate::tree::{self, arguments, last_name, text_part, Cx, Names, Syntax, TreeLanguage};
 use errdex_model::{ErrorType, Lang, Severity};
 use tree_sitter::Node;
 
 /// The JavaScript language module (JSX included: the grammar reads it).
 pub static JAVASCRIPT: TreeLanguage = TreeLanguage {
-    visitor: &JsVisitor(&JS_SYNTAX),
-    extensions: &[".js", ".jsx", ".mjs", ".cjs"],
+    conventions: &CONVENTIONS,
+    syntax: &JS_SYNTAX,
     is_test: tree::common_test_path,
     printf: formats::Printf::C,
+    extensions: Lang::JavaScript.extensions(),
 };
 
 /// The TypeScript language module. Declaration files (`.d.ts`) hold no
 /// code: they count as skipped, and extract nothing if asked anyway.
 pub static TYPESCRIPT: TreeLanguage = TreeLanguage {
-    visitor: &JsVisitor(&TS_SYNTAX),
-    extensions: &[".ts", ".mts", ".cts"],
+    conventions: &CONVENTIONS,
+    syntax: &TS_SYNTAX,
     is_test: ts_skipped_path,
     printf: formats::Printf::C,
+    extensions: &[".ts", ".mts", ".cts"],
 };
 
 /// TypeScript with JSX, whose grammar differs (`<T>x` casts are tags).
 pub static TSX: TreeLanguage = TreeLanguage {
-    visitor: &JsVisitor(&TSX_SYNTAX),
-    extensions: &[".tsx"],
+    conventions: &CONVENTIONS,
+    syntax: &TSX_SYNTAX,
     is_test: tree::common_test_path,
     printf: formats::Printf::C,
+    extensions: &[".tsx"],
+};
+
+/// What the callers scan and the analyser know of JavaScript and TypeScript.
+pub(crate) static CONVENTIONS: Conventions = Conventions {
+    handling: Handling::ByClass(HandlerCode {
+        type_guard: "if (err instanceof {class}) {\n  {note}\n  throw err;\n}",
+        comment: "// ",
+        type_guard_path: None,
+        try_catch: "try {\n  {function}();\n} catch (err) {\n  if (err instanceof {class}) {\n    {note}\n  }\n  throw err;\n}",
+        try_catch_transient: None,
+    }),
+    throw_verb: Some("throws"),
+    heads: FunctionHeads::Keyword(&["function ", "function* "]),
 };
 
 const FUNCTIONS: &[&str] = &[
@@ -62,6 +79,11 @@ const RETURNS: &[&str] = &["return_statement", "throw_statement"];
 
 static JS_SYNTAX: Syntax = Syntax {
     lang: Lang::JavaScript,
+    visit,
+    names: Names {
+        function: function_name,
+        ..tree::NAME_FIELDS
+    },
     grammar: || tree_sitter_javascript::LANGUAGE.into(),
     functions: FUNCTIONS,
     classes: &["class_declaration", "class"],
@@ -74,6 +96,11 @@ static JS_SYNTAX: Syntax = Syntax {
 
 static TS_SYNTAX: Syntax = Syntax {
     lang: Lang::TypeScript,
+    visit,
+    names: Names {
+        function: function_name,
+        ..tree::NAME_FIELDS
+    },
     grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
     functions: FUNCTIONS,
     classes: &[
@@ -106,31 +133,20 @@ fn ts_skipped_path(path: &str) -> bool {
     is_declaration_file(path) || tree::common_test_path(path)
 }
 
-struct JsVisitor(&'static Syntax);
-
-impl Visitor for JsVisitor {
-    fn syntax(&self) -> &'static Syntax {
-        self.0
+/// The nodes that make JavaScript's and TypeScript's sites.
+fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
+    if cx.lang() == Lang::TypeScript && is_declaration_file(cx.path) {
+        return;
     }
-
-    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
-        if self.0.lang == Lang::TypeScript && is_declaration_file(cx.path) {
-            return;
-        }
-        match n.kind() {
-            "throw_statement" => throw(n, cx),
-            "new_expression" => new_expression(n, cx),
-            "call_expression" => call(n, cx),
-            "object" => code_object(n, cx),
-            "assignment_expression" => this_message(n, cx),
-            "variable_declarator" => constant(n, cx),
-            k if FUNCTIONS.contains(&k) => wrapper_def(n, cx),
-            _ => {}
-        }
-    }
-
-    fn function_name(&self, f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-        function_name(f, cx)
+    match n.kind() {
+        "throw_statement" => throw(n, cx),
+        "new_expression" => new_expression(n, cx),
+        "call_expression" => call(n, cx),
+        "object" => code_object(n, cx),
+        "assignment_expression" => this_message(n, cx),
+        "variable_declarator" => constant(n, cx),
+        k if FUNCTIONS.contains(&k) => wrapper_def(n, cx),
+        _ => {}
     }
 }
 
@@ -263,7 +279,7 @@ fn error_object(n: Node<'_>, ctor: Node<'_>, args: &[Node<'_>], thrown: bool, cx
         if let Some(status) = args.iter().find_map(|a| status_of(*a, cx)) {
             site.http_status = Some(status);
             site.error_type = ErrorType::Http;
-            site.severity = severity_of_status(status);
+            site.severity = tree::severity_of_status(status);
         }
     }
     for props in attached_properties(n, cx) {
@@ -641,7 +657,7 @@ fn http_answer(n: Node<'_>, f: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut
         let Some(status) = args.first().and_then(|s| status_of(*s, cx)) else {
             return true;
         };
-        let mut site = cx.site(n, callee, ErrorType::Http, severity_of_status(status));
+        let mut site = cx.site(n, callee, ErrorType::Http, tree::severity_of_status(status));
         site.http_status = Some(status);
         cx.push(site, vec![text_part(status_text(status))], Vec::new(), n);
         return true;
@@ -668,7 +684,7 @@ fn http_answer(n: Node<'_>, f: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut
     let Some(body) = args.first() else {
         return true;
     };
-    let mut site = cx.site(n, callee, ErrorType::Http, severity_of_status(status));
+    let mut site = cx.site(n, callee, ErrorType::Http, tree::severity_of_status(status));
     site.http_status = Some(status);
     let msg = if body.kind() == "object" {
         let props = pairs(*body, cx);
@@ -717,7 +733,7 @@ fn http_error(n: Node<'_>, callee: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
     let Some(status) = args.first().and_then(|s| status_of(*s, cx)) else {
         return;
     };
-    let mut site = cx.site(n, callee, ErrorType::Http, severity_of_status(status));
+    let mut site = cx.site(n, callee, ErrorType::Http, tree::severity_of_status(status));
     site.http_status = Some(status);
     site.error_class = Some("HttpError".into());
     let (message, holes) = match args.get(1).filter(|a| a.kind() != "object") {
@@ -817,42 +833,22 @@ fn status_of(n: Node<'_>, cx: &Cx<'_>) -> Option<u16> {
         .filter(|s| (400..=599).contains(s))
 }
 
-fn severity_of_status(status: u16) -> Severity {
-    if status >= 500 {
-        Severity::Error
-    } else {
-        Severity::Warning
-    }
-}
-
 /// The reason phrase Express and http-errors send for a bare status.
 fn status_text(status: u16) -> String {
-    match status {
-        400 => "Bad Request",
-        401 => "Unauthorized",
+    let reason = match status {
         402 => "Payment Required",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
         406 => "Not Acceptable",
         408 => "Request Timeout",
-        409 => "Conflict",
-        410 => "Gone",
         411 => "Length Required",
         412 => "Precondition Failed",
         413 => "Payload Too Large",
-        415 => "Unsupported Media Type",
         416 => "Range Not Satisfiable",
-        422 => "Unprocessable Entity",
-        429 => "Too Many Requests",
-        500 => "Internal Server Error",
-        501 => "Not Implemented",
-        502 => "Bad Gateway",
-        503 => "Service Unavailable",
-        504 => "Gateway Timeout",
-        _ => return status.to_string(),
-    }
-    .to_string()
+        _ => match tree::reason_phrase(status) {
+            Some(r) => r,
+            None => return status.to_string(),
+        },
+    };
+    reason.to_string()
 }
 
 /// `function fail(msg, ...args)`, `const fail = (fmt, ...args) => …`,
@@ -1295,13 +1291,12 @@ fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::pattern_column;
+    use crate::test_support::{patterns_of, Patterns};
     use crate::{language_for_path, resolve_package};
 
-    fn sites(path: &str, src: &str) -> Vec<(String, String, Vec<String>)> {
-        crate::test_support::sites_of(path, src)
-            .into_iter()
-            .map(|s| (s.callee, s.message_pattern, s.args))
-            .collect()
+    fn sites(path: &str, src: &str) -> Patterns {
+        patterns_of(path, src)
     }
 
     #[test]
@@ -1321,7 +1316,7 @@ function f(path, n, e) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

@@ -1,7 +1,8 @@
 //! Per-language error-site extraction.
 //!
-//! Each language lives in one file that implements [`LanguageSupport`] and
-//! is registered with one line in [`LANGUAGES`]. An extractor parses one file
+//! Each language lives in one module that implements [`LanguageSupport`]
+//! (its extractor and its [`Conventions`]) and is registered with one line
+//! in [`LANGUAGES`]. An extractor parses one file
 //! with tree-sitter and returns [`FileFacts`]: the error sites it found (with
 //! messages still referring to package constants by name), the file's own
 //! string constants, and the dynamic sites. [`resolve_package`] then
@@ -20,32 +21,38 @@
 #![deny(missing_docs)]
 
 mod c;
+pub mod conventions;
 mod cpp;
 mod csharp;
+#[cfg(test)]
+mod every_language;
+mod expr;
 pub mod formats;
 mod go;
-mod go_checks;
 #[cfg(test)]
 mod test_support;
-pub use go_checks::ErrorCheck;
-mod go_facts;
-mod java;
+pub use go::checks::ErrorCheck;
 mod javascript;
-mod kotlin;
+mod jvm;
 pub mod message;
 mod php;
 mod prefilter;
 mod python;
 mod ruby;
 mod rust;
-mod scala;
 mod tree;
 
+pub use conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
 use message::{Constants, Message};
 
-/// Every supported language. Adding a language: one new file implementing
-/// [`LanguageSupport`], and one line here.
+/// Every supported language. Adding a language: one line in the
+/// `languages!` table of `errdex_model` (names, aliases, extensions), one
+/// module here implementing [`LanguageSupport`] with its [`Conventions`],
+/// its grammar in `Cargo.toml`, and one line here; the compiler (the
+/// `Lang` matches, [`Conventions`], the sample head in the
+/// `every_language` tests) and those tests then ask for every remaining
+/// answer.
 pub static LANGUAGES: &[&dyn LanguageSupport] = &[
     &go::Go,
     &python::PYTHON,
@@ -53,9 +60,9 @@ pub static LANGUAGES: &[&dyn LanguageSupport] = &[
     &javascript::TYPESCRIPT,
     &javascript::TSX,
     &rust::RUST,
-    &java::JAVA,
-    &kotlin::KOTLIN,
-    &scala::SCALA,
+    &jvm::java::JAVA,
+    &jvm::kotlin::KOTLIN,
+    &jvm::scala::SCALA,
     &csharp::CSHARP,
     &ruby::RUBY,
     &php::PHP,
@@ -81,6 +88,8 @@ pub trait LanguageSupport: Sync {
     /// counted in [`FileFacts::syntax_errors`] and the parts that parsed are
     /// still used.
     fn extract(&self, path: &str, source: &str, opts: &ExtractOptions) -> FileFacts;
+    /// What the callers scan and the analyser know of the language.
+    fn conventions(&self) -> &'static Conventions;
 }
 
 /// The module for a language.
@@ -168,6 +177,64 @@ pub struct FileFacts {
     pub wrapper_calls: Vec<WrapperCall>,
     /// Places that check for an error by name (`errors.Is(err, ErrX)`).
     pub checks: Vec<ErrorCheck>,
+}
+
+impl FileFacts {
+    /// Records a site with its message; one with no literal text at all
+    /// is listed as dynamic.
+    pub(crate) fn push_site(&mut self, site: RawSite, message: Message, expression: String) {
+        if message.iter().all(|p| matches!(p, message::MsgPart::Hole)) {
+            self.dynamic.push(dynamic_site(site, expression));
+        } else {
+            self.sites.push(PendingSite {
+                site,
+                message,
+                expression,
+            });
+        }
+    }
+}
+
+/// A site at node `n` of the file `path`, with the enclosing function
+/// and the facts around it; its message is still to be read.
+pub(crate) fn new_site(
+    path: &str,
+    lang: Lang,
+    n: tree_sitter::Node<'_>,
+    callee: String,
+    (error_type, severity): (ErrorType, Severity),
+    (function, facts): (Option<String>, errdex_model::SiteFacts),
+) -> RawSite {
+    let pos = n.start_position();
+    RawSite {
+        file_path: path.to_string(),
+        line_number: pos.row as u32 + 1,
+        column: pos.column as u32 + 1,
+        function,
+        callee,
+        message_pattern: String::new(),
+        error_message: String::new(),
+        error_type,
+        severity,
+        error_class: None,
+        error_code: None,
+        http_status: None,
+        lang,
+        args: Vec::new(),
+        facts,
+    }
+}
+
+/// A site whose message is only known at run time, listed by its
+/// expression.
+fn dynamic_site(site: RawSite, expression: String) -> DynamicSite {
+    DynamicSite {
+        file_path: site.file_path,
+        line_number: site.line_number,
+        function: site.function,
+        callee: site.callee,
+        expression,
+    }
 }
 
 /// A function whose last parameters are a format string and variadic
@@ -287,13 +354,7 @@ pub fn resolve_package(files: Vec<FileFacts>) -> (Vec<RawSite>, Vec<DynamicSite>
                 site.error_message = r.message;
                 sites.push(site);
             } else {
-                dynamic.push(DynamicSite {
-                    file_path: p.site.file_path,
-                    line_number: p.site.line_number,
-                    function: p.site.function,
-                    callee: p.site.callee,
-                    expression: p.expression,
-                });
+                dynamic.push(dynamic_site(p.site, p.expression));
             }
         }
     }

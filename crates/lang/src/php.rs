@@ -7,22 +7,57 @@
 //! the project's own message functions (`function fail(string $format,
 //! ...$args)`).
 
+use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
+use crate::expr::{self, hole, Messages, Read};
 use crate::formats::{self, Piece};
 use crate::message::{Message, MsgPart};
-use crate::tree::{self, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use crate::tree::{self, last_name, text_part, Cx, Syntax, TreeLanguage};
 use errdex_model::{ErrorType, Lang, Severity};
 use tree_sitter::Node;
 
 /// The PHP language module.
 pub static PHP: TreeLanguage = TreeLanguage {
-    visitor: &PhpVisitor,
-    extensions: &[".php"],
+    conventions: &CONVENTIONS,
+    syntax: &SYNTAX,
     is_test: tree::common_test_path,
     printf: formats::Printf::C,
+    extensions: Lang::Php.extensions(),
 };
+
+/// What the callers scan and the analyser know of PHP.
+pub(crate) static CONVENTIONS: Conventions = Conventions {
+    handling: Handling::ByClass(HandlerCode {
+        type_guard: "<?php\nif ($e instanceof {class}) {\n    {note}\n    throw $e;\n}",
+        comment: "// ",
+        type_guard_path: None,
+        try_catch:
+            "<?php\ntry {\n    {function}();\n} catch ({class} $e) {\n    {note}\n    throw $e;\n}",
+        try_catch_transient: None,
+    }),
+    throw_verb: Some("throws"),
+    heads: FunctionHeads::Keyword(&["function ", "function* "]),
+};
+
+/// Hands each node that can make a site to its reader.
+fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
+    match n.kind() {
+        "throw_expression" => throw(n, cx),
+        "assignment_expression" => assigned_exception(n, cx),
+        "function_call_expression" => function_call(n, cx),
+        "member_call_expression" | "nullsafe_member_call_expression" => {
+            method_call(n, "object", cx)
+        }
+        "scoped_call_expression" => method_call(n, "scope", cx),
+        "exit_statement" => exit(n, cx),
+        "function_definition" | "method_declaration" => wrapper_def(n, cx),
+        _ => {}
+    }
+}
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Php,
+    visit,
+    names: tree::NAME_FIELDS,
     grammar: || tree_sitter_php::LANGUAGE_PHP.into(),
     functions: &[
         "function_definition",
@@ -48,29 +83,6 @@ static SYNTAX: Syntax = Syntax {
     comments: &["comment"],
 };
 
-struct PhpVisitor;
-
-impl Visitor for PhpVisitor {
-    fn syntax(&self) -> &'static Syntax {
-        &SYNTAX
-    }
-
-    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
-        match n.kind() {
-            "throw_expression" => throw(n, cx),
-            "assignment_expression" => assigned_exception(n, cx),
-            "function_call_expression" => function_call(n, cx),
-            "member_call_expression" | "nullsafe_member_call_expression" => {
-                method_call(n, "object", cx)
-            }
-            "scoped_call_expression" => method_call(n, "scope", cx),
-            "exit_statement" => exit(n, cx),
-            "function_definition" | "method_declaration" => wrapper_def(n, cx),
-            _ => {}
-        }
-    }
-}
-
 /// `throw new X('…', $code, $previous)`; `throw $e` re-throws.
 fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
     let Some(e) = n
@@ -95,11 +107,7 @@ fn assigned_exception(n: Node<'_>, cx: &mut Cx<'_>) {
     if var.kind() != "variable_name" || e.kind() != "object_creation_expression" {
         return;
     }
-    let mut cur = e.walk();
-    let Some(ty) = e
-        .named_children(&mut cur)
-        .find(|c| matches!(c.kind(), "name" | "qualified_name" | "relative_name"))
-    else {
+    let Some(ty) = created_class(e) else {
         return;
     };
     let class = cx.text(ty);
@@ -134,13 +142,18 @@ fn assigned_exception(n: Node<'_>, cx: &mut Cx<'_>) {
     }
 }
 
+/// The class a `new` expression names.
+fn created_class(e: Node<'_>) -> Option<Node<'_>> {
+    let mut cur = e.walk();
+    let ty = e
+        .named_children(&mut cur)
+        .find(|c| matches!(c.kind(), "name" | "qualified_name" | "relative_name"));
+    ty
+}
+
 /// A site for the exception `e` creates, at `n`.
 fn exception(n: Node<'_>, e: Node<'_>, cx: &mut Cx<'_>) {
-    let mut cur = e.walk();
-    let Some(ty) = e
-        .named_children(&mut cur)
-        .find(|c| matches!(c.kind(), "name" | "qualified_name" | "relative_name"))
-    else {
+    let Some(ty) = created_class(e) else {
         return;
     };
     let class = cx.text(ty).trim_start_matches('\\').to_string();
@@ -155,20 +168,20 @@ fn exception(n: Node<'_>, e: Node<'_>, cx: &mut Cx<'_>) {
     if let Some(status) = status {
         site.http_status = Some(status);
         site.error_type = ErrorType::Http;
-        site.severity = severity_of_status(status);
+        site.severity = tree::severity_of_status(status);
     }
     // `HttpException($status, $message)` puts the status first.
     let msg_at = usize::from(name == "HttpException");
-    let msg = named(&args, &["message"], cx).or_else(|| pos.get(msg_at).copied());
+    let msg = tree::named_argument(&args, &["message"], cx).or_else(|| pos.get(msg_at).copied());
     // `new X($message, 42)`: a literal code.
-    if let Some(code) = named(&args, &["code"], cx)
+    if let Some(code) = tree::named_argument(&args, &["code"], cx)
         .or_else(|| pos.get(msg_at + 1).copied())
         .filter(|c| c.kind() == "integer" || c.kind() == "class_constant_access_expression")
     {
         site.error_code = Some(cx.text(code).to_string());
     }
     let (message, holes) = match msg {
-        Some(m) => message_of(m, cx),
+        Some(m) => M.message_of(m, cx),
         None => (vec![text_part(name)], Vec::new()),
     };
     cx.push(site, message, holes, n);
@@ -191,14 +204,6 @@ fn http_exception_status(class: &str, pos: &[Node<'_>], cx: &Cx<'_>) -> Option<u
         "ServiceUnavailableHttpException" => 503,
         _ => return None,
     })
-}
-
-fn severity_of_status(status: u16) -> Severity {
-    if status >= 500 {
-        Severity::Error
-    } else {
-        Severity::Warning
-    }
 }
 
 /// `trigger_error`, `error_log`, Laravel's `abort`, and calls of message
@@ -225,14 +230,14 @@ fn function_call(n: Node<'_>, cx: &mut Cx<'_>) {
             if let Some(m) = pos.first() {
                 let mut site = cx.site(n, callee, ErrorType::Log, sev);
                 site.error_class = Some(last_name(level).to_string());
-                let (message, holes) = message_of(*m, cx);
+                let (message, holes) = M.message_of(*m, cx);
                 cx.push(site, message, holes, n);
             }
         }
         "die" | "exit" => {
             if let Some(m) = pos.first().filter(|m| is_text(**m)) {
                 let site = cx.site(n, callee, ErrorType::Exit, Severity::Critical);
-                let (message, holes) = message_of(*m, cx);
+                let (message, holes) = M.message_of(*m, cx);
                 cx.push(site, message, holes, n);
             }
         }
@@ -245,7 +250,7 @@ fn function_call(n: Node<'_>, cx: &mut Cx<'_>) {
                 let (message, holes) = if callee == "fprintf" {
                     printf_message(*m, &pos[2..], cx)
                 } else {
-                    message_of(*m, cx)
+                    M.message_of(*m, cx)
                 };
                 cx.push(site, message, holes, n);
             }
@@ -253,7 +258,7 @@ fn function_call(n: Node<'_>, cx: &mut Cx<'_>) {
         "error_log" => {
             if let Some(m) = pos.first() {
                 let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
-                let (message, holes) = message_of(*m, cx);
+                let (message, holes) = M.message_of(*m, cx);
                 cx.push(site, message, holes, n);
             }
         }
@@ -263,9 +268,10 @@ fn function_call(n: Node<'_>, cx: &mut Cx<'_>) {
                 pos.first().and_then(|s| cx.text(*s).parse::<u16>().ok()),
                 pos.get(1),
             ) {
-                let mut site = cx.site(n, callee, ErrorType::Http, severity_of_status(status));
+                let mut site =
+                    cx.site(n, callee, ErrorType::Http, tree::severity_of_status(status));
                 site.http_status = Some(status);
-                let (message, holes) = message_of(*m, cx);
+                let (message, holes) = M.message_of(*m, cx);
                 cx.push(site, message, holes, n);
             }
         }
@@ -433,7 +439,7 @@ fn is_logger_class(class: Node<'_>, level: &str, cx: &Cx<'_>) -> bool {
 /// hole named by its key.
 fn psr3_message(msg: Node<'_>, context: Option<Node<'_>>, cx: &Cx<'_>) -> (Message, Vec<String>) {
     let Some(text) = literal(msg, cx) else {
-        return message_of(msg, cx);
+        return M.message_of(msg, cx);
     };
     if !text.contains('{') {
         return (vec![text_part(text)], Vec::new());
@@ -474,7 +480,7 @@ fn exit(n: Node<'_>, cx: &mut Cx<'_>) {
         "exit"
     };
     let site = cx.site(n, verb, ErrorType::Exit, Severity::Critical);
-    let (message, holes) = message_of(m, cx);
+    let (message, holes) = M.message_of(m, cx);
     cx.push(site, message, holes, n);
 }
 
@@ -494,17 +500,9 @@ fn wrapper_call(n: Node<'_>, name: &str, pos: &[Node<'_>], cx: &mut Cx<'_>) {
 /// `function fail(string $format, ...$args)`: a message function whose
 /// calls are sites (its format goes to `sprintf`).
 fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
-    let (Some(name), Some(params)) = (
-        n.child_by_field_name("name"),
-        n.child_by_field_name("parameters"),
-    ) else {
+    let Some((name, params)) = tree::name_and_params(n) else {
         return;
     };
-    let mut cur = params.walk();
-    let params: Vec<Node<'_>> = params
-        .named_children(&mut cur)
-        .filter(|p| p.kind() != "comment")
-        .collect();
     let Some(splat) = params.iter().position(|p| p.kind() == "variadic_parameter") else {
         return;
     };
@@ -544,17 +542,6 @@ fn positional<'t>(args: &[Node<'t>]) -> Vec<Node<'t>> {
             v
         })
         .collect()
-}
-
-/// The value of the first `name: value` argument named one of `names`.
-fn named<'t>(args: &[Node<'t>], names: &[&str], cx: &Cx<'_>) -> Option<Node<'t>> {
-    args.iter().find_map(|a| {
-        let n = a.child_by_field_name("name")?;
-        names
-            .contains(&cx.text(n))
-            .then(|| a.named_child(a.named_child_count() as u32 - 1))
-            .flatten()
-    })
 }
 
 /// A string literal without interpolation.
@@ -696,105 +683,85 @@ fn printf_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Ve
             rest.iter().map(|a| cx.text(*a).to_string()).collect(),
         ),
         None if is_text(fmt) && fmt.kind() == "binary_expression" => {
-            let (parts, inner) = message_of(fmt, cx);
+            let (parts, inner) = M.message_of(fmt, cx);
             let values: Vec<String> = rest.iter().map(|a| cx.text(*a).to_string()).collect();
             formats::printf_of_parts(parts, inner, &values)
         }
-        None => message_of(fmt, cx),
+        None => M.message_of(fmt, cx),
     }
 }
 
-/// The message an expression evaluates to and the source of its holes.
-fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
-    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
-    if let Some(text) = literal(n, cx) {
-        return (vec![text_part(text)], Vec::new());
-    }
+/// How PHP expressions make messages.
+static M: Messages = Messages {
+    strings: &["string", "encapsed_string", "nowdoc", "heredoc"],
+    read_own,
+    plain: Some(literal),
+    parens: &["parenthesized_expression"],
+    binaries: &["binary_expression"],
+    concat: ".",
+    ..expr::NOTHING
+};
+
+/// PHP's own message forms.
+fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
     match n.kind() {
-        "encapsed_string" | "heredoc" => formats::interpolated(string_pieces(n, cx)),
-        "parenthesized_expression" => match n.named_child(0) {
-            Some(inner) => message_of(inner, cx),
-            None => hole(),
-        },
-        "binary_expression" => {
-            let op = n.child_by_field_name("operator").map(|o| cx.text(o));
-            match (
-                op,
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
-            ) {
-                (Some("."), Some(l), Some(r)) => {
-                    let (mut m, mut h) = message_of(l, cx);
-                    let (m2, h2) = message_of(r, cx);
-                    m.extend(m2);
-                    h.extend(h2);
-                    (m, h)
-                }
-                _ => hole(),
-            }
-        }
+        "encapsed_string" | "heredoc" => Some(formats::interpolated(string_pieces(n, cx))),
         "function_call_expression" => {
-            let Some(f) = n.child_by_field_name("function") else {
-                return hole();
-            };
-            let callee = cx.text(f).trim_start_matches('\\');
-            let args = arguments(n.child_by_field_name("arguments"));
-            let pos = positional(&args);
-            match callee {
-                "sprintf" => match pos.first() {
-                    Some(fmt) => printf_message(*fmt, &pos[1..], cx),
-                    None => hole(),
-                },
-                // `vsprintf('…', [$a, $b])`: the values are the array's.
-                "vsprintf" => match (pos.first(), pos.get(1)) {
-                    (Some(fmt), Some(arr)) if arr.kind() == "array_creation_expression" => {
-                        let mut cur = arr.walk();
-                        let values: Vec<Node<'_>> = arr
-                            .named_children(&mut cur)
-                            .filter_map(|e| e.named_child(0))
-                            .collect();
-                        printf_message(*fmt, &values, cx)
-                    }
-                    (Some(fmt), _) => printf_message(*fmt, &[], cx),
-                    _ => hole(),
-                },
-                "implode" | "join" => hole(),
-                _ if formats::is_translation(callee) => match pos.first() {
-                    Some(a) => message_of(*a, cx),
-                    None => hole(),
-                },
-                _ => hole(),
-            }
+            Some(function_call_message(n, cx).unwrap_or_else(|| hole(n, cx)))
         }
         "member_call_expression" => {
             // `$this->translator->trans('…')`
             let method = n.child_by_field_name("name").map(|m| cx.text(m));
             let args = arguments(n.child_by_field_name("arguments"));
             let pos = positional(&args);
-            match (method, pos.first()) {
+            Some(match (method, pos.first()) {
                 (Some(m), Some(a)) if formats::is_translation(m) && is_literal(*a) => {
-                    message_of(*a, cx)
+                    M.message_of(*a, cx)
                 }
-                _ => hole(),
-            }
+                _ => hole(n, cx),
+            })
         }
-        _ => hole(),
+        _ => None,
+    }
+}
+
+/// `sprintf`, `vsprintf` and translations (`__('…')`).
+fn function_call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
+    let callee = cx
+        .text(n.child_by_field_name("function")?)
+        .trim_start_matches('\\');
+    let args = arguments(n.child_by_field_name("arguments"));
+    let pos = positional(&args);
+    match callee {
+        "sprintf" => Some(printf_message(*pos.first()?, &pos[1..], cx)),
+        // `vsprintf('…', [$a, $b])`: the values are the array's.
+        "vsprintf" => match (pos.first(), pos.get(1)) {
+            (Some(fmt), Some(arr)) if arr.kind() == "array_creation_expression" => {
+                let mut cur = arr.walk();
+                let values: Vec<Node<'_>> = arr
+                    .named_children(&mut cur)
+                    .filter_map(|e| e.named_child(0))
+                    .collect();
+                Some(printf_message(*fmt, &values, cx))
+            }
+            (Some(fmt), _) => Some(printf_message(*fmt, &[], cx)),
+            _ => None,
+        },
+        "implode" | "join" => None,
+        _ if formats::is_translation(callee) => Some(M.message_of(*pos.first()?, cx)),
+        _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
-
-    fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
-        crate::test_support::sites_of("src/App.php", src)
-            .into_iter()
-            .map(|s| (s.callee, s.message_pattern, s.args))
-            .collect()
-    }
+    use crate::test_support::pattern_column;
+    use crate::test_support::patterns_of;
 
     #[test]
-    fn throw_with_every_string_form() {
-        let s = sites(
+    fn throw_with_every_php_string_form() {
+        let s = patterns_of(
+            "src/App.php",
             r#"<?php
 function f($x, $y, $e) {
     throw new \RuntimeException(sprintf('cannot open %s: %s', $x, $e->getMessage()));
@@ -806,7 +773,7 @@ function f($x, $y, $e) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![
@@ -823,7 +790,8 @@ function f($x, $y, $e) {
 
     #[test]
     fn exception_assigned_then_thrown() {
-        let s = sites(
+        let s = patterns_of(
+            "src/App.php",
             r#"<?php
 function open($f, $m) {
     $ex = null;
@@ -843,7 +811,7 @@ function make($x) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec!["Unable to open \"%s\": %s", "thrown under another name"]
@@ -852,7 +820,8 @@ function make($x) {
 
     #[test]
     fn psr3_placeholders_take_context_values() {
-        let s = sites(
+        let s = patterns_of(
+            "src/App.php",
             r#"<?php
 $this->logger->error('cannot reach {host} after {n} tries', ['host' => $h, 'n' => 3]);
 $logger->log(LogLevel::CRITICAL, 'disk {disk} full', $context);
@@ -878,7 +847,7 @@ class NotALogger {
     public function run(): void { $this->warning('not a log site'); }
 }
 "#;
-        let s = sites(src);
+        let s = patterns_of("src/App.php", src);
         assert_eq!(s.len(), 1);
         assert_eq!(s[0].0, "$this->warning");
         assert_eq!(s[0].1, "loop at %v");

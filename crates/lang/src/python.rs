@@ -4,22 +4,51 @@
 //! `HTTPException(status_code=…)`), translations seen through, and
 //! printf-style message functions of the project (`def fail(msg, *args)`).
 
+use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
+use crate::expr::{self, hole, Messages, Read};
 use crate::formats::{self, Piece};
 use crate::message::{Message, MsgPart};
-use crate::tree::{self, arguments, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use crate::tree::{self, arguments, last_name, text_part, Cx, Syntax, TreeLanguage};
 use errdex_model::{ErrorType, Lang, Severity};
 use tree_sitter::Node;
 
 /// The Python language module.
 pub static PYTHON: TreeLanguage = TreeLanguage {
-    visitor: &PythonVisitor,
-    extensions: &[".py", ".pyi"],
+    conventions: &CONVENTIONS,
+    syntax: &SYNTAX,
     is_test: tree::common_test_path,
     printf: formats::Printf::Python,
+    extensions: Lang::Python.extensions(),
 };
+
+/// What the callers scan and the analyser know of Python.
+pub(crate) static CONVENTIONS: Conventions = Conventions {
+    handling: Handling::ByClass(HandlerCode {
+        type_guard: "if isinstance(exc, {class}):\n    {note}\n    raise",
+        comment: "# ",
+        type_guard_path: None,
+        try_catch: "try:\n    {function}(...)\nexcept {class} as exc:\n    {note}\n    raise",
+        try_catch_transient: Some("try:\n    {function}(...)\nexcept {class} as exc:\n    {note}\n    # Usually transient: retry with backoff.\n    raise"),
+    }),
+    throw_verb: Some("raises"),
+    heads: FunctionHeads::Keyword(&["def "]),
+};
+
+/// Hands each node that can make a site to its reader.
+fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
+    match n.kind() {
+        "raise_statement" => raise(n, cx),
+        "call" if !exception_init(n, cx) => call(n, cx),
+        "assignment" | "return_statement" => exception_message(n, cx),
+        "function_definition" => wrapper_def(n, cx),
+        _ => {}
+    }
+}
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Python,
+    visit,
+    names: tree::NAME_FIELDS,
     grammar: || tree_sitter_python::LANGUAGE.into(),
     functions: &["function_definition", "lambda"],
     classes: &["class_definition"],
@@ -29,24 +58,6 @@ static SYNTAX: Syntax = Syntax {
     catches: &["except_clause"],
     comments: &["comment"],
 };
-
-struct PythonVisitor;
-
-impl Visitor for PythonVisitor {
-    fn syntax(&self) -> &'static Syntax {
-        &SYNTAX
-    }
-
-    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
-        match n.kind() {
-            "raise_statement" => raise(n, cx),
-            "call" if !exception_init(n, cx) => call(n, cx),
-            "assignment" | "return_statement" => exception_message(n, cx),
-            "function_definition" => wrapper_def(n, cx),
-            _ => {}
-        }
-    }
-}
 
 /// `raise X("…")`, `raise X`, `raise X(…) from e`.
 fn raise(n: Node<'_>, cx: &mut Cx<'_>) {
@@ -80,7 +91,7 @@ fn raise(n: Node<'_>, cx: &mut Cx<'_>) {
             if let Some(status) = http_exception_status(&class, &args, cx) {
                 site.http_status = Some(status);
                 site.error_type = ErrorType::Http;
-                site.severity = severity_of_status(status);
+                site.severity = tree::severity_of_status(status);
             }
             // The message is the first text argument: urllib3 raises
             // `NewConnectionError(self, f"Failed to …: {e}")`.
@@ -90,7 +101,7 @@ fn raise(n: Node<'_>, cx: &mut Cx<'_>) {
                 .or_else(|| positional().next().copied());
             match msg {
                 Some(m) => {
-                    let (message, holes) = message_of(m, cx);
+                    let (message, holes) = M.message_of(m, cx);
                     cx.push(site, message, holes, n);
                 }
                 None if args.iter().any(|a| a.kind().ends_with("splat")) => {
@@ -124,13 +135,9 @@ fn raise(n: Node<'_>, cx: &mut Cx<'_>) {
 /// Logging, warnings, exits, stderr prints, web aborts and calls of
 /// message functions.
 fn call(n: Node<'_>, cx: &mut Cx<'_>) {
-    let Some(f) = n.child_by_field_name("function") else {
+    let Some((f, callee)) = tree::callee(n, cx, 80) else {
         return;
     };
-    let callee = cx.text(f);
-    if callee.len() > 80 {
-        return;
-    }
     let name = last_name(callee);
     let receiver = callee.rsplit_once('.').map(|(r, _)| r).unwrap_or("");
     let args = arguments(n.child_by_field_name("arguments"));
@@ -165,7 +172,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
                     .map(|c| cx.text(*c).to_string())
                     .or_else(|| keyword(&args, &["category"], cx).map(|c| cx.text(c).to_string()))
                     .map(|c| last_name(&c).to_string());
-                let (message, holes) = message_of(*m, cx);
+                let (message, holes) = M.message_of(*m, cx);
                 cx.push(site, message, holes, n);
             }
             return;
@@ -174,7 +181,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             // `sys.exit("msg")` prints msg and exits 1; a number prints nothing.
             if let Some(m) = positional.first().filter(|m| is_text(**m, cx)) {
                 let site = cx.site(n, callee, ErrorType::Exit, Severity::Critical);
-                let (message, holes) = message_of(*m, cx);
+                let (message, holes) = M.message_of(*m, cx);
                 cx.push(site, message, holes, n);
             }
             return;
@@ -194,12 +201,13 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
                 .first()
                 .and_then(|s| cx.text(*s).parse::<u16>().ok())
             {
-                let mut site = cx.site(n, callee, ErrorType::Http, severity_of_status(status));
+                let mut site =
+                    cx.site(n, callee, ErrorType::Http, tree::severity_of_status(status));
                 site.http_status = Some(status);
                 let msg =
                     keyword(&args, &["description"], cx).or_else(|| positional.get(1).copied());
                 let (message, holes) = match msg {
-                    Some(m) => message_of(m, cx),
+                    Some(m) => M.message_of(m, cx),
                     None => (vec![text_part(status_line(status))], Vec::new()),
                 };
                 cx.push(site, message, holes, n);
@@ -275,7 +283,7 @@ fn exception_init(n: Node<'_>, cx: &mut Cx<'_>) -> bool {
     };
     let mut site = cx.site(n, &class, ErrorType::Exception, Severity::Error);
     site.error_class = Some(class);
-    let (message, holes) = message_of(*m, cx);
+    let (message, holes) = M.message_of(*m, cx);
     cx.push(site, message, holes, n);
     true
 }
@@ -308,7 +316,7 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
     };
     let mut site = cx.site(n, &class, ErrorType::Exception, Severity::Error);
     site.error_class = Some(class);
-    let (message, holes) = message_of(value, cx);
+    let (message, holes) = M.message_of(value, cx);
     cx.push(site, message, holes, n);
 }
 
@@ -316,13 +324,9 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
 /// body raises with `message` (click's `self.fail(…)`): a message function
 /// whose calls are sites.
 fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
-    let (Some(name), Some(params)) = (
-        n.child_by_field_name("name"),
-        n.child_by_field_name("parameters"),
-    ) else {
+    let Some((name, params)) = tree::name_and_params(n) else {
         return;
     };
-    let params = arguments(Some(params));
     let names: Vec<&str> = params
         .iter()
         .map(|p| cx.text(*p).split([':', '=']).next().unwrap_or("").trim())
@@ -434,34 +438,11 @@ fn http_exception_status(class: &str, args: &[Node<'_>], cx: &Cx<'_>) -> Option<
         .ok()
 }
 
-fn severity_of_status(status: u16) -> Severity {
-    if status >= 500 {
-        Severity::Error
-    } else {
-        Severity::Warning
-    }
-}
-
 /// `404 Not Found`: what Werkzeug prints for a bare abort.
 fn status_line(status: u16) -> String {
     let reason = match status {
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        409 => "Conflict",
-        410 => "Gone",
         413 => "Request Entity Too Large",
-        415 => "Unsupported Media Type",
-        422 => "Unprocessable Entity",
-        429 => "Too Many Requests",
-        500 => "Internal Server Error",
-        501 => "Not Implemented",
-        502 => "Bad Gateway",
-        503 => "Service Unavailable",
-        504 => "Gateway Timeout",
-        _ => "",
+        _ => tree::reason_phrase(status).unwrap_or(""),
     };
     format!("{status} {reason}").trim().to_string()
 }
@@ -470,14 +451,14 @@ fn status_line(status: u16) -> String {
 /// verbs the remaining arguments fill.
 fn format_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
     if rest.is_empty() {
-        return message_of(fmt, cx);
+        return M.message_of(fmt, cx);
     }
     match literal(fmt, cx) {
         Some(text) => (
             vec![MsgPart::Text { text, format: true }],
             rest.iter().map(|a| cx.text(*a).to_string()).collect(),
         ),
-        None => message_of(fmt, cx),
+        None => M.message_of(fmt, cx),
     }
 }
 
@@ -489,7 +470,7 @@ fn joined(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
         if i > 0 {
             message.push(text_part(" "));
         }
-        let (m, h) = message_of(*a, cx);
+        let (m, h) = M.message_of(*a, cx);
         message.extend(m);
         holes.extend(h);
     }
@@ -500,14 +481,7 @@ fn joined(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
 fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
     match n.kind() {
         "string" => formats::plain_text(string_pieces(n, cx)),
-        "concatenated_string" => {
-            let mut out = String::new();
-            let mut cur = n.walk();
-            for s in n.named_children(&mut cur) {
-                out.push_str(&literal(s, cx)?);
-            }
-            Some(out)
-        }
+        "concatenated_string" => expr::chain_text(n, |s| literal(s, cx)),
         "parenthesized_expression" => literal(n.named_child(0)?, cx),
         // `_("…")`: the message before translation.
         "call" if formats::is_translation(cx.text(n.child_by_field_name("function")?)) => {
@@ -524,46 +498,18 @@ fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
         .filter(|c| c.kind() == "string_start")
         .map(|c| cx.text(c))
         .unwrap_or("\"");
+    // `b"…"` prints as `b'…'` when formatted; its text is kept.
     let raw = start.to_ascii_lowercase().contains('r');
-    let bytes = start.to_ascii_lowercase().contains('b');
-    let mut pieces = Vec::new();
-    let mut cur = n.walk();
-    for c in n.named_children(&mut cur) {
-        match c.kind() {
-            "string_content" => {
-                let t = cx.text(c);
-                pieces.push(Piece::Text(if raw {
-                    t.to_string()
-                } else {
-                    decode_escapes(t)
-                }));
-            }
-            "escape_sequence" => {
-                let t = cx.text(c);
-                pieces.push(Piece::Text(if raw {
-                    t.to_string()
-                } else {
-                    decode_escapes(t)
-                }));
-            }
-            "interpolation" => {
-                let expr = c
-                    .child_by_field_name("expression")
-                    .map(|e| cx.text(e))
-                    .unwrap_or("");
-                let spec = c
-                    .child_by_field_name("format_specifier")
-                    .map(|s| cx.text(s).trim_start_matches(':'))
-                    .unwrap_or("");
-                pieces.push(Piece::Expr(expr, spec));
-            }
-            _ => {}
+    expr::pieces_of(n, |c| match c.kind() {
+        "string_content" | "escape_sequence" if raw => Some(Piece::Text(cx.text(c).to_string())),
+        "string_content" | "escape_sequence" => Some(Piece::Text(decode_escapes(cx.text(c)))),
+        "interpolation" => {
+            let spec = tree::field_text(c, "format_specifier", cx);
+            let expr = tree::field_text(c, "expression", cx);
+            Some(Piece::Expr(expr, spec.trim_start_matches(':')))
         }
-    }
-    if bytes {
-        // `b"…"` prints as `b'…'` when formatted; keep the text.
-    }
-    pieces
+        _ => None,
+    })
 }
 
 /// Python escapes, plus `\N{…}` kept as written.
@@ -574,120 +520,83 @@ fn decode_escapes(s: &str) -> String {
     tree::decode_c_escapes(s)
 }
 
-/// The message an expression evaluates to and the source of its holes.
-pub(crate) fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
-    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
+/// How Python expressions make messages.
+static M: Messages = Messages {
+    strings: &["string"],
+    read_own,
+    parens: &["parenthesized_expression"],
+    binaries: &["binary_operator"],
+    chains: &["concatenated_string"],
+    ..expr::NOTHING
+};
+
+/// Python's own message forms.
+fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
     match n.kind() {
-        "string" => formats::interpolated(string_pieces(n, cx)),
-        "concatenated_string" => {
-            let mut message = Vec::new();
-            let mut holes = Vec::new();
-            let mut cur = n.walk();
-            for s in n.named_children(&mut cur) {
-                let (m, h) = message_of(s, cx);
-                message.extend(m);
-                holes.extend(h);
-            }
-            (message, holes)
-        }
-        "parenthesized_expression" => match n.named_child(0) {
-            Some(inner) => message_of(inner, cx),
-            None => hole(),
-        },
+        "string" => Some(formats::interpolated(string_pieces(n, cx))),
         "binary_operator" => {
-            let op = n.child_by_field_name("operator").map(|o| cx.text(o));
-            let (Some(l), Some(r)) = (
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
-            ) else {
-                return hole();
+            let Some(("%", l, r)) = expr::operands(n, cx) else {
+                return None;
             };
-            match op {
-                Some("+") => {
-                    let (mut m, mut h) = message_of(l, cx);
-                    let (m2, h2) = message_of(r, cx);
-                    m.extend(m2);
-                    h.extend(h2);
-                    (m, h)
-                }
-                Some("%") => match literal(l, cx) {
-                    Some(text) => {
-                        let values = if r.kind() == "tuple" {
-                            let mut cur = r.walk();
-                            r.named_children(&mut cur)
-                                .map(|v| cx.text(v).to_string())
-                                .collect()
-                        } else {
-                            vec![cx.text(r).to_string()]
-                        };
-                        (vec![MsgPart::Text { text, format: true }], values)
-                    }
-                    None => hole(),
-                },
-                _ => hole(),
-            }
+            Some(percent_message(l, r, cx).unwrap_or_else(|| hole(n, cx)))
         }
-        "call" => {
-            let Some(f) = n.child_by_field_name("function") else {
-                return hole();
-            };
-            let args = arguments(n.child_by_field_name("arguments"));
-            // `"…{}".format(x)`
-            if f.kind() == "attribute"
-                && f.child_by_field_name("attribute")
-                    .is_some_and(|a| cx.text(a) == "format")
-            {
-                if let Some(text) = f.child_by_field_name("object").and_then(|o| literal(o, cx)) {
-                    let values: Vec<String> = args
-                        .iter()
-                        .map(|a| match a.kind() {
-                            "keyword_argument" => {
-                                let k = a
-                                    .child_by_field_name("name")
-                                    .map(|k| cx.text(k))
-                                    .unwrap_or("");
-                                let v = a
-                                    .child_by_field_name("value")
-                                    .map(|v| cx.text(v))
-                                    .unwrap_or("");
-                                format!("{k}={v}")
-                            }
-                            _ => cx.text(*a).to_string(),
-                        })
-                        .collect();
-                    return formats::brace_message(&text, &values, true);
-                }
-            }
-            // `_("…")`, `gettext("…")`: the translation of a message.
-            if formats::is_translation(cx.text(f)) {
-                if let Some(first) = args.first() {
-                    return message_of(*first, cx);
-                }
-            }
-            // `str(e)` and friends are the value itself.
-            hole()
-        }
-        _ => hole(),
+        "call" => Some(call_message(n, cx).unwrap_or_else(|| hole(n, cx))),
+        _ => None,
     }
+}
+
+/// `"…%s…" % (a, b)`: a printf format and its values.
+fn percent_message(l: Node<'_>, r: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
+    let text = literal(l, cx)?;
+    let values = if r.kind() == "tuple" {
+        let mut cur = r.walk();
+        r.named_children(&mut cur)
+            .map(|v| cx.text(v).to_string())
+            .collect()
+    } else {
+        vec![cx.text(r).to_string()]
+    };
+    Some((vec![MsgPart::Text { text, format: true }], values))
+}
+
+/// `"…{}".format(x)` and translations (`_("…")`); `str(e)` and other
+/// calls are the value itself.
+fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
+    let f = n.child_by_field_name("function")?;
+    let args = arguments(n.child_by_field_name("arguments"));
+    if f.kind() == "attribute"
+        && f.child_by_field_name("attribute")
+            .is_some_and(|a| cx.text(a) == "format")
+    {
+        if let Some(text) = f.child_by_field_name("object").and_then(|o| literal(o, cx)) {
+            let values: Vec<String> = args
+                .iter()
+                .map(|a| match a.kind() {
+                    "keyword_argument" => {
+                        let k = tree::field_text(*a, "name", cx);
+                        format!("{k}={}", tree::field_text(*a, "value", cx))
+                    }
+                    _ => cx.text(*a).to_string(),
+                })
+                .collect();
+            return Some(formats::brace_message(&text, &values, true));
+        }
+    }
+    let first = args
+        .first()
+        .filter(|_| formats::is_translation(cx.text(f)))?;
+    Some(M.message_of(*first, cx))
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::{language_for_path, resolve_package};
-
-    fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
-        let py = language_for_path("pkg/app.py").unwrap();
-        let facts = py.extract("pkg/app.py", src, &Default::default());
-        let (sites, _) = resolve_package(vec![facts]);
-        sites
-            .into_iter()
-            .map(|s| (s.callee, s.message_pattern, s.args))
-            .collect()
-    }
+    use crate::test_support::pattern_column;
+    use crate::test_support::patterns_of;
 
     #[test]
     fn raise_with_every_string_form() {
-        let s = sites(
+        let s = patterns_of(
+            "pkg/app.py",
             r#"
 def f(path, n, e):
     raise ValueError("plain %d percent")
@@ -700,7 +609,7 @@ def f(path, n, e):
     raise
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

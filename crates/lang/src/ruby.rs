@@ -6,22 +6,49 @@
 //! `halt 500, "…"`, translations (`I18n.t`) seen through, and the project's
 //! own message functions (`def fail(msg, *args)`).
 
+use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
+use crate::expr::{self, hole, Messages, Read};
 use crate::formats::{self, Piece};
 use crate::message::{Message, MsgPart};
-use crate::tree::{self, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use crate::tree::{self, last_name, text_part, Cx, Syntax, TreeLanguage};
 use errdex_model::{ErrorType, Lang, Severity};
 use tree_sitter::Node;
 
 /// The Ruby language module.
 pub static RUBY: TreeLanguage = TreeLanguage {
-    visitor: &RubyVisitor,
-    extensions: &[".rb", ".rake"],
+    conventions: &CONVENTIONS,
+    syntax: &SYNTAX,
     is_test: tree::common_test_path,
     printf: formats::Printf::C,
+    extensions: Lang::Ruby.extensions(),
 };
+
+/// What the callers scan and the analyser know of Ruby.
+pub(crate) static CONVENTIONS: Conventions = Conventions {
+    handling: Handling::ByClass(HandlerCode {
+        type_guard: "if e.is_a?({class})\n  {note}\n  raise\nend",
+        comment: "# ",
+        type_guard_path: None,
+        try_catch: "begin\n  {function}\nrescue {class} => e\n  {note}\n  raise\nend",
+        try_catch_transient: None,
+    }),
+    throw_verb: Some("raises"),
+    heads: FunctionHeads::Keyword(&["def "]),
+};
+
+/// Hands each node that can make a site to its reader.
+fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
+    match n.kind() {
+        "call" => call(n, cx),
+        "method" | "singleton_method" => wrapper_def(n, cx),
+        _ => {}
+    }
+}
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Ruby,
+    visit,
+    names: tree::NAME_FIELDS,
     grammar: || tree_sitter_ruby::LANGUAGE.into(),
     functions: &["method", "singleton_method", "lambda"],
     classes: &["class", "module", "singleton_class"],
@@ -33,22 +60,6 @@ static SYNTAX: Syntax = Syntax {
     catches: &["rescue"],
     comments: &["comment"],
 };
-
-struct RubyVisitor;
-
-impl Visitor for RubyVisitor {
-    fn syntax(&self) -> &'static Syntax {
-        &SYNTAX
-    }
-
-    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
-        match n.kind() {
-            "call" => call(n, cx),
-            "method" | "singleton_method" => wrapper_def(n, cx),
-            _ => {}
-        }
-    }
-}
 
 /// Every call: `raise`, loggers, Kernel's `warn`/`abort`, stderr,
 /// `halt`, and calls of message functions.
@@ -65,7 +76,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         "warn" if plain => {
             if let Some(first) = args.first() {
                 let site = cx.site(n, method, ErrorType::Log, Severity::Warning);
-                let (message, holes) = message_of(*first, cx);
+                let (message, holes) = M.message_of(*first, cx);
                 cx.push(site, message, holes, n);
             }
             return;
@@ -74,7 +85,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         "abort" | "exit!" if plain => {
             if let Some(first) = args.first() {
                 let site = cx.site(n, method, ErrorType::Exit, Severity::Critical);
-                let (message, holes) = message_of(*first, cx);
+                let (message, holes) = M.message_of(*first, cx);
                 cx.push(site, message, holes, n);
             }
             return;
@@ -92,7 +103,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
                 };
                 let mut site = cx.site(n, method, ErrorType::Http, sev);
                 site.http_status = Some(status);
-                let (message, holes) = message_of(*body, cx);
+                let (message, holes) = M.message_of(*body, cx);
                 cx.push(site, message, holes, n);
             }
             return;
@@ -104,7 +115,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         if matches!(r, "$stderr" | "STDERR") && matches!(method, "puts" | "print" | "write") {
             if let Some(first) = args.first() {
                 let site = cx.site(n, &callee, ErrorType::Log, Severity::Error);
-                let (message, holes) = message_of(*first, cx);
+                let (message, holes) = M.message_of(*first, cx);
                 cx.push(site, message, holes, n);
             }
             return;
@@ -115,7 +126,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             let msg = args.first().copied().or_else(|| block_value(n));
             if let Some(msg) = msg {
                 let site = cx.site(n, &callee, ErrorType::Log, sev);
-                let (message, holes) = message_of(msg, cx);
+                let (message, holes) = M.message_of(msg, cx);
                 cx.push(site, message, holes, n);
             }
             return;
@@ -152,7 +163,7 @@ fn raise(n: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
             let callee = n.child_by_field_name("method").map(|m| cx.text(m));
             let mut site = cx.site(n, callee.unwrap_or("fail"), ErrorType::Http, sev);
             site.http_status = Some(status);
-            let (message, holes) = message_of(*body, cx);
+            let (message, holes) = M.message_of(*body, cx);
             cx.push(site, message, holes, n);
         }
         return;
@@ -183,7 +194,7 @@ fn raise(n: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
         .or_else(|| is_text(first).then(|| "RuntimeError".to_string()));
     site.error_class = name.clone();
     let (message, holes) = match msg {
-        Some(m) => message_of(m, cx),
+        Some(m) => M.message_of(m, cx),
         None => match name {
             Some(name) => (vec![text_part(name)], Vec::new()),
             None => return,
@@ -234,17 +245,10 @@ fn block_value(n: Node<'_>) -> Option<Node<'_>> {
 
 /// `def fail(msg, *args)`: a message function whose calls are sites.
 fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
-    let (Some(name), Some(params)) = (
-        n.child_by_field_name("name"),
-        n.child_by_field_name("parameters"),
-    ) else {
+    let Some((name, mut params)) = tree::name_and_params(n) else {
         return;
     };
-    let mut cur = params.walk();
-    let params: Vec<Node<'_>> = params
-        .named_children(&mut cur)
-        .filter(|p| !matches!(p.kind(), "comment" | "block_parameter"))
-        .collect();
+    params.retain(|p| p.kind() != "block_parameter");
     let Some(splat) = params.iter().position(|p| p.kind() == "splat_parameter") else {
         return;
     };
@@ -310,46 +314,30 @@ fn single_quoted(n: Node<'_>, cx: &Cx<'_>) -> bool {
 /// A string literal as text and `#{}` holes.
 fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
     let single = single_quoted(n, cx);
-    let mut pieces = Vec::new();
-    let mut cur = n.walk();
-    for c in n.named_children(&mut cur) {
-        match c.kind() {
-            "string_content" if single => {
-                pieces.push(Piece::Text(
-                    cx.text(c).replace("\\\\", "\\").replace("\\'", "'"),
-                ));
-            }
-            "string_content" => pieces.push(Piece::Text(cx.text(c).to_string())),
-            "escape_sequence" if single => {
-                pieces.push(Piece::Text(cx.text(c).trim_start_matches('\\').to_string()));
-            }
-            "escape_sequence" => pieces.push(Piece::Text(tree::decode_c_escapes(cx.text(c)))),
+    expr::pieces_of(n, |c| {
+        let t = cx.text(c);
+        Some(Piece::Text(match c.kind() {
+            "string_content" if single => t.replace("\\\\", "\\").replace("\\'", "'"),
+            "string_content" => t.to_string(),
+            "escape_sequence" if single => t.trim_start_matches('\\').to_string(),
+            "escape_sequence" => tree::decode_c_escapes(t),
             "interpolation" => {
-                let t = cx.text(c);
                 let inner = t
                     .strip_prefix("#{")
                     .and_then(|t| t.strip_suffix('}'))
                     .unwrap_or_else(|| t.trim_start_matches('#'));
-                pieces.push(Piece::Expr(inner, ""));
+                return Some(Piece::Expr(inner, ""));
             }
-            _ => {}
-        }
-    }
-    pieces
+            _ => return None,
+        }))
+    })
 }
 
 /// The text of a string without interpolation.
 fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
     match n.kind() {
         "string" => formats::plain_text(string_pieces(n, cx)),
-        "chained_string" => {
-            let mut out = String::new();
-            let mut cur = n.walk();
-            for s in n.named_children(&mut cur) {
-                out.push_str(&literal(s, cx)?);
-            }
-            Some(out)
-        }
+        "chained_string" => expr::chain_text(n, |s| literal(s, cx)),
         _ => None,
     }
 }
@@ -360,11 +348,11 @@ fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
 fn printf_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
     let Some(text) = literal(fmt, cx) else {
         if fmt.kind() == "binary" && is_text(fmt) {
-            let (parts, inner) = message_of(fmt, cx);
+            let (parts, inner) = M.message_of(fmt, cx);
             let values: Vec<String> = rest.iter().map(|a| cx.text(*a).to_string()).collect();
             return formats::printf_of_parts(parts, inner, &values);
         }
-        return message_of(fmt, cx);
+        return M.message_of(fmt, cx);
     };
     if rest.is_empty() && !text.contains('%') {
         return (vec![text_part(text)], Vec::new());
@@ -487,96 +475,71 @@ fn inspect_verbs(fmt: &str) -> String {
     out
 }
 
-/// The message an expression evaluates to and the source of its holes.
-fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
-    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
+/// How Ruby expressions make messages.
+static M: Messages = Messages {
+    strings: &["string"],
+    read_own,
+    parens: &["parenthesized_statements"],
+    binaries: &["binary"],
+    chains: &["chained_string"],
+    ..expr::NOTHING
+};
+
+/// Ruby's own message forms.
+fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
     match n.kind() {
-        "string" => formats::interpolated(string_pieces(n, cx)),
-        "chained_string" => {
-            let mut message = Vec::new();
-            let mut holes = Vec::new();
-            let mut cur = n.walk();
-            for s in n.named_children(&mut cur) {
-                let (m, h) = message_of(s, cx);
-                message.extend(m);
-                holes.extend(h);
-            }
-            (message, holes)
-        }
-        "parenthesized_statements" if n.named_child_count() == 1 => match n.named_child(0) {
-            Some(inner) => message_of(inner, cx),
-            None => hole(),
-        },
+        "string" => Some(formats::interpolated(string_pieces(n, cx))),
+        // `(a; b)` is no message.
+        "parenthesized_statements" if n.named_child_count() != 1 => Some(hole(n, cx)),
         "binary" => {
-            let op = n.child_by_field_name("operator").map(|o| cx.text(o));
-            let (Some(l), Some(r)) = (
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
-            ) else {
-                return hole();
+            let Some(("%", l, r)) = expr::operands(n, cx) else {
+                return None;
             };
-            match op {
-                Some("+") => {
-                    let (mut m, mut h) = message_of(l, cx);
-                    let (m2, h2) = message_of(r, cx);
-                    m.extend(m2);
-                    h.extend(h2);
-                    (m, h)
-                }
-                Some("%") if literal(l, cx).is_some() => {
-                    let values: Vec<Node<'_>> = if r.kind() == "array" {
-                        let mut cur = r.walk();
-                        r.named_children(&mut cur)
-                            .filter(|c| c.kind() != "comment")
-                            .collect()
-                    } else {
-                        vec![r]
-                    };
-                    printf_message(l, &values, cx)
-                }
-                _ => hole(),
-            }
+            literal(l, cx)?;
+            let values: Vec<Node<'_>> = if r.kind() == "array" {
+                let mut cur = r.walk();
+                r.named_children(&mut cur)
+                    .filter(|c| c.kind() != "comment")
+                    .collect()
+            } else {
+                vec![r]
+            };
+            Some(printf_message(l, &values, cx))
         }
-        "call" => {
-            let Some(m) = n.child_by_field_name("method") else {
-                return hole();
-            };
-            let method = cx.text(m);
-            let receiver = n.child_by_field_name("receiver").map(|r| cx.text(r));
-            let args = arguments(n);
-            let callee = match receiver {
-                Some(r) => format!("{r}.{method}"),
-                None => method.to_string(),
-            };
-            if matches!(receiver, None | Some("Kernel")) && matches!(method, "format" | "sprintf") {
-                if let Some(first) = args.first() {
-                    return printf_message(*first, &args[1..], cx);
-                }
-            }
-            if formats::is_translation(&callee) || callee == "I18n.t" {
-                if let Some(first) = args.first() {
-                    return message_of(*first, cx);
-                }
-            }
-            hole()
-        }
-        _ => hole(),
+        "call" => Some(call_message(n, cx).unwrap_or_else(|| hole(n, cx))),
+        _ => None,
     }
+}
+
+/// `format("…%s", x)`, `sprintf`, and translations (`I18n.t("…")`).
+fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
+    let method = cx.text(n.child_by_field_name("method")?);
+    let receiver = n.child_by_field_name("receiver").map(|r| cx.text(r));
+    let args = arguments(n);
+    let callee = match receiver {
+        Some(r) => format!("{r}.{method}"),
+        None => method.to_string(),
+    };
+    if matches!(receiver, None | Some("Kernel")) && matches!(method, "format" | "sprintf") {
+        if let Some(first) = args.first() {
+            return Some(printf_message(*first, &args[1..], cx));
+        }
+    }
+    let translated = formats::is_translation(&callee) || callee == "I18n.t";
+    args.first()
+        .filter(|_| translated)
+        .map(|first| M.message_of(*first, cx))
 }
 
 #[cfg(test)]
 mod tests {
-
-    fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
-        crate::test_support::sites_of("lib/app.rb", src)
-            .into_iter()
-            .map(|s| (s.callee, s.message_pattern, s.args))
-            .collect()
-    }
+    use crate::test_support::pattern_column;
+    use crate::test_support::patterns_of;
 
     #[test]
-    fn raise_with_every_string_form() {
-        let s = sites(
+    fn raise_with_every_ruby_string_form() {
+        let s = patterns_of(
+            "lib/app.rb",
             r#"
 def f(path, n, e)
   raise ArgumentError, "cannot open #{path}: #{e.message}"
@@ -592,7 +555,7 @@ def f(path, n, e)
 end
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

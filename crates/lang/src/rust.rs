@@ -10,23 +10,56 @@
 //! top-level commas. Items inside item-position macros (`cfg_rt! { … }`)
 //! are tokens too, so they are parsed again on their own.
 
+use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use crate::formats;
 use crate::message::{Message, MsgPart};
-use crate::tree::{self, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use crate::tree::{self, last_name, text_part, Cx, Names, Syntax, TreeLanguage};
 use errdex_model::{ErrorType, Lang, RawSite, Severity};
 use std::cell::RefCell;
 use tree_sitter::{Node, Parser, Tree};
 
 /// The Rust language module.
 pub static RUST: TreeLanguage = TreeLanguage {
-    visitor: &RustVisitor,
-    extensions: &[".rs"],
+    conventions: &CONVENTIONS,
+    syntax: &SYNTAX,
     is_test: is_test_path,
     printf: formats::Printf::C,
+    extensions: Lang::Rust.extensions(),
 };
+
+/// What the callers scan and the analyser know of Rust.
+pub(crate) static CONVENTIONS: Conventions = Conventions {
+    handling: Handling::ByClass(HandlerCode {
+        type_guard: "fn handle(err: &Error) {\n    if matches!(err, {class}(..)) {\n        {note}\n    }\n}",
+        comment: "// ",
+        type_guard_path: Some("fn handle(err: &Error) {\n    if matches!(err, {class} { .. }) {\n        {note}\n    }\n}"),
+        try_catch: "fn caller() -> Result<(), Box<dyn std::error::Error>> {\n    if let Err(err) = {function}() {\n        {note}\n        return Err(err.into());\n    }\n    Ok(())\n}",
+        try_catch_transient: None,
+    }),
+    throw_verb: None,
+    heads: FunctionHeads::Keyword(&["fn "]),
+};
+
+/// Hands each node that can make a site to its reader.
+fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
+    match n.kind() {
+        "macro_invocation" => macro_call(n, cx),
+        "call_expression" => call(n, cx),
+        "attribute_item" => error_attribute(n, cx),
+        "macro_definition" => wrapper_def(n, cx),
+        "const_item" | "static_item" => constant(n, cx),
+        "function_item" => description(n, cx),
+        _ => {}
+    }
+}
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Rust,
+    visit,
+    names: Names {
+        class: class_name,
+        ..tree::NAME_FIELDS
+    },
     grammar: || tree_sitter_rust::LANGUAGE.into(),
     // Closures are left out: a site in `map_err(|e| …)` belongs to the
     // function around it.
@@ -48,34 +81,14 @@ fn is_test_path(path: &str) -> bool {
         || file == "test.rs"
 }
 
-struct RustVisitor;
-
-impl Visitor for RustVisitor {
-    fn syntax(&self) -> &'static Syntax {
-        &SYNTAX
-    }
-
-    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
-        match n.kind() {
-            "macro_invocation" => macro_call(n, cx),
-            "call_expression" => call(n, cx),
-            "attribute_item" => error_attribute(n, cx),
-            "macro_definition" => wrapper_def(n, cx),
-            "const_item" | "static_item" => constant(n, cx),
-            "function_item" => description(n, cx),
-            _ => {}
-        }
-    }
-
-    /// `impl<T> Display for Wrapper<T>` → `Wrapper`.
-    fn class_name(&self, c: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-        let t = c
-            .child_by_field_name("name")
-            .or_else(|| c.child_by_field_name("type"))?;
-        let t = cx.text(t);
-        let t = t.split('<').next().unwrap_or(t).trim();
-        Some(last_name(t).to_string())
-    }
+/// `impl<T> Display for Wrapper<T>` → `Wrapper`.
+fn class_name(c: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let t = c
+        .child_by_field_name("name")
+        .or_else(|| c.child_by_field_name("type"))?;
+    let t = cx.text(t);
+    let t = t.split('<').next().unwrap_or(t).trim();
+    Some(last_name(t).to_string())
 }
 
 /// One macro argument: the tokens between two top-level commas.
@@ -606,21 +619,7 @@ fn reparse(n: Node<'_>, tt: Node<'_>, cx: &mut Cx<'_>) {
     let Some(tree) = tree else {
         return;
     };
-    let mut cursor = tree.root_node().walk();
-    'walk: loop {
-        RustVisitor.visit(cursor.node(), cx);
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
-    }
+    tree::preorder(tree.root_node(), |n| visit(n, cx));
 }
 
 /// Whether a node sits in test code: a `#[cfg(test)]` module or item, or a
@@ -816,7 +815,7 @@ fn description(n: Node<'_>, cx: &mut Cx<'_>) {
     }
     let Some(imp) = std::iter::successors(n.parent(), |c| c.parent())
         .find(|a| a.kind() == "impl_item")
-        .and_then(|imp| RustVisitor.class_name(imp, cx))
+        .and_then(|imp| class_name(imp, cx))
         .filter(|ty| ty.contains("Error"))
     else {
         return;
@@ -1132,7 +1131,7 @@ fn display_impl(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
     if last_name(tr) != "Display" {
         return None;
     }
-    let ty = RustVisitor.class_name(*imp, cx)?;
+    let ty = class_name(*imp, cx)?;
     let src = std::str::from_utf8(cx.src).unwrap_or_default();
     if !ty.contains("Error") && !src.contains(&format!("Error for {ty}")) {
         return None;
@@ -1198,21 +1197,14 @@ fn error_kind(func: &str, args: &[Node<'_>], cx: &Cx<'_>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::pattern_column;
+    use crate::test_support::patterns_of;
     use crate::{language_for_path, resolve_package, ExtractOptions};
-
-    fn sites(src: &str) -> Vec<(String, String, Vec<String>)> {
-        let rs = language_for_path("src/lib.rs").unwrap();
-        let facts = rs.extract("src/lib.rs", src, &ExtractOptions::default());
-        let (sites, _) = resolve_package(vec![facts]);
-        sites
-            .into_iter()
-            .map(|s| (s.callee, s.message_pattern, s.args))
-            .collect()
-    }
 
     #[test]
     fn panics_and_format_strings() {
-        let s = sites(
+        let s = patterns_of(
+            "src/lib.rs",
             r#"
 fn f(path: &str, n: u32, e: std::io::Error) {
     panic!("cannot open {path}: {e}");
@@ -1224,7 +1216,7 @@ fn f(path: &str, n: u32, e: std::io::Error) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![
@@ -1240,7 +1232,8 @@ fn f(path: &str, n: u32, e: std::io::Error) {
 
     #[test]
     fn test_modules_are_skipped() {
-        let s = sites(
+        let s = patterns_of(
+            "src/lib.rs",
             r#"
 fn f() { panic!("real"); }
 #[cfg(test)]
@@ -1257,7 +1250,8 @@ fn t2() { panic!("also a test"); }
 
     #[test]
     fn items_inside_item_macros() {
-        let s = sites(
+        let s = patterns_of(
+            "src/lib.rs",
             r#"
 cfg_rt! {
     impl Runtime {

@@ -112,3 +112,48 @@ pub(crate) fn sites_of(path: &str, src: &str) -> Vec<RawSite> {
     assert_eq!(facts.syntax_errors, 0, "{path} has syntax errors");
     resolve_package(vec![facts]).0
 }
+
+/// Callee, pattern and values of each site.
+pub(crate) type Patterns = Vec<(String, String, Vec<String>)>;
+
+/// [`sites_of`] as callee, pattern and values.
+pub(crate) fn patterns_of(path: &str, src: &str) -> Patterns {
+    sites_of(path, src)
+        .into_iter()
+        .map(|s| (s.callee, s.message_pattern, s.args))
+        .collect()
+}
+
+/// Callee, pattern, values and error class of each site.
+pub(crate) type ClassedPatterns = Vec<(String, String, Vec<String>, Option<String>)>;
+
+/// [`sites_of`] as callee, pattern, values and error class.
+pub(crate) fn classed_patterns_of(path: &str, src: &str) -> ClassedPatterns {
+    sites_of(path, src)
+        .into_iter()
+        .map(|s| (s.callee, s.message_pattern, s.args, s.error_class))
+        .collect()
+}
+
+/// A row of a language test whose second column is the message pattern.
+pub(crate) trait PatternRow {
+    /// The row's pattern.
+    fn pattern(&self) -> &str;
+}
+
+impl<A, B> PatternRow for (String, String, A, B) {
+    fn pattern(&self) -> &str {
+        &self.1
+    }
+}
+
+impl<A> PatternRow for (String, String, A) {
+    fn pattern(&self) -> &str {
+        &self.1
+    }
+}
+
+/// The pattern column of a test's rows.
+pub(crate) fn pattern_column<R: PatternRow>(rows: &[R]) -> Vec<&str> {
+    rows.iter().map(PatternRow::pattern).collect()
+}

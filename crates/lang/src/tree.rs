@@ -1,23 +1,29 @@
 //! What every tree-sitter language module shares: parsing, one walk over
-//! the tree that hands each node to the language's visitor, pushing sites,
-//! and the facts around a site (enclosing function and class, guards,
-//! loops, the call a `catch` handles, comments) read from node kinds the
-//! language names in its [`Syntax`]. Go keeps its own, older walk.
+//! the tree that hands each node to the language's [`Syntax::visit`],
+//! pushing sites, and the facts around a site (enclosing function and
+//! class, guards, loops, the call a `catch` handles, comments) read from
+//! node kinds the language names in its [`Syntax`]; also the small readers
+//! the languages share (callees, parameters, named arguments, HTTP
+//! statuses). Messages are read in `expr.rs`. Go keeps its own walk (see
+//! `go/mod.rs`).
 
 use crate::message::{Message, MsgPart};
 use crate::{ExtractOptions, FileFacts, PendingSite, WrapperCall, WrapperDef};
-use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, SiteFacts};
+use errdex_model::{ErrorType, Lang, RawSite, Severity, SiteFacts};
 use std::cell::RefCell;
 use tree_sitter::{Node, Parser};
 
-/// Node kinds that carry the facts of a site, per language.
+/// A language's part of the walk: the node kinds that carry the facts of
+/// a site, and what it does with each node.
 pub(crate) struct Syntax {
+    /// Looks at one node and pushes the sites it makes.
+    pub visit: fn(Node<'_>, &mut Cx<'_>),
     /// The language.
     pub lang: Lang,
     /// Its grammar.
     pub grammar: fn() -> tree_sitter::Language,
     /// Function and method definitions (with a `name` field, or a
-    /// declarator the language's [`Visitor::function_name`] reads).
+    /// declarator the language's [`Syntax::names`] reads).
     pub functions: &'static [&'static str],
     /// Class-like definitions (class, struct, impl, module, object).
     pub classes: &'static [&'static str],
@@ -33,25 +39,37 @@ pub(crate) struct Syntax {
     pub catches: &'static [&'static str],
     /// Comments.
     pub comments: &'static [&'static str],
+    /// How function and class definitions name what they define.
+    pub names: Names,
 }
 
-/// A language's part of the walk.
-pub(crate) trait Visitor: Sync {
-    /// Its node kinds.
-    fn syntax(&self) -> &'static Syntax;
-    /// Looks at one node and pushes the sites it makes.
-    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>);
+/// How a language's definitions name what they define.
+#[derive(Clone, Copy)]
+pub(crate) struct Names {
     /// The name of a function definition node.
-    fn function_name(&self, f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-        f.child_by_field_name("name")
-            .map(|n| cx.text(n).to_string())
-    }
+    pub function: fn(Node<'_>, &Cx<'_>) -> Option<String>,
     /// The name of a class-like definition node.
-    fn class_name(&self, c: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-        c.child_by_field_name("name")
-            .or_else(|| c.child_by_field_name("type"))
-            .map(|n| cx.text(n).to_string())
-    }
+    pub class: fn(Node<'_>, &Cx<'_>) -> Option<String>,
+}
+
+/// The usual names: a function's `name` field, a class's `name` or
+/// `type` field.
+pub(crate) const NAME_FIELDS: Names = Names {
+    function: name_field,
+    class: name_or_type_field,
+};
+
+/// A function's name: its `name` field.
+pub(crate) fn name_field(f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    f.child_by_field_name("name")
+        .map(|n| cx.text(n).to_string())
+}
+
+/// A class's name: its `name` or `type` field.
+pub(crate) fn name_or_type_field(c: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    c.child_by_field_name("name")
+        .or_else(|| c.child_by_field_name("type"))
+        .map(|n| cx.text(n).to_string())
 }
 
 /// The state of one file's walk.
@@ -67,13 +85,18 @@ pub(crate) struct Cx<'a> {
     pub opts: ExtractOptions,
     /// What the file contributes so far.
     pub facts: FileFacts,
-    visitor: &'a dyn Visitor,
+    syntax: &'static Syntax,
 }
 
 /// Longest expression kept for a dynamic site.
 const MAX_EXPRESSION: usize = 200;
 
 impl<'a> Cx<'a> {
+    /// The language of the file.
+    pub fn lang(&self) -> Lang {
+        self.syntax.lang
+    }
+
     /// Source text of a node.
     pub fn text(&self, n: Node<'_>) -> &'a str {
         self.source.get(n.byte_range()).unwrap_or_default()
@@ -81,47 +104,17 @@ impl<'a> Cx<'a> {
 
     /// A site at node `n`, with the facts around it.
     pub fn site(&self, n: Node<'_>, callee: &str, ty: ErrorType, sev: Severity) -> RawSite {
-        let pos = n.start_position();
-        let (function, facts) = site_facts(n, self);
-        RawSite {
-            file_path: self.path.to_string(),
-            line_number: pos.row as u32 + 1,
-            column: pos.column as u32 + 1,
-            function,
-            callee: callee.to_string(),
-            message_pattern: String::new(),
-            error_message: String::new(),
-            error_type: ty,
-            severity: sev,
-            error_class: None,
-            error_code: None,
-            http_status: None,
-            lang: self.visitor.syntax().lang,
-            args: Vec::new(),
-            facts,
-        }
+        let around = site_facts(n, self);
+        let lang = self.syntax.lang;
+        crate::new_site(self.path, lang, n, callee.to_string(), (ty, sev), around)
     }
 
     /// Records a site with its message; one with no literal text at all
     /// is listed as dynamic.
     pub fn push(&mut self, mut site: RawSite, message: Message, args: Vec<String>, n: Node<'_>) {
-        let expression = clip(self.text(n));
-        if message.iter().all(|p| matches!(p, MsgPart::Hole)) {
-            self.facts.dynamic.push(DynamicSite {
-                file_path: site.file_path,
-                line_number: site.line_number,
-                function: site.function,
-                callee: site.callee,
-                expression,
-            });
-            return;
-        }
         site.args = args;
-        self.facts.sites.push(PendingSite {
-            site,
-            message,
-            expression,
-        });
+        let expression = clip(self.text(n));
+        self.facts.push_site(site, message, expression);
     }
 
     /// Records a call that becomes a site if a message function of its
@@ -168,7 +161,7 @@ fn clip(s: &str) -> String {
 
 /// Parses a file and walks it with the language's visitor.
 pub(crate) fn extract(
-    visitor: &dyn Visitor,
+    syntax: &'static Syntax,
     path: &str,
     source: &str,
     opts: &ExtractOptions,
@@ -176,7 +169,6 @@ pub(crate) fn extract(
     thread_local! {
         static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
     }
-    let syntax = visitor.syntax();
     let tree = PARSER.with(|p| {
         let mut p = p.borrow_mut();
         p.set_language(&(syntax.grammar)()).ok()?;
@@ -197,22 +189,29 @@ pub(crate) fn extract(
             scope: path.to_string(),
             ..FileFacts::default()
         },
-        visitor,
+        syntax,
     };
-    let root = tree.root_node();
-    let mut cursor = root.walk();
     let mut errors = 0usize;
-    // Preorder walk without recursion: deep expression trees (generated
-    // code, minified JS) must not overflow the stack.
-    'walk: loop {
-        let n = cursor.node();
+    preorder(tree.root_node(), |n| {
         if n.is_error() || n.is_missing() {
             errors += 1;
         }
-        visitor.visit(n, &mut cx);
+        (syntax.visit)(n, &mut cx);
         if !cx.opts.custom.is_empty() {
             custom_call(n, &mut cx);
         }
+    });
+    cx.facts.syntax_errors = errors;
+    cx.facts
+}
+
+/// Calls `f` on every node under `root`, in preorder, without recursion:
+/// deep expression trees (generated code, minified JS) must not overflow
+/// the stack.
+pub(crate) fn preorder<'t>(root: Node<'t>, mut f: impl FnMut(Node<'t>)) {
+    let mut cursor = root.walk();
+    'walk: loop {
+        f(cursor.node());
         if cursor.goto_first_child() {
             continue;
         }
@@ -225,8 +224,6 @@ pub(crate) fn extract(
             }
         }
     }
-    cx.facts.syntax_errors = errors;
-    cx.facts
 }
 
 /// A call of a message function the project declared in `errdex.toml`.
@@ -246,7 +243,7 @@ fn custom_call(n: Node<'_>, cx: &mut Cx<'_>) {
     };
     let callee = cx.text(f);
     let name = last_name(callee).trim_end_matches('!');
-    let lang = cx.visitor.syntax().lang;
+    let lang = cx.syntax.lang;
     let custom = cx.opts.custom.clone();
     let Some(cf) = custom
         .iter()
@@ -324,7 +321,7 @@ fn plain_literal(t: &str) -> Option<String> {
 /// The enclosing function (`Class.method` for methods) and the facts of
 /// the site at `n`.
 fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts) {
-    let syntax = cx.visitor.syntax();
+    let syntax = cx.syntax;
     let text = |n: Node<'_>| cx.text(n);
     let chain: Vec<Node<'_>> = std::iter::successors(Some(n), |c| c.parent()).collect();
     let mut f = SiteFacts::default();
@@ -336,11 +333,11 @@ fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts) {
     let class = chain
         .iter()
         .find(|a| syntax.classes.contains(&a.kind()))
-        .and_then(|c| cx.visitor.class_name(*c, cx));
+        .and_then(|c| (syntax.names.class)(*c, cx));
     f.receiver = class.clone();
     let mut function = None;
     if let Some(func) = func {
-        let name = cx.visitor.function_name(func, cx);
+        let name = (syntax.names.function)(func, cx);
         f.doc = comment_above(func, syntax, cx.src).or_else(|| docstring(func, cx));
         let body = func
             .child_by_field_name("body")
@@ -532,6 +529,29 @@ pub(crate) fn arguments<'t>(list: Option<Node<'t>>) -> Vec<Node<'t>> {
     args
 }
 
+/// The value of the first `name: value` argument named one of `names`
+/// (C#'s and PHP's named arguments).
+pub(crate) fn named_argument<'t>(
+    args: &[Node<'t>],
+    names: &[&str],
+    cx: &Cx<'_>,
+) -> Option<Node<'t>> {
+    args.iter().find_map(|a| {
+        let n = a.child_by_field_name("name")?;
+        names
+            .contains(&cx.text(n))
+            .then(|| a.named_child(a.named_child_count() as u32 - 1))
+            .flatten()
+    })
+}
+
+/// The text of a node's field, or `""` without one.
+pub(crate) fn field_text<'a>(n: Node<'_>, field: &str, cx: &Cx<'a>) -> &'a str {
+    n.child_by_field_name(field)
+        .map(|f| cx.text(f))
+        .unwrap_or("")
+}
+
 /// The last segment of a dotted or scoped name (`logging.error` →
 /// `error`, `std::io::Error::new` → `new`).
 pub(crate) fn last_name(callee: &str) -> &str {
@@ -540,6 +560,61 @@ pub(crate) fn last_name(callee: &str) -> &str {
         .next()
         .unwrap_or(callee)
         .trim()
+}
+
+/// A call's `function` node and its text, when the text is at most
+/// `max` bytes (longer callees are chained expressions, no names).
+pub(crate) fn callee<'t, 'a>(n: Node<'t>, cx: &Cx<'a>, max: usize) -> Option<(Node<'t>, &'a str)> {
+    let f = n.child_by_field_name("function")?;
+    let text = cx.text(f);
+    (text.len() <= max).then_some((f, text))
+}
+
+/// A definition's `name` and its `parameters` list.
+pub(crate) fn name_and_param_list(n: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    Some((
+        n.child_by_field_name("name")?,
+        n.child_by_field_name("parameters")?,
+    ))
+}
+
+/// A definition's `name` and its parameters (comments left out).
+pub(crate) fn name_and_params(n: Node<'_>) -> Option<(Node<'_>, Vec<Node<'_>>)> {
+    let (name, list) = name_and_param_list(n)?;
+    Some((name, arguments(Some(list))))
+}
+
+/// The severity of an HTTP answer: server errors are errors, client
+/// errors warnings.
+pub(crate) fn severity_of_status(status: u16) -> Severity {
+    if status >= 500 {
+        Severity::Error
+    } else {
+        Severity::Warning
+    }
+}
+
+/// The reason phrase of a common HTTP status, where the web frameworks
+/// errdex reads agree on it.
+pub(crate) fn reason_phrase(status: u16) -> Option<&'static str> {
+    Some(match status {
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        410 => "Gone",
+        415 => "Unsupported Media Type",
+        422 => "Unprocessable Entity",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => return None,
+    })
 }
 
 /// A plain text part.
@@ -640,19 +715,21 @@ pub(crate) fn decode_c_escapes(s: &str) -> String {
 /// endings, what counts as a test file, and the printf rules its stored
 /// patterns follow.
 pub(crate) struct TreeLanguage {
-    /// The language's visitor.
-    pub visitor: &'static dyn Visitor,
+    /// The language's node kinds and visitor.
+    pub syntax: &'static Syntax,
     /// File endings it claims.
     pub extensions: &'static [&'static str],
     /// Whether a path is a test file.
     pub is_test: fn(&str) -> bool,
     /// The printf rules of its patterns.
     pub printf: crate::formats::Printf,
+    /// What the rest of errdex knows of the language.
+    pub conventions: &'static crate::Conventions,
 }
 
 impl crate::LanguageSupport for TreeLanguage {
     fn lang(&self) -> Lang {
-        self.visitor.syntax().lang
+        self.syntax.lang
     }
 
     fn extensions(&self) -> &'static [&'static str] {
@@ -664,7 +741,7 @@ impl crate::LanguageSupport for TreeLanguage {
     }
 
     fn grammar(&self) -> tree_sitter::Language {
-        (self.visitor.syntax().grammar)()
+        (self.syntax.grammar)()
     }
 
     fn template(&self, pattern: &str, args: &[String], _callee: &str) -> errdex_model::Template {
@@ -677,7 +754,11 @@ impl crate::LanguageSupport for TreeLanguage {
     }
 
     fn extract(&self, path: &str, source: &str, opts: &ExtractOptions) -> FileFacts {
-        extract(self.visitor, path, source, opts)
+        extract(self.syntax, path, source, opts)
+    }
+
+    fn conventions(&self) -> &'static crate::Conventions {
+        self.conventions
     }
 }
 

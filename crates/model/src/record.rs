@@ -76,97 +76,105 @@ impl fmt::Display for Severity {
     }
 }
 
-/// A source language errdex can extract from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
+/// Generates [`Lang`] and every list that names its variants from one
+/// table, so a language is added in one line here (and its module in
+/// `errdex-lang`).
+macro_rules! languages {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident => $name:literal, $display:literal,
+            aliases [$($alias:literal),*], extensions [$($ext:literal),*];
+    )*) => {
+        /// A source language errdex can extract from.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum Lang {
+            $($(#[$doc])* #[serde(rename = $name)] $variant,)*
+        }
+
+        impl Lang {
+            /// Every language, in a stable order.
+            pub const ALL: &'static [Lang] = &[$(Lang::$variant),*];
+
+            /// The lowercase name used in JSON.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(Lang::$variant => $name,)*
+                }
+            }
+
+            /// The name people write (`C#`, `C++`).
+            pub const fn display_name(self) -> &'static str {
+                match self {
+                    $(Lang::$variant => $display,)*
+                }
+            }
+
+            /// Other names people write for it in configuration (`js`,
+            /// `c++`), lowercase.
+            pub const fn aliases(self) -> &'static [&'static str] {
+                match self {
+                    $(Lang::$variant => &[$($alias),*],)*
+                }
+            }
+
+            /// The file name endings of its sources (`.go`).
+            pub const fn extensions(self) -> &'static [&'static str] {
+                match self {
+                    $(Lang::$variant => &[$($ext),*],)*
+                }
+            }
+        }
+    };
+}
+
+languages! {
     /// Go.
-    Go,
+    Go => "go", "Go", aliases [], extensions [".go"];
     /// Rust.
-    Rust,
+    Rust => "rust", "Rust", aliases ["rs"], extensions [".rs"];
     /// Python.
-    Python,
+    Python => "python", "Python", aliases ["py"], extensions [".py", ".pyi"];
     /// JavaScript.
-    JavaScript,
+    JavaScript => "javascript", "JavaScript", aliases ["js", "node"],
+        extensions [".js", ".jsx", ".mjs", ".cjs"];
     /// TypeScript.
-    TypeScript,
+    TypeScript => "typescript", "TypeScript", aliases ["ts"],
+        extensions [".ts", ".mts", ".cts", ".tsx"];
     /// Java.
-    Java,
+    Java => "java", "Java", aliases [], extensions [".java"];
     /// Kotlin.
-    Kotlin,
+    Kotlin => "kotlin", "Kotlin", aliases ["kt"], extensions [".kt", ".kts"];
     /// Scala.
-    Scala,
+    Scala => "scala", "Scala", aliases [], extensions [".scala", ".sc"];
     /// C#.
-    CSharp,
+    CSharp => "csharp", "C#", aliases ["c#", "cs"], extensions [".cs"];
     /// Ruby.
-    Ruby,
+    Ruby => "ruby", "Ruby", aliases ["rb"], extensions [".rb", ".rake"];
     /// PHP.
-    Php,
+    Php => "php", "PHP", aliases [], extensions [".php"];
     /// C.
-    C,
+    C => "c", "C", aliases [], extensions [".c", ".h"];
     /// C++.
-    Cpp,
+    Cpp => "cpp", "C++", aliases ["c++", "cxx"],
+        extensions [".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx"];
 }
 
 impl Lang {
-    /// Every language, in a stable order.
-    pub const ALL: &'static [Lang] = &[
-        Lang::Go,
-        Lang::Rust,
-        Lang::Python,
-        Lang::JavaScript,
-        Lang::TypeScript,
-        Lang::Java,
-        Lang::Kotlin,
-        Lang::Scala,
-        Lang::CSharp,
-        Lang::Ruby,
-        Lang::Php,
-        Lang::C,
-        Lang::Cpp,
-    ];
-
-    /// The lowercase name used in JSON.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Lang::Go => "go",
-            Lang::Rust => "rust",
-            Lang::Python => "python",
-            Lang::JavaScript => "javascript",
-            Lang::TypeScript => "typescript",
-            Lang::Java => "java",
-            Lang::Kotlin => "kotlin",
-            Lang::Scala => "scala",
-            Lang::CSharp => "csharp",
-            Lang::Ruby => "ruby",
-            Lang::Php => "php",
-            Lang::C => "c",
-            Lang::Cpp => "cpp",
-        }
-    }
-
-    /// The name people write (`C#`, `C++`).
-    pub fn display_name(self) -> &'static str {
-        match self {
-            Lang::Go => "Go",
-            Lang::Rust => "Rust",
-            Lang::Python => "Python",
-            Lang::JavaScript => "JavaScript",
-            Lang::TypeScript => "TypeScript",
-            Lang::Java => "Java",
-            Lang::Kotlin => "Kotlin",
-            Lang::Scala => "Scala",
-            Lang::CSharp => "C#",
-            Lang::Ruby => "Ruby",
-            Lang::Php => "PHP",
-            Lang::C => "C",
-            Lang::Cpp => "C++",
-        }
-    }
-
     /// The language named by [`Lang::as_str`].
     pub fn from_name(name: &str) -> Option<Lang> {
         Lang::ALL.iter().copied().find(|l| l.as_str() == name)
+    }
+
+    /// The language by any name people write for it: its own name or an
+    /// alias, in any case, surrounding space ignored (`JS`, ` c++ `).
+    pub fn named(name: &str) -> Option<Lang> {
+        let n = name.trim().to_ascii_lowercase();
+        Lang::from_name(&n).or_else(|| {
+            Lang::ALL
+                .iter()
+                .copied()
+                .find(|l| l.aliases().contains(&n.as_str()))
+        })
     }
 }
 
@@ -466,4 +474,27 @@ pub struct RepoDataset {
     pub dynamic_sites: Vec<DynamicSite>,
     /// Counts.
     pub stats: IndexStats,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lang;
+
+    #[test]
+    fn every_name_and_alias_finds_its_language_alone() {
+        for &l in Lang::ALL {
+            assert_eq!(Lang::named(l.as_str()), Some(l));
+            assert_eq!(Lang::named(&format!(" {} ", l.display_name())), Some(l));
+            for a in l.aliases() {
+                assert_eq!(Lang::named(a), Some(l), "{a}");
+                let owners = Lang::ALL.iter().filter(|o| o.aliases().contains(a));
+                assert_eq!(owners.count(), 1, "{a} names one language");
+            }
+            assert!(!l.extensions().is_empty(), "{l:?} has sources");
+            let json = serde_json::to_string(&l).unwrap();
+            assert_eq!(json, format!("\"{}\"", l.as_str()));
+        }
+        assert_eq!(Lang::named("JS"), Some(Lang::JavaScript));
+        assert_eq!(Lang::named("cobol"), None);
+    }
 }

@@ -5,25 +5,62 @@
 //! scala-logging and Akka log calls, the Java precondition helpers,
 //! `System.err`/`Console.err` prints, and printf-style message functions
 //! of the project (`def failf(format: String, args: Any*)`). Shared JVM
-//! helpers come from `java.rs`.
+//! helpers come from `shared.rs`.
 
+use super::shared::{self, as_literal, Maker};
+use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
+use crate::expr::{self, hole, texts, Join, Messages, Name, Read};
 use crate::formats::{self, Piece, Printf};
-use crate::java::{self, as_literal, concat, Check};
-use crate::message::{Message, MsgPart};
-use crate::tree::{arguments, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use crate::tree::{self, arguments, text_part, Cx, Syntax, TreeLanguage};
 use errdex_model::{ErrorType, Lang, Severity};
 use tree_sitter::Node;
 
 /// The Scala language module.
 pub static SCALA: TreeLanguage = TreeLanguage {
-    visitor: &ScalaVisitor,
-    extensions: &[".scala", ".sc"],
-    is_test: java::is_test_path,
+    conventions: &CONVENTIONS,
+    syntax: &SYNTAX,
+    is_test: shared::is_test_path,
     printf: Printf::Java,
+    extensions: Lang::Scala.extensions(),
 };
+
+/// What the callers scan and the analyser know of Scala.
+pub(crate) static CONVENTIONS: Conventions = Conventions {
+    handling: Handling::ByClass(HandlerCode {
+        type_guard: "e match {\n  case err: {class} =>\n    {note}\n    throw err\n  case other => throw other\n}",
+        comment: "// ",
+        type_guard_path: None,
+        try_catch: "try {\n  {function}()\n} catch {\n  case e: {class} =>\n    {note}\n    throw e\n}",
+        try_catch_transient: None,
+    }),
+    throw_verb: Some("throws"),
+    heads: FunctionHeads::Keyword(&["def "]),
+};
+
+/// Hands each node that can make a site to its reader.
+fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
+    match n.kind() {
+        "compilation_unit" => constants(n, cx),
+        "throw_expression" => throw(n, cx),
+        "instance_expression" if !thrown(n) => {
+            // `Failure(new X("…"))`, `Left(new X("…"))`.
+            if let Some(class) = instance_class(n, cx) {
+                if shared::exception_name(&class) {
+                    let args = arguments(n.child_by_field_name("arguments"));
+                    creation(&class, &args, n, false, cx);
+                }
+            }
+        }
+        "call_expression" if !thrown(n) => call(n, cx),
+        "function_definition" => wrapper_def(n, cx),
+        _ => {}
+    }
+}
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Scala,
+    visit,
+    names: tree::NAME_FIELDS,
     grammar: || tree_sitter_scala::LANGUAGE.into(),
     functions: &["function_definition"],
     classes: &[
@@ -38,33 +75,6 @@ static SYNTAX: Syntax = Syntax {
     catches: &["catch_clause"],
     comments: &["comment", "block_comment"],
 };
-
-struct ScalaVisitor;
-
-impl Visitor for ScalaVisitor {
-    fn syntax(&self) -> &'static Syntax {
-        &SYNTAX
-    }
-
-    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
-        match n.kind() {
-            "compilation_unit" => constants(n, cx),
-            "throw_expression" => throw(n, cx),
-            "instance_expression" if !thrown(n) => {
-                // `Failure(new X("…"))`, `Left(new X("…"))`.
-                if let Some(class) = instance_class(n, cx) {
-                    if java::exception_name(&class) {
-                        let args = arguments(n.child_by_field_name("arguments"));
-                        creation(&class, &args, n, false, cx);
-                    }
-                }
-            }
-            "call_expression" if !thrown(n) => call(n, cx),
-            "function_definition" => wrapper_def(n, cx),
-            _ => {}
-        }
-    }
-}
 
 fn thrown(n: Node<'_>) -> bool {
     n.parent().is_some_and(|p| p.kind() == "throw_expression")
@@ -97,12 +107,12 @@ fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
             };
             let class = cx.text(f).to_string();
             let args = arguments(e.child_by_field_name("arguments"));
-            if java::simple_class(&class).starts_with(|c: char| c.is_ascii_uppercase()) {
+            if shared::simple_class(&class).starts_with(|c: char| c.is_ascii_uppercase()) {
                 creation(&class, &args, n, true, cx);
-            } else if let Some(m) = args.iter().find(|a| has_text(**a, cx)) {
+            } else if let Some(m) = args.iter().find(|a| M.has_text(**a, cx)) {
                 // `throw errors.badRequest("…")`: the factory's message.
                 let site = cx.site(n, &class, ErrorType::Exception, Severity::Error);
-                let (message, holes) = message_of(*m, cx);
+                let (message, holes) = M.message_of(*m, cx);
                 cx.push(site, message, holes, n);
             }
         }
@@ -112,42 +122,34 @@ fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
 
 /// An exception `class(args)` made at `site_node`.
 fn creation(class: &str, args: &[Node<'_>], site_node: Node<'_>, thrown: bool, cx: &mut Cx<'_>) {
-    let msg = args.iter().copied().find(|a| has_text(*a, cx));
+    let msg = args.iter().copied().find(|a| M.has_text(*a, cx));
     if !thrown && msg.is_none() {
         return;
     }
-    let simple = java::simple_class(class);
+    let simple = shared::simple_class(class);
     let mut site = cx.site(site_node, class, ErrorType::Exception, Severity::Error);
     site.error_class = Some(simple.clone());
     let texts: Vec<&str> = args.iter().map(|a| cx.text(*a)).collect();
-    if let Some(status) = java::http_status(class, &texts) {
+    if let Some(status) = shared::http_status(class, &texts) {
         site.http_status = Some(status);
         site.error_type = ErrorType::Http;
-        site.severity = java::severity_of_status(status);
+        site.severity = shared::severity_of_status(status);
     }
-    site.error_code = texts.iter().find_map(|a| java::error_code(a));
+    site.error_code = texts.iter().find_map(|a| shared::error_code(a));
     let (message, holes) = match (msg, args.first()) {
-        (Some(m), _) => message_of(m, cx),
-        (None, Some(first)) => message_of(*first, cx),
+        (Some(m), _) => M.message_of(m, cx),
+        (None, Some(first)) => M.message_of(*first, cx),
         (None, None) => (vec![text_part(simple)], Vec::new()),
     };
     cx.push(site, message, holes, site_node);
 }
 
-fn texts(args: &[Node<'_>], cx: &Cx<'_>) -> Vec<String> {
-    args.iter().map(|a| cx.text(*a).to_string()).collect()
-}
-
 /// Predef's checks, `sys.error`, logging, preconditions, stderr, `X("…")`
 /// built without a throw, and calls of message functions.
 fn call(n: Node<'_>, cx: &mut Cx<'_>) {
-    let Some(f) = n.child_by_field_name("function") else {
+    let Some((f, callee)) = tree::callee(n, cx, 120) else {
         return;
     };
-    let callee = cx.text(f);
-    if callee.len() > 120 {
-        return;
-    }
     let args = arguments(n.child_by_field_name("arguments"));
     let (receiver, name) = match f.kind() {
         "identifier" => ("", callee),
@@ -168,7 +170,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         if let Some(m) = args.first() {
             let mut site = cx.site(n, callee, ErrorType::Exception, Severity::Error);
             site.error_class = Some("RuntimeException".into());
-            let (message, holes) = message_of(*m, cx);
+            let (message, holes) = M.message_of(*m, cx);
             cx.push(site, message, holes, n);
         }
         return;
@@ -176,14 +178,14 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     if log_call(n, callee, receiver, name, &args, cx) {
         return;
     }
-    if let Some(check) = java::precondition(receiver, name) {
-        checked(n, callee, check, &args, cx);
+    if let Some(check) = shared::precondition(receiver, name) {
+        shared::checked(n, callee, check, &args, &M, cx);
         return;
     }
     if matches!(receiver, "System.err" | "Console.err") && matches!(name, "println" | "print") {
         if let Some(first) = args.first() {
             let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
-            let (message, holes) = message_of(*first, cx);
+            let (message, holes) = M.message_of(*first, cx);
             cx.push(site, message, holes, n);
         }
     }
@@ -200,7 +202,7 @@ fn plain_call(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
     };
     if let Some((class, prefix)) = predef {
         let (message, holes) = match args.get(1) {
-            Some(m) => java::prefixed(&format!("{prefix}: "), message_of(*m, cx)),
+            Some(m) => shared::prefixed(&format!("{prefix}: "), M.message_of(*m, cx)),
             None => (vec![text_part(prefix)], Vec::new()),
         };
         let mut site = cx.site(n, name, ErrorType::Exception, Severity::Error);
@@ -208,11 +210,11 @@ fn plain_call(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
         cx.push(site, message, holes, n);
         return;
     }
-    if let Some(check) = java::precondition("", name) {
-        checked(n, name, check, args, cx);
+    if let Some(check) = shared::precondition("", name) {
+        shared::checked(n, name, check, args, &M, cx);
         return;
     }
-    if java::exception_name(name) {
+    if shared::exception_name(name) {
         creation(name, args, n, false, cx);
         return;
     }
@@ -220,8 +222,8 @@ fn plain_call(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
     if crate::level_from_name(name).is_some() {
         if let Some(i) = args.iter().position(|a| a.kind() == "string") {
             let site = cx.site(n, name, ErrorType::Log, Severity::Error);
-            let text = literal(args[i], cx).unwrap_or_default();
-            let (message, holes) = java::printf_message(text, texts(&args[i + 1..], cx));
+            let text = M.literal(args[i], cx).unwrap_or_default();
+            let (message, holes) = shared::printf_message(text, texts(&args[i + 1..], cx));
             cx.wrapper_call(name, i, site, message, holes, n);
         }
     }
@@ -237,58 +239,37 @@ fn log_call(
     args: &[Node<'_>],
     cx: &mut Cx<'_>,
 ) -> bool {
-    if !java::is_logger(receiver) {
+    if !shared::is_logger(receiver) {
         return false;
     }
-    let Some(sev) = java::logger_level(name, cx.opts.all_levels).filter(|_| name.len() > 1) else {
+    let Some(sev) = shared::logger_level(name, cx.opts.all_levels).filter(|_| name.len() > 1)
+    else {
         return true;
     };
     // A cause or marker before the message.
     let at = usize::from(
-        args.first().is_some_and(|a| !has_text(*a, cx))
-            && args.get(1).is_some_and(|a| has_text(*a, cx)),
+        args.first().is_some_and(|a| !M.has_text(*a, cx))
+            && args.get(1).is_some_and(|a| M.has_text(*a, cx)),
     );
     let Some(fmt) = args.get(at) else {
         return true;
     };
     let site = cx.site(n, callee, ErrorType::Log, sev);
-    let msg = message_of(*fmt, cx);
+    let msg = M.message_of(*fmt, cx);
     let (message, holes) = match as_literal(&msg) {
-        Some(text) => java::log_format(&text, &texts(&args[at + 1..], cx)),
+        Some(text) => shared::log_format(&text, &texts(&args[at + 1..], cx)),
         None => msg,
     };
     cx.push(site, message, holes, n);
     true
 }
 
-/// A Java precondition helper called from Scala.
-fn checked(n: Node<'_>, callee: &str, check: Check, args: &[Node<'_>], cx: &mut Cx<'_>) {
-    let Some(i) = args
-        .iter()
-        .enumerate()
-        .skip(1)
-        .find(|(_, a)| has_text(**a, cx))
-        .map(|(i, _)| i)
-    else {
-        return;
-    };
-    let (class, (message, holes)) =
-        java::check_message(check, message_of(args[i], cx), texts(&args[i + 1..], cx));
-    let mut site = cx.site(n, callee, ErrorType::Exception, Severity::Error);
-    site.error_class = Some(class.to_string());
-    cx.push(site, message, holes, n);
-}
-
 /// `def failf(format: String, args: Any*)`: a message function whose
 /// calls are sites.
 fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
-    let (Some(name), Some(params)) = (
-        n.child_by_field_name("name"),
-        n.child_by_field_name("parameters"),
-    ) else {
+    let Some((name, params)) = tree::name_and_params(n) else {
         return;
     };
-    let params = arguments(Some(params));
     fn ty<'t>(p: &Node<'t>) -> Option<Node<'t>> {
         p.child_by_field_name("type")
     }
@@ -304,12 +285,12 @@ fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
         .child_by_field_name("name")
         .map(|x| cx.text(x))
         .unwrap_or("");
-    if !is_string || !java::format_param(fmt_name) {
+    if !is_string || !shared::format_param(fmt_name) {
         return;
     }
     let returns = n
         .child_by_field_name("return_type")
-        .is_some_and(|t| java::exception_name(cx.text(t)));
+        .is_some_and(|t| shared::exception_name(cx.text(t)));
     let throws = n
         .child_by_field_name("body")
         .is_some_and(|b| cx.text(b).contains("throw "));
@@ -330,7 +311,7 @@ fn constants(root: Node<'_>, cx: &mut Cx<'_>) {
                 ) else {
                     continue;
                 };
-                if let Some(text) = literal(v, cx) {
+                if let Some(text) = M.literal(v, cx) {
                     let k = cx.text(k).to_string();
                     cx.facts.constants.insert(k, vec![text_part(text)]);
                 }
@@ -345,35 +326,47 @@ fn constants(root: Node<'_>, cx: &mut Cx<'_>) {
     }
 }
 
-/// Whether an expression evaluates to a message with literal text.
-fn has_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
-    match n.kind() {
-        "string" => true,
-        "interpolated_string_expression" => interpolator(n, cx).is_some(),
-        "parenthesized_expression" => n.named_child(0).is_some_and(|i| has_text(i, cx)),
-        "infix_expression" => {
-            n.child_by_field_name("operator")
-                .is_some_and(|o| cx.text(o) == "+")
-                && [
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
-                ]
-                .into_iter()
-                .flatten()
-                .any(|s| has_text(s, cx))
-        }
-        "identifier" | "field_expression" => constant(n, cx).is_some(),
-        "call_expression" => format_kind(n, cx).is_some(),
-        _ => false,
-    }
+/// How Scala expressions make messages.
+static M: Messages = Messages {
+    strings: &["string", "interpolated_string_expression"],
+    read_own,
+    own_has_text,
+    scalars: &[
+        "integer_literal",
+        "floating_point_literal",
+        "boolean_literal",
+    ],
+    parens: &["parenthesized_expression"],
+    binaries: &["infix_expression"],
+    names: &[
+        ("identifier", Name::Itself),
+        ("field_expression", Name::Field("field")),
+    ],
+    gated: true,
+    join: Join::Merge,
+    ..expr::NOTHING
+};
+
+/// Scala's own message forms.
+fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
+    Some(match n.kind() {
+        "string" => (vec![text_part(string_text(cx.text(n)))], Vec::new()),
+        "interpolated_string_expression" => match (interpolator(n, cx), n.named_child(1)) {
+            (Some(i), Some(s)) => formats::interpolated(interpolated_pieces(s, i, cx)),
+            _ => hole(n, cx),
+        },
+        "call_expression" => call_message(n, cx).unwrap_or_else(|| hole(n, cx)),
+        _ => return None,
+    })
 }
 
-fn constant<'c>(n: Node<'_>, cx: &'c Cx<'_>) -> Option<&'c Message> {
-    let name = match n.kind() {
-        "field_expression" => n.child_by_field_name("field")?,
-        _ => n,
-    };
-    cx.facts.constants.get(cx.text(name))
+/// Whether Scala's own forms have literal text.
+fn own_has_text(n: Node<'_>, cx: &Cx<'_>) -> Option<bool> {
+    match n.kind() {
+        "interpolated_string_expression" => Some(interpolator(n, cx).is_some()),
+        "call_expression" => Some(format_kind(n, cx).is_some()),
+        _ => None,
+    }
 }
 
 /// The string interpolators whose output is known: `s`, `f`, `raw`.
@@ -382,109 +375,23 @@ fn interpolator<'a>(n: Node<'_>, cx: &Cx<'a>) -> Option<&'a str> {
     matches!(i, "s" | "f" | "raw").then_some(i)
 }
 
-/// How a call makes a message.
-enum Maker<'t> {
-    /// `"…".format(args)`, `String.format(fmt, args)`: printf.
-    Printf(Node<'t>, Vec<Node<'t>>),
-    /// `MessageFormat.format(fmt, args)`.
-    MessageFormat(Node<'t>, Vec<Node<'t>>),
-    /// `"…".stripMargin`, `tr("…")`: the string itself.
-    Same(Node<'t>),
-}
-
 fn format_kind<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Maker<'t>> {
     let f = n.child_by_field_name("function")?;
     let args = arguments(n.child_by_field_name("arguments"));
-    if f.kind() == "identifier" {
-        let first = *args.first()?;
-        return (formats::is_translation(cx.text(f)) && has_text(first, cx))
-            .then_some(Maker::Same(first));
-    }
-    if f.kind() != "field_expression" {
-        return None;
-    }
-    let receiver = f.child_by_field_name("value")?;
-    let r = cx.text(receiver);
-    let member = cx.text(f.child_by_field_name("field")?);
-    let literal_at = |i: usize| args.get(i).is_some_and(|a| literal(*a, cx).is_some());
-    match member {
-        "format" if matches!(r, "String" | "java.lang.String") => {
-            let i = if literal_at(0) {
-                0
-            } else if literal_at(1) {
-                1
-            } else {
-                return None;
-            };
-            Some(Maker::Printf(args[i], args[i + 1..].to_vec()))
-        }
-        "format" | "formatted" if literal(receiver, cx).is_some() => {
-            Some(Maker::Printf(receiver, args))
-        }
-        "format" if last_name(r) == "MessageFormat" && literal_at(0) => {
-            Some(Maker::MessageFormat(args[0], args[1..].to_vec()))
+    match f.kind() {
+        "identifier" => Maker::translation(f, &args, &M, cx),
+        "field_expression" => {
+            let receiver = f.child_by_field_name("value")?;
+            let member = cx.text(f.child_by_field_name("field")?);
+            Maker::format(receiver, member, &args, &["format", "formatted"], &M, cx)
         }
         _ => None,
     }
 }
 
-/// The text of a string without interpolation, a concatenation of them,
-/// or a constant.
-fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-    match n.kind() {
-        "string"
-        | "interpolated_string_expression"
-        | "parenthesized_expression"
-        | "infix_expression"
-        | "identifier"
-        | "field_expression" => as_literal(&message_of(n, cx)),
-        _ => None,
-    }
-}
-
-/// The message an expression evaluates to and the source of its holes.
-fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
-    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
-    match n.kind() {
-        "string" => (vec![text_part(string_text(cx.text(n)))], Vec::new()),
-        "interpolated_string_expression" => match (interpolator(n, cx), n.named_child(1)) {
-            (Some(i), Some(s)) => formats::interpolated(interpolated_pieces(s, i, cx)),
-            _ => hole(),
-        },
-        "integer_literal" | "floating_point_literal" | "boolean_literal" => {
-            (vec![text_part(cx.text(n))], Vec::new())
-        }
-        "parenthesized_expression" if has_text(n, cx) => match n.named_child(0) {
-            Some(inner) => message_of(inner, cx),
-            None => hole(),
-        },
-        "infix_expression" if has_text(n, cx) => {
-            let (Some(l), Some(r)) = (
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
-            ) else {
-                return hole();
-            };
-            concat(message_of(l, cx), message_of(r, cx))
-        }
-        "identifier" | "field_expression" => match constant(n, cx) {
-            Some(m) => (m.clone(), Vec::new()),
-            None => hole(),
-        },
-        "call_expression" => match format_kind(n, cx) {
-            Some(Maker::Printf(fmt, args)) => {
-                let text = literal(fmt, cx).unwrap_or_default();
-                (vec![MsgPart::Text { text, format: true }], texts(&args, cx))
-            }
-            Some(Maker::MessageFormat(fmt, args)) => {
-                let text = literal(fmt, cx).unwrap_or_default();
-                formats::message_format(&text, &texts(&args, cx))
-            }
-            Some(Maker::Same(s)) => message_of(s, cx),
-            None => hole(),
-        },
-        _ => hole(),
-    }
+/// The message a format or translation call makes.
+fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
+    Some(format_kind(n, cx)?.message(&M, cx))
 }
 
 /// A plain string literal's text: escapes decoded, triple-quoted strings
@@ -496,7 +403,7 @@ fn string_text(t: &str) -> String {
     {
         return raw.to_string();
     }
-    java::decode_java(t.get(1..t.len().saturating_sub(1)).unwrap_or(""))
+    shared::decode_java(t.get(1..t.len().saturating_sub(1)).unwrap_or(""))
 }
 
 /// An interpolated string as text and holes. Text lies between the
@@ -577,7 +484,7 @@ fn gap<'a>(
     }
     let mut text = g.replace("$$", "$");
     if !raw {
-        text = java::decode_java(&text);
+        text = shared::decode_java(&text);
     }
     if printf {
         text = text.replace("%%", "%").replace("%n", "\n");
@@ -587,17 +494,13 @@ fn gap<'a>(
 
 #[cfg(test)]
 mod tests {
-
-    fn sites(src: &str) -> Vec<(String, String, Vec<String>, Option<String>)> {
-        crate::test_support::sites_of("src/main/scala/A.scala", src)
-            .into_iter()
-            .map(|s| (s.callee, s.message_pattern, s.args, s.error_class))
-            .collect()
-    }
+    use crate::test_support::classed_patterns_of;
+    use crate::test_support::pattern_column;
 
     #[test]
     fn interpolators_and_predef_checks() {
-        let s = sites(
+        let s = classed_patterns_of(
+            "src/main/scala/A.scala",
             r#"
 object A {
   val Prefix = "bad input: "
@@ -614,7 +517,7 @@ object A {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

@@ -5,25 +5,57 @@
 //! kotlin-logging calls (`logger.error { "…" }`), the Java precondition
 //! helpers, `System.err.println`, and printf-style message functions of
 //! the project (`fun failf(format: String, vararg args: Any?)`). Shared
-//! JVM helpers come from `java.rs`.
+//! JVM helpers come from `shared.rs`.
 
+use super::shared::{self, as_literal, Maker};
+use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
+use crate::expr::{self, hole, texts, Join, Messages, Name, Read};
 use crate::formats::{self, Piece, Printf};
-use crate::java::{self, as_literal, concat, Check};
 use crate::message::{Message, MsgPart};
-use crate::tree::{self, last_name, text_part, Cx, Syntax, TreeLanguage, Visitor};
+use crate::tree::{self, text_part, Cx, Names, Syntax, TreeLanguage};
 use errdex_model::{ErrorType, Lang, Severity};
 use tree_sitter::Node;
 
 /// The Kotlin language module.
 pub static KOTLIN: TreeLanguage = TreeLanguage {
-    visitor: &KotlinVisitor,
-    extensions: &[".kt", ".kts"],
-    is_test: java::is_test_path,
+    conventions: &CONVENTIONS,
+    syntax: &SYNTAX,
+    is_test: shared::is_test_path,
     printf: Printf::Java,
+    extensions: Lang::Kotlin.extensions(),
 };
+
+/// What the callers scan and the analyser know of Kotlin.
+pub(crate) static CONVENTIONS: Conventions = Conventions {
+    handling: Handling::ByClass(HandlerCode {
+        type_guard: "if (e is {class}) {\n    {note}\n    throw e\n}",
+        comment: "// ",
+        type_guard_path: None,
+        try_catch: "try {\n    {function}()\n} catch (e: {class}) {\n    {note}\n    throw e\n}",
+        try_catch_transient: None,
+    }),
+    throw_verb: Some("throws"),
+    heads: FunctionHeads::Keyword(&["fun "]),
+};
+
+/// Hands each node that can make a site to its reader.
+fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
+    match n.kind() {
+        "source_file" => constants(n, cx),
+        "throw_expression" => throw(n, cx),
+        "call_expression" => call(n, cx),
+        "function_declaration" => wrapper_def(n, cx),
+        _ => {}
+    }
+}
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Kotlin,
+    visit,
+    names: Names {
+        function: function_name,
+        class: class_name,
+    },
     grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(),
     // Lambdas are left out: `require(x) { "…" }` and `list.map { … }`
     // belong to the function around them.
@@ -40,37 +72,19 @@ static SYNTAX: Syntax = Syntax {
     comments: &["line_comment", "block_comment"],
 };
 
-struct KotlinVisitor;
-
-impl Visitor for KotlinVisitor {
-    fn syntax(&self) -> &'static Syntax {
-        &SYNTAX
+fn function_name(f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    match f.child_by_field_name("name") {
+        Some(n) => Some(cx.text(n).to_string()),
+        None => Some("constructor".to_string()),
     }
+}
 
-    fn visit(&self, n: Node<'_>, cx: &mut Cx<'_>) {
-        match n.kind() {
-            "source_file" => constants(n, cx),
-            "throw_expression" => throw(n, cx),
-            "call_expression" => call(n, cx),
-            "function_declaration" => wrapper_def(n, cx),
-            _ => {}
-        }
-    }
-
-    fn function_name(&self, f: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-        match f.child_by_field_name("name") {
-            Some(n) => Some(cx.text(n).to_string()),
-            None => Some("constructor".to_string()),
-        }
-    }
-
-    /// A `companion object` without a name belongs to its class.
-    fn class_name(&self, c: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-        std::iter::successors(Some(c), |p| p.parent())
-            .filter(|p| SYNTAX.classes.contains(&p.kind()))
-            .find_map(|p| p.child_by_field_name("name"))
-            .map(|n| cx.text(n).to_string())
-    }
+/// A `companion object` without a name belongs to its class.
+fn class_name(c: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    std::iter::successors(Some(c), |p| p.parent())
+        .filter(|p| SYNTAX.classes.contains(&p.kind()))
+        .find_map(|p| p.child_by_field_name("name"))
+        .map(|n| cx.text(n).to_string())
 }
 
 /// A call with its trailing lambda: `require(x) { "…" }` parses as a
@@ -141,7 +155,7 @@ fn lambda_message(l: Node<'_>, cx: &Cx<'_>) -> Option<(Message, Vec<String>)> {
         .named_children(&mut cur)
         .filter(|c| c.kind() != "lambda_parameters" && !c.kind().contains("comment"))
         .last()?;
-    Some(message_of(last, cx))
+    Some(M.message_of(last, cx))
 }
 
 /// `throw X("…")`, `throw X()`, `throw errors.bad("…")`.
@@ -156,7 +170,7 @@ fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
     if class.len() > 120 {
         return;
     }
-    let simple = java::simple_class(&class);
+    let simple = shared::simple_class(&class);
     let is_class = simple.starts_with(|ch: char| ch.is_ascii_uppercase());
     creation(&c, n, &class, is_class, true, cx);
 }
@@ -170,25 +184,25 @@ fn creation(
     thrown: bool,
     cx: &mut Cx<'_>,
 ) {
-    let msg = c.args.iter().copied().find(|a| has_text(*a, cx));
+    let msg = c.args.iter().copied().find(|a| M.has_text(*a, cx));
     if msg.is_none() && (!thrown || !is_class) {
         return;
     }
-    let simple = java::simple_class(class);
+    let simple = shared::simple_class(class);
     let mut site = cx.site(site_node, class, ErrorType::Exception, Severity::Error);
     if is_class {
         site.error_class = Some(simple.clone());
     }
     let texts: Vec<&str> = c.args.iter().map(|a| cx.text(*a)).collect();
-    if let Some(status) = java::http_status(class, &texts) {
+    if let Some(status) = shared::http_status(class, &texts) {
         site.http_status = Some(status);
         site.error_type = ErrorType::Http;
-        site.severity = java::severity_of_status(status);
+        site.severity = shared::severity_of_status(status);
     }
-    site.error_code = texts.iter().find_map(|a| java::error_code(a));
+    site.error_code = texts.iter().find_map(|a| shared::error_code(a));
     let (message, holes) = match (msg, c.args.first()) {
-        (Some(m), _) => message_of(m, cx),
-        (None, Some(first)) => message_of(*first, cx),
+        (Some(m), _) => M.message_of(m, cx),
+        (None, Some(first)) => M.message_of(*first, cx),
         (None, None) => (vec![text_part(simple)], Vec::new()),
     };
     cx.push(site, message, holes, site_node);
@@ -247,12 +261,12 @@ fn plain_call(n: Node<'_>, c: &Call<'_>, name: &str, cx: &mut Cx<'_>) {
         // `error(msg)` and `TODO(reason)` take the message in parentheses,
         // the rest in a lambda.
         let msg = if matches!(name, "error" | "TODO") {
-            c.args.first().map(|m| message_of(*m, cx))
+            c.args.first().map(|m| M.message_of(*m, cx))
         } else {
             c.lambda.and_then(|l| lambda_message(l, cx))
         };
         let (message, holes) = match (msg, default) {
-            (Some(m), _) => java::prefixed(prefix, m),
+            (Some(m), _) => shared::prefixed(prefix, m),
             (None, Some(d)) => (vec![text_part(d)], Vec::new()),
             (None, None) => return,
         };
@@ -261,27 +275,23 @@ fn plain_call(n: Node<'_>, c: &Call<'_>, name: &str, cx: &mut Cx<'_>) {
         cx.push(site, message, holes, n);
         return;
     }
-    if let Some(check) = java::precondition("", name) {
-        checked(n, name, check, &c.args, cx);
+    if let Some(check) = shared::precondition("", name) {
+        shared::checked(n, name, check, &c.args, &M, cx);
         return;
     }
-    if java::exception_name(name) {
+    if shared::exception_name(name) {
         creation(c, n, name, true, false, cx);
         return;
     }
     // A call of a project message function: `failf("bad %s", x)`.
     if crate::level_from_name(name).is_some() {
-        if let Some(i) = c.args.iter().position(|a| literal(*a, cx).is_some()) {
+        if let Some(i) = c.args.iter().position(|a| M.literal(*a, cx).is_some()) {
             let site = cx.site(n, name, ErrorType::Log, Severity::Error);
-            let text = literal(c.args[i], cx).unwrap_or_default();
-            let (message, holes) = java::printf_message(text, texts(&c.args[i + 1..], cx));
+            let text = M.literal(c.args[i], cx).unwrap_or_default();
+            let (message, holes) = shared::printf_message(text, texts(&c.args[i + 1..], cx));
             cx.wrapper_call(name, i, site, message, holes, n);
         }
     }
-}
-
-fn texts(args: &[Node<'_>], cx: &Cx<'_>) -> Vec<String> {
-    args.iter().map(|a| cx.text(*a).to_string()).collect()
 }
 
 /// `log.error("…{}", x, e)`, `logger.warn { "…$x" }`,
@@ -296,10 +306,10 @@ fn member_call(
     cx: &mut Cx<'_>,
 ) {
     let all = cx.opts.all_levels;
-    let level = if member == "log" && java::fluent_level(receiver, true).is_some() {
-        java::fluent_level(receiver, all)
-    } else if java::is_logger(receiver) && member.len() > 1 {
-        java::logger_level(member, all).map(|s| (s, false))
+    let level = if member == "log" && shared::fluent_level(receiver, true).is_some() {
+        shared::fluent_level(receiver, all)
+    } else if shared::is_logger(receiver) && member.len() > 1 {
+        shared::logger_level(member, all).map(|s| (s, false))
     } else {
         None
     };
@@ -309,11 +319,11 @@ fn member_call(
         let (message, holes) = if let Some(m) = c.lambda.and_then(|l| lambda_message(l, cx)) {
             m
         } else if let Some(fmt) = c.args.first() {
-            let msg = message_of(*fmt, cx);
+            let msg = M.message_of(*fmt, cx);
             let rest = texts(&c.args[1..], cx);
             match as_literal(&msg) {
-                Some(text) if printf => java::printf_message(text, rest),
-                Some(text) => java::log_format(&text, &rest),
+                Some(text) if printf => shared::printf_message(text, rest),
+                Some(text) => shared::log_format(&text, &rest),
                 None => msg,
             }
         } else {
@@ -322,43 +332,25 @@ fn member_call(
         cx.push(site, message, holes, n);
         return;
     }
-    if java::is_logger(receiver) {
+    if shared::is_logger(receiver) {
         return;
     }
-    if let Some(check) = java::precondition(receiver, member) {
-        checked(n, callee, check, &c.args, cx);
+    if let Some(check) = shared::precondition(receiver, member) {
+        shared::checked(n, callee, check, &c.args, &M, cx);
         return;
     }
     if receiver == "System.err" && matches!(member, "println" | "print") {
         if let Some(first) = c.args.first() {
             let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
-            let (message, holes) = message_of(*first, cx);
+            let (message, holes) = M.message_of(*first, cx);
             cx.push(site, message, holes, n);
         }
         return;
     }
-    if java::exception_name(member) && receiver.starts_with(|ch: char| ch.is_ascii_lowercase()) {
+    if shared::exception_name(member) && receiver.starts_with(|ch: char| ch.is_ascii_lowercase()) {
         // `java.io.IOException("…")`: a qualified class.
         creation(c, n, callee, true, false, cx);
     }
-}
-
-/// A Java precondition helper called from Kotlin.
-fn checked(n: Node<'_>, callee: &str, check: Check, args: &[Node<'_>], cx: &mut Cx<'_>) {
-    let Some(i) = args
-        .iter()
-        .enumerate()
-        .skip(1)
-        .find(|(_, a)| has_text(**a, cx))
-        .map(|(i, _)| i)
-    else {
-        return;
-    };
-    let (class, (message, holes)) =
-        java::check_message(check, message_of(args[i], cx), texts(&args[i + 1..], cx));
-    let mut site = cx.site(n, callee, ErrorType::Exception, Severity::Error);
-    site.error_class = Some(class.to_string());
-    cx.push(site, message, holes, n);
 }
 
 /// `fun failf(format: String, vararg args: Any?)`: a message function
@@ -390,10 +382,10 @@ fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
     let fmt = params_only[params_only.len() - 2];
     let fmt_name = fmt.named_child(0).map(|x| cx.text(x)).unwrap_or("");
     let fmt_type = fmt.named_child(1).map(|x| cx.text(x)).unwrap_or("");
-    if fmt_type != "String" || !java::format_param(fmt_name) {
+    if fmt_type != "String" || !shared::format_param(fmt_name) {
         return;
     }
-    let returns = child_of_kind(n, "user_type").is_some_and(|t| java::exception_name(cx.text(t)));
+    let returns = child_of_kind(n, "user_type").is_some_and(|t| shared::exception_name(cx.text(t)));
     let throws = child_of_kind(n, "function_body").is_some_and(|b| cx.text(b).contains("throw "));
     let name = cx.text(name).to_string();
     cx.wrapper_def(&name, params_only.len() - 2, returns || throws);
@@ -418,7 +410,7 @@ fn constants(root: Node<'_>, cx: &mut Cx<'_>) {
                     .map(|v| cx.text(v).to_string());
                 let value = n.named_child(n.named_child_count().saturating_sub(1) as u32);
                 if let (Some(name), Some(v)) = (name, value) {
-                    if let Some(text) = literal(v, cx) {
+                    if let Some(text) = M.literal(v, cx) {
                         cx.facts.constants.insert(name, vec![text_part(text)]);
                     }
                 }
@@ -433,138 +425,65 @@ fn constants(root: Node<'_>, cx: &mut Cx<'_>) {
     }
 }
 
-/// Whether an expression evaluates to a message with literal text.
-fn has_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
+/// How Kotlin expressions make messages.
+static M: Messages = Messages {
+    strings: &["string_literal", "multiline_string_literal"],
+    read_own,
+    own_has_text,
+    scalars: &["number_literal", "boolean_literal"],
+    parens: &["parenthesized_expression"],
+    binaries: &["binary_expression"],
+    names: &[
+        ("identifier", Name::Itself),
+        ("navigation_expression", Name::LastChild),
+    ],
+    gated: true,
+    join: Join::Merge,
+    ..expr::NOTHING
+};
+
+/// Kotlin's own message forms.
+fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
     match n.kind() {
-        "string_literal" | "multiline_string_literal" => true,
-        "parenthesized_expression" => n.named_child(0).is_some_and(|i| has_text(i, cx)),
-        "binary_expression" => {
-            n.child_by_field_name("operator")
-                .is_some_and(|o| cx.text(o) == "+")
-                && [
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
-                ]
-                .into_iter()
-                .flatten()
-                .any(|s| has_text(s, cx))
+        "string_literal" | "multiline_string_literal" => {
+            Some(formats::interpolated(string_pieces(n, cx)))
         }
-        "identifier" | "navigation_expression" => constant(n, cx).is_some(),
-        "call_expression" => format_kind(n, cx).is_some(),
-        _ => false,
+        "call_expression" => Some(call_message(n, cx).unwrap_or_else(|| hole(n, cx))),
+        _ => None,
     }
 }
 
-fn constant<'c>(n: Node<'_>, cx: &'c Cx<'_>) -> Option<&'c Message> {
-    let name = match n.kind() {
-        "navigation_expression" => n.named_child(n.named_child_count().checked_sub(1)? as u32)?,
-        _ => n,
-    };
-    cx.facts.constants.get(cx.text(name))
-}
-
-/// How a call makes a message.
-enum Maker<'t> {
-    /// `"…".format(args)`, `String.format(fmt, args)`: printf.
-    Printf(Node<'t>, Vec<Node<'t>>),
-    /// `MessageFormat.format(fmt, args)`.
-    MessageFormat(Node<'t>, Vec<Node<'t>>),
-    /// `"…".trimIndent()`, `tr("…")`: the string itself.
-    Same(Node<'t>),
+/// Whether Kotlin's own forms have literal text.
+fn own_has_text(n: Node<'_>, cx: &Cx<'_>) -> Option<bool> {
+    (n.kind() == "call_expression").then(|| format_kind(n, cx).is_some())
 }
 
 fn format_kind<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Maker<'t>> {
     let c = parse_call(n)?;
     if c.callee.kind() == "identifier" {
-        let first = *c.args.first()?;
-        return (formats::is_translation(cx.text(c.callee)) && has_text(first, cx))
-            .then_some(Maker::Same(first));
+        return Maker::translation(c.callee, &c.args, &M, cx);
     }
     let receiver = c.callee.named_child(0)?;
-    let (r, member) = navigation(c.callee, cx)?;
-    let literal_at = |i: usize| c.args.get(i).is_some_and(|a| literal(*a, cx).is_some());
+    let (_, member) = navigation(c.callee, cx)?;
     match member {
-        "format" if matches!(r, "String" | "java.lang.String") => {
-            let i = if literal_at(0) {
-                0
-            } else if literal_at(1) {
-                1
-            } else {
-                return None;
-            };
-            Some(Maker::Printf(c.args[i], c.args[i + 1..].to_vec()))
-        }
-        "format" if literal(receiver, cx).is_some() => Some(Maker::Printf(receiver, c.args)),
-        "format" if last_name(r) == "MessageFormat" && literal_at(0) => {
-            Some(Maker::MessageFormat(c.args[0], c.args[1..].to_vec()))
-        }
-        "trimIndent" | "trimMargin" | "trim" | "toString" if has_text(receiver, cx) => {
+        "trimIndent" | "trimMargin" | "trim" | "toString" if M.has_text(receiver, cx) => {
             Some(Maker::Same(receiver))
         }
-        _ => None,
+        _ => Maker::format(receiver, member, &c.args, &["format"], &M, cx),
     }
 }
 
-/// The text of a string without templates, a concatenation of them, or a
-/// constant.
-fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-    match n.kind() {
-        "string_literal"
-        | "multiline_string_literal"
-        | "parenthesized_expression"
-        | "binary_expression"
-        | "identifier"
-        | "navigation_expression" => as_literal(&message_of(n, cx)),
-        _ => None,
-    }
-}
-
-/// The message an expression evaluates to and the source of its holes.
-fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
-    let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
-    match n.kind() {
-        "string_literal" | "multiline_string_literal" => {
-            formats::interpolated(string_pieces(n, cx))
-        }
-        "number_literal" | "boolean_literal" => (vec![text_part(cx.text(n))], Vec::new()),
-        "parenthesized_expression" if has_text(n, cx) => match n.named_child(0) {
-            Some(inner) => message_of(inner, cx),
-            None => hole(),
-        },
-        "binary_expression" if has_text(n, cx) => {
-            let (Some(l), Some(r)) = (
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
-            ) else {
-                return hole();
-            };
-            concat(message_of(l, cx), message_of(r, cx))
-        }
-        "identifier" | "navigation_expression" => match constant(n, cx) {
-            Some(m) => (m.clone(), Vec::new()),
-            None => hole(),
-        },
-        "call_expression" => match format_kind(n, cx) {
-            Some(Maker::Printf(fmt, args)) => {
-                let text = literal(fmt, cx).unwrap_or_default();
-                (vec![MsgPart::Text { text, format: true }], texts(&args, cx))
-            }
-            Some(Maker::MessageFormat(fmt, args)) => {
-                let text = literal(fmt, cx).unwrap_or_default();
-                formats::message_format(&text, &texts(&args, cx))
-            }
-            Some(Maker::Same(s)) => {
-                let (m, h) = message_of(s, cx);
-                let trimmed = match cx.text(n).rsplit('.').next() {
-                    Some(t) if t.starts_with("trimIndent") => trim_indent(m),
-                    _ => m,
-                };
-                (trimmed, h)
-            }
-            None => hole(),
-        },
-        _ => hole(),
-    }
+/// The message a format, translation or trimming call makes.
+fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
+    let maker = format_kind(n, cx)?;
+    let trims = matches!(maker, Maker::Same(_))
+        && cx
+            .text(n)
+            .rsplit('.')
+            .next()
+            .is_some_and(|t| t.starts_with("trimIndent"));
+    let (m, h) = maker.message(&M, cx);
+    Some((if trims { trim_indent(m) } else { m }, h))
 }
 
 /// `trimIndent()` of a message's text parts, line by line (the holes'
@@ -648,17 +567,13 @@ fn gap_pieces<'a>(cx: &Cx<'a>, start: usize, end: usize, raw: bool, out: &mut Ve
 
 #[cfg(test)]
 mod tests {
-
-    fn sites(src: &str) -> Vec<(String, String, Vec<String>, Option<String>)> {
-        crate::test_support::sites_of("src/main/kotlin/A.kt", src)
-            .into_iter()
-            .map(|s| (s.callee, s.message_pattern, s.args, s.error_class))
-            .collect()
-    }
+    use crate::test_support::classed_patterns_of;
+    use crate::test_support::pattern_column;
 
     #[test]
     fn templates_and_stdlib_failures() {
-        let s = sites(
+        let s = classed_patterns_of(
+            "src/main/kotlin/A.kt",
             r#"
 const val PREFIX = "bad input: "
 fun f(path: String, n: Int, e: Exception) {
@@ -673,7 +588,7 @@ fun f(path: String, n: Int, e: Exception) {
 }
 "#,
         );
-        let got: Vec<&str> = s.iter().map(|x| x.1.as_str()).collect();
+        let got = pattern_column(&s);
         assert_eq!(
             got,
             vec![

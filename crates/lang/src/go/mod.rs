@@ -1,12 +1,23 @@
 //! Go: error constructors, wrappers, gRPC status, klog/glog, the standard
 //! `log` package, `panic`, `http.Error`, sentinel variables and `Error()`
 //! methods.
+//!
+//! Go keeps its own walk rather than the shared one of `tree.rs`: files are
+//! parsed only in the declarations that hold trigger words
+//! (`prefilter.rs`), the walk dispatches on node kind ids for speed, and
+//! messages are read with `fmt`'s verbs and the package's constants across
+//! files. The facts around a site are read in [`facts`], the places that
+//! check for an error by name in [`checks`].
 
+pub(crate) mod checks;
+mod facts;
+
+use crate::conventions::{Conventions, FunctionHeads, Handling};
 use crate::message::{Message, MsgPart};
 use crate::prefilter::{self, Decl};
 use crate::{ExtractOptions, FileFacts, LanguageSupport, PendingSite, WrapperCall, WrapperDef};
 use aho_corasick::AhoCorasick;
-use errdex_model::{DynamicSite, ErrorType, Hole, HoleKind, Lang, RawSite, Severity, Template};
+use errdex_model::{ErrorType, Hole, HoleKind, Lang, RawSite, Severity, Template};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -15,13 +26,21 @@ use tree_sitter::{Node, Parser, Tree};
 /// The Go language module.
 pub struct Go;
 
+/// What the callers scan and the analyser know of Go: `func` heads scoped
+/// by package and receiver, errors handed up as values.
+static CONVENTIONS: Conventions = Conventions {
+    handling: Handling::ErrorValues,
+    throw_verb: None,
+    heads: FunctionHeads::Func,
+};
+
 impl LanguageSupport for Go {
     fn lang(&self) -> Lang {
         Lang::Go
     }
 
     fn extensions(&self) -> &'static [&'static str] {
-        &[".go"]
+        Lang::Go.extensions()
     }
 
     fn is_test_path(&self, path: &str) -> bool {
@@ -34,6 +53,10 @@ impl LanguageSupport for Go {
 
     fn grammar(&self) -> tree_sitter::Language {
         tree_sitter_go::LANGUAGE.into()
+    }
+
+    fn conventions(&self) -> &'static Conventions {
+        &CONVENTIONS
     }
 
     fn extract(&self, path: &str, source: &str, opts: &ExtractOptions) -> FileFacts {
@@ -61,7 +84,7 @@ impl LanguageSupport for Go {
         };
         cx.run(tree.root_node());
         cx.facts.partial = partial;
-        cx.facts.checks = crate::go_checks::error_checks(path, source);
+        cx.facts.checks = checks::error_checks(path, source);
         cx.facts
     }
 }
@@ -945,43 +968,12 @@ impl<'a> FileCx<'a> {
     }
 
     fn push(&mut self, site: RawSite, message: Message, expression: String) {
-        if message.iter().all(|p| matches!(p, MsgPart::Hole)) {
-            self.facts.dynamic.push(DynamicSite {
-                file_path: site.file_path,
-                line_number: site.line_number,
-                function: site.function,
-                callee: site.callee,
-                expression,
-            });
-        } else {
-            self.facts.sites.push(PendingSite {
-                site,
-                message,
-                expression,
-            });
-        }
+        self.facts.push_site(site, message, expression);
     }
 
     fn site(&self, n: Node<'_>, callee: String, ty: ErrorType, sev: Severity) -> RawSite {
-        let pos = n.start_position();
-        let (function, facts) = crate::go_facts::site_facts(n, self.src, &self.package);
-        RawSite {
-            file_path: self.path.to_string(),
-            line_number: pos.row as u32 + 1,
-            column: pos.column as u32 + 1,
-            function,
-            callee,
-            message_pattern: String::new(),
-            error_message: String::new(),
-            error_type: ty,
-            severity: sev,
-            error_class: None,
-            error_code: None,
-            http_status: None,
-            lang: Lang::Go,
-            args: Vec::new(),
-            facts,
-        }
+        let around = facts::site_facts(n, self.src, &self.package);
+        crate::new_site(self.path, Lang::Go, n, callee, (ty, sev), around)
     }
 
     /// The message made by a call's arguments from `from` on.
@@ -1199,9 +1191,7 @@ fn collect_walk(root: Node<'_>) -> (Vec<Node<'_>>, Vec<Node<'_>>, Vec<Node<'_>>,
     let k = kinds();
     let (mut imports, mut consts, mut calls, mut methods) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut cursor = root.walk();
-    'walk: loop {
-        let node = cursor.node();
+    crate::tree::preorder(root, |node| {
         let id = node.kind_id();
         if id == k.call {
             calls.push(node);
@@ -1219,18 +1209,7 @@ fn collect_walk(root: Node<'_>) -> (Vec<Node<'_>>, Vec<Node<'_>>, Vec<Node<'_>>,
         } else if id == k.method || id == k.function {
             methods.push(node);
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
-    }
+    });
     (imports, consts, calls, methods)
 }
 

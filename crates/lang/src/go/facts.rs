@@ -29,7 +29,7 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
         f.doc = comment_above(*func, src);
         f.receiver = func
             .child_by_field_name("receiver")
-            .and_then(|r| crate::go::find_kind(r, "type_identifier"))
+            .and_then(|r| super::find_kind(r, "type_identifier"))
             .map(text);
         let name = func.child_by_field_name("name").map(text);
         f.signature = func.child_by_field_name("body").map(|body| {
@@ -191,7 +191,7 @@ fn wrapped_call<'t>(chain: &[Node<'t>], src: &[u8]) -> Option<(Node<'t>, Node<'t
     for a in args.named_children(&mut cur) {
         if a.kind() == "identifier" {
             let t = a.utf8_text(src).unwrap_or_default();
-            if crate::go::is_error_value(t) {
+            if super::is_error_value(t) {
                 names.push(t);
             }
         }
@@ -238,7 +238,7 @@ fn assigned_call<'t>(stmt: Node<'t>, names: &[&str], src: &[u8]) -> Option<Node<
             stmt.child_by_field_name("right")?,
         ),
         "var_declaration" => {
-            let spec = crate::go::find_kind(stmt, "var_spec")?;
+            let spec = super::find_kind(stmt, "var_spec")?;
             (spec, spec.child_by_field_name("value")?)
         }
         _ => return None,
