@@ -26,6 +26,20 @@ use records::Records;
 pub use records::{RecordView, SiteView};
 use serde::Serialize;
 
+/// What can go wrong in this crate: only reading the atlas it explains
+/// against (explaining itself cannot fail, and a trace cache that cannot be
+/// read or written only costs a rebuild).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The store could not give the records.
+    #[error(transparent)]
+    Store(#[from] errdex_store::Error),
+}
+
+/// This crate's results.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
 /// How well a line is explained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
