@@ -36,11 +36,7 @@ pub fn path_for(db: &Path) -> PathBuf {
 /// from `cache` when that file was made from these contents by this build,
 /// else built and, best effort, written there. A cache that cannot be read
 /// or written only costs time, never an answer.
-pub fn load(
-    store: &dyn Store,
-    repo: Option<&str>,
-    cache: Option<&Path>,
-) -> Result<Explainer> {
+pub fn load(store: &dyn Store, repo: Option<&str>, cache: Option<&Path>) -> Result<Explainer> {
     let key = match cache {
         Some(_) => cache_key(store, repo)?,
         None => None,
