@@ -15,7 +15,7 @@
 //! decoded into memory.
 
 use crate::records::{offset_in, Backing, Records};
-use crate::Explainer;
+use crate::{Explainer, Result};
 use errdex_match::codec::{checksum, Decoder, Encoder};
 use errdex_match::TemplateSet;
 use errdex_store::Store;
@@ -36,11 +36,7 @@ pub fn path_for(db: &Path) -> PathBuf {
 /// from `cache` when that file was made from these contents by this build,
 /// else built and, best effort, written there. A cache that cannot be read
 /// or written only costs time, never an answer.
-pub fn load(
-    store: &dyn Store,
-    repo: Option<&str>,
-    cache: Option<&Path>,
-) -> errdex_store::Result<Explainer> {
+pub fn load(store: &dyn Store, repo: Option<&str>, cache: Option<&Path>) -> Result<Explainer> {
     let key = match cache {
         Some(_) => cache_key(store, repo)?,
         None => None,
@@ -62,7 +58,7 @@ pub fn load(
 /// What the cache must have been made from; `None` when that cannot be
 /// told (no dataset yet, or this program's file unreadable), and then no
 /// cache is used.
-fn cache_key(store: &dyn Store, repo: Option<&str>) -> errdex_store::Result<Option<String>> {
+fn cache_key(store: &dyn Store, repo: Option<&str>) -> Result<Option<String>> {
     let Some(version) = store.dataset_version()? else {
         return Ok(None);
     };

@@ -13,16 +13,32 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+mod reading;
 mod records;
 
 use errdex_lang::language;
 pub use errdex_match::stack;
 use errdex_match::stack::{Role, StackLine};
-use errdex_match::{prefix, Hints, TemplateSet, TemplateSetBuilder, Trace, TraceOutline};
+use errdex_match::{prefix, Hints, TemplateSet, TemplateSetBuilder};
 use errdex_store::TraceRow;
+use reading::{Answer, Gather, PartTrace, Reading};
 use records::Records;
 pub use records::{RecordView, SiteView};
 use serde::Serialize;
+
+/// What can go wrong in this crate: only reading the atlas it explains
+/// against (explaining itself cannot fail, and a trace cache that cannot be
+/// read or written only costs a rebuild).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The store could not give the records.
+    #[error(transparent)]
+    Store(#[from] errdex_store::Error),
+}
+
+/// This crate's results.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// How well a line is explained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -139,22 +155,6 @@ pub struct Outline {
     pub prefix_len: usize,
 }
 
-/// Unknown without frames; ambiguous when a frame has several equally good
-/// sites that no location hint singles out; partial with unexplained text.
-fn verdict(traces: &[Trace]) -> Verdict {
-    let frames = || traces.iter().flat_map(|t| t.frames.iter());
-    if frames().next().is_none() {
-        return Verdict::Unknown;
-    }
-    if frames().any(|f| f.is_ambiguous()) {
-        Verdict::Ambiguous
-    } else if traces.iter().any(|t| !t.unmatched.is_empty()) {
-        Verdict::Partial
-    } else {
-        Verdict::Traced
-    }
-}
-
 /// Templates of an atlas, ready to explain lines. Immutable; share it.
 pub struct Explainer {
     /// What answers show of records and sites; a template's payload is
@@ -213,20 +213,44 @@ impl Explainer {
 
     /// Explains one line as [`stack::read`] read it.
     pub fn explain_line(&self, line: &str, s: &StackLine) -> Explanation {
-        let role = match s.role {
-            Role::Message => None,
-            Role::Frame => Some("frame"),
-            Role::Link => Some("link"),
-        };
-        if role.is_some() {
-            return Explanation {
-                input: line.to_string(),
-                prefix: String::new(),
-                verdict: Verdict::Unknown,
-                frames: Vec::new(),
-                unmatched: Vec::new(),
-                stack: role,
-            };
+        self.read_line(line, s).unwrap_or_else(|| Explanation {
+            input: line.to_string(),
+            prefix: String::new(),
+            verdict: Verdict::Unknown,
+            frames: Vec::new(),
+            unmatched: Vec::new(),
+            stack: Some(match s.role {
+                Role::Link => "link",
+                _ => "frame",
+            }),
+        })
+    }
+
+    /// The verdict and the outermost frame's best record, without building
+    /// an [`Explanation`]: what grouping a whole log needs, at less cost.
+    pub fn outline(&self, line: &str) -> Outline {
+        self.read_text(line, 0, line.len(), &Hints::default())
+    }
+
+    /// [`Explainer::outline`] of a line as [`stack::read`] read it; frame
+    /// and link lines have no outline.
+    pub fn outline_line(&self, line: &str, s: &StackLine) -> Option<Outline> {
+        self.read_line(line, s)
+    }
+
+    /// The record and site of an [`Outline`]'s `top`.
+    pub fn site(&self, (record, site): (usize, usize)) -> (RecordView<'_>, SiteView<'_>) {
+        (self.records.record(record), self.records.site(site))
+    }
+
+    /// The one path from a line to its answer, for explanations and
+    /// outlines alike: the message where the stack reader placed it
+    /// (`None` for frame and link lines), prefixes stripped, each part
+    /// traced.
+    #[inline]
+    fn read_line<A: Answer>(&self, line: &str, s: &StackLine) -> Option<A> {
+        if s.role != Role::Message {
+            return None;
         }
         // Where the message starts: after the class when the trace shows
         // it; when that was a guess, the whole line is tried first, since
@@ -237,148 +261,69 @@ impl Explainer {
         let end = s.end.map_or(line.len(), |e| e.clamp(start, line.len()));
         // A certain start is not second-guessed: `ValueError: too many
         // values to unpack` is Python's own text, not a `raise ValueError`.
-        let order = if s.certain {
-            [start, start]
-        } else {
-            [0, start]
+        let first = if s.certain { start } else { 0 };
+        let a: A = self.read_text(line, first, end, &s.hints);
+        if a.found() || first == start {
+            return Some(a);
+        }
+        Some(self.read_text(line, start, end, &s.hints))
+    }
+
+    /// The answer for `line[at..end]`: its plain reading, or when that
+    /// finds nothing the first other reading that does
+    /// ([`Explainer::retry`]).
+    #[inline]
+    fn read_text<A: Answer>(&self, line: &str, at: usize, end: usize, hints: &Hints) -> A {
+        let text = &line[at..end];
+        let prepared = self.prepare(text, hints);
+        let parts: A::Parts = self.trace_parts(&prepared);
+        let answer = |prepared, parts| {
+            A::of(
+                self,
+                line,
+                Reading {
+                    at,
+                    prepared,
+                    parts,
+                },
+            )
         };
-        let mut e = self.explain_text(&line[order[0]..end], &s.hints, order[0]);
-        if e.frames.is_empty() && order[0] != order[1] {
-            e = self.explain_text(&line[order[1]..end], &s.hints, order[1]);
-            e.prefix = format!("{}{}", &line[..order[1]], e.prefix);
-        } else {
-            e.prefix = format!("{}{}", &line[..order[0]], e.prefix);
+        if parts.found() {
+            return answer(&prepared, &parts);
         }
-        e.input = line.to_string();
-        e
-    }
-
-    fn explain_text(&self, text: &str, hints: &Hints, offset: usize) -> Explanation {
-        let (p, traces) = self.trace_parts(text, hints);
-        let mut frames = Vec::new();
-        let mut unmatched = Vec::new();
-        let mut prefix = p.prefix.to_string();
-        for (part, tr) in p.parts.iter().zip(&traces) {
-            let at = |s: usize| offset + part.offset + s;
-            if let Some((s, e)) = tr.head {
-                prefix.push_str(&part.text[s..e]);
-            }
-            for f in &tr.frames {
-                frames.push(FrameOut {
-                    text: part.text[f.start..f.end].to_string(),
-                    start: at(f.start),
-                    end: at(f.end),
-                    candidates: f.candidates.iter().map(|c| self.candidate(c)).collect(),
-                    candidate_count: f.total,
-                });
-            }
-            for &(s, e) in &tr.unmatched {
-                unmatched.push(Unmatched {
-                    text: part.text[s..e].to_string(),
-                    start: at(s),
-                    end: at(e),
-                });
-            }
-        }
-        Explanation {
-            input: text.to_string(),
-            prefix,
-            verdict: verdict(&traces),
-            frames,
-            unmatched,
-            stack: None,
+        match self.retry(text, hints, &prepared, |q| {
+            let g: A::Parts = self.trace_parts(&q);
+            g.found().then_some((q, g))
+        }) {
+            Some((q, g)) => answer(&q, &g),
+            None => answer(&prepared, &parts),
         }
     }
 
-    /// The verdict and the outermost frame's best record, without building
-    /// an [`Explanation`]: what grouping a whole log needs, at less cost.
-    pub fn outline(&self, line: &str) -> Outline {
-        self.outline_text(line, &Hints::default())
-    }
-
-    /// [`Explainer::outline`] of a line as [`stack::read`] read it; frame
-    /// and link lines have no outline.
-    pub fn outline_line(&self, line: &str, s: &StackLine) -> Option<Outline> {
-        if s.role != Role::Message {
-            return None;
-        }
-        let start = s.start.min(line.len());
-        let end = s.end.map_or(line.len(), |e| e.clamp(start, line.len()));
-        let order = if s.certain {
-            [start, start]
-        } else {
-            [0, start]
-        };
-        let mut o = self.outline_text(&line[order[0]..end], &s.hints);
-        let mut at = order[0];
-        if o.top.is_none() && order[0] != order[1] {
-            o = self.outline_text(&line[order[1]..end], &s.hints);
-            at = order[1];
-        }
-        Some(Outline {
-            prefix_len: o.prefix_len + at,
-            ..o
-        })
-    }
-
-    fn outline_text(&self, line: &str, hints: &Hints) -> Outline {
-        let p = self.prepare(line, hints);
-        let o = self.outline_prepared(&p);
-        if o.verdict != Verdict::Unknown {
-            return o;
-        }
-        self.retry(line, hints, &p, |q| {
-            Some(self.outline_prepared(&q)).filter(|o| o.verdict != Verdict::Unknown)
-        })
-        .unwrap_or(o)
-    }
-
+    /// Traces each part of a reading.
     #[inline(always)]
-    fn outline_prepared(&self, p: &prefix::Prepared<'_>) -> Outline {
-        // The verdict of all parts together, as `verdict` gives it for
-        // their traces; the top site is the first part's outermost one.
-        let (mut any, mut ambiguous, mut unmatched) = (false, false, false);
-        let mut top = None;
+    fn trace_parts<G: Gather>(&self, p: &prefix::Prepared<'_>) -> G {
+        let mut g = G::default();
         for part in &p.parts {
-            let mut o = self.set.outline(&part.text, &p.hints);
-            if o.frames == 0 && part.text.ends_with('.') {
-                // As `trace_parts`: a full stop the code did not write.
-                let shorter = self
-                    .set
-                    .outline(&part.text[..part.text.len() - 1], &p.hints);
-                if shorter.frames > 0 {
-                    o = TraceOutline {
-                        unmatched: true,
-                        ..shorter
-                    };
-                }
-            }
-            if top.is_none() {
-                top = o.top;
-            }
-            any |= o.frames > 0;
-            ambiguous |= o.ambiguous;
-            unmatched |= o.unmatched;
+            g.push(self.trace_part(&part.text, &p.hints));
         }
-        let verdict = if !any {
-            Verdict::Unknown
-        } else if ambiguous {
-            Verdict::Ambiguous
-        } else if unmatched {
-            Verdict::Partial
-        } else {
-            Verdict::Traced
-        };
-        Outline {
-            verdict,
-            top: top.map(|site| (self.records.record_of(site), site as usize)),
-            prefix_len: p.prefix.len(),
-        }
+        g
     }
 
-    /// The record and site of an [`Outline`]'s `top`.
-    pub fn site(&self, (record, site): (usize, usize)) -> (RecordView<'_>, SiteView<'_>) {
-        (self.records.record(record), self.records.site(site))
+    /// Traces one part; loggers and CLIs often end a message with a full
+    /// stop the code did not write, so a part that traces to nothing is
+    /// traced again without it, the stop unmatched.
+    #[inline(always)]
+    fn trace_part<T: PartTrace>(&self, text: &str, hints: &Hints) -> T {
+        let t = T::trace(&self.set, text, hints);
+        if !t.found() && text.ends_with('.') {
+            let stop = text.len() - 1;
+            let shorter = T::trace(&self.set, &text[..stop], hints);
+            if shorter.found() {
+                return shorter.with_unmatched_stop(stop);
+            }
+        }
+        t
     }
 
     /// The line's prefix stripped and its parts found, with the stack
@@ -422,41 +367,6 @@ impl Explainer {
             }
         }
         None
-    }
-
-    fn trace_parts<'a>(&self, line: &'a str, hints: &Hints) -> (prefix::Prepared<'a>, Vec<Trace>) {
-        let found = |t: &[Trace]| t.iter().any(|t| !t.frames.is_empty());
-        let p = self.prepare(line, hints);
-        let traces = self.trace_prepared(&p);
-        if found(&traces) {
-            return (p, traces);
-        }
-        self.retry(line, hints, &p, |q| {
-            let t = self.trace_prepared(&q);
-            found(&t).then_some((q, t))
-        })
-        .unwrap_or((p, traces))
-    }
-
-    fn trace_prepared(&self, p: &prefix::Prepared<'_>) -> Vec<Trace> {
-        p.parts
-            .iter()
-            .map(|part| {
-                let tr = self.set.trace(&part.text, &p.hints);
-                if tr.frames.is_empty() && part.text.ends_with('.') {
-                    // Loggers and CLIs often end a message with a full stop
-                    // the code did not write.
-                    let mut shorter = self.set.trace(&part.text[..part.text.len() - 1], &p.hints);
-                    if !shorter.frames.is_empty() {
-                        shorter
-                            .unmatched
-                            .push((part.text.len() - 1, part.text.len()));
-                        return shorter;
-                    }
-                }
-                tr
-            })
-            .collect()
     }
 
     fn candidate(&self, c: &errdex_match::Candidate) -> CandidateOut {

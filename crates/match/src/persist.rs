@@ -8,7 +8,7 @@
 
 use crate::anchors::Anchors;
 use crate::codec::{Decoder, Encoder};
-use crate::{Entry, Seg, TemplateSet};
+use crate::set::{Entry, Seg, TemplateSet};
 use errdex_model::HoleKind;
 
 /// Every hole kind, by the number it is written as.

@@ -2,7 +2,7 @@
 //! formats random templates with Go's rules and traces them back.
 
 use super::*;
-use errdex_model::Hole;
+use errdex_model::{Hole, HoleKind, Segment, Template};
 
 fn hole(kind: HoleKind, verb: &str, chain: bool) -> Segment {
     Segment::Hole(Hole {

@@ -1,0 +1,241 @@
+//! The one path from a line to its answer, in pieces: what tracing a
+//! part gives ([`PartTrace`]: a whole [`Trace`] or a [`TraceOutline`]),
+//! what the parts of a reading gather ([`Gather`]), the verdict from what
+//! they found ([`Tally`], computed in one place for both answers), and
+//! the answers made from a [`Reading`] ([`Answer`]: an [`Explanation`] or
+//! an [`Outline`]).
+
+use crate::{Explainer, Explanation, FrameOut, Outline, Unmatched, Verdict};
+use errdex_match::{prefix, Hints, TemplateSet, Trace, TraceOutline};
+
+/// What a line's parts found, as far as its verdict goes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    /// Some part has a frame.
+    frames: bool,
+    /// Some frame has several equally good sites no location hint singles
+    /// out.
+    ambiguous: bool,
+    /// Some text is unexplained.
+    unmatched: bool,
+}
+
+impl Tally {
+    /// Unknown without frames; ambiguous when a frame has several equally
+    /// good sites that no location hint singles out; partial with
+    /// unexplained text.
+    fn verdict(self) -> Verdict {
+        if !self.frames {
+            Verdict::Unknown
+        } else if self.ambiguous {
+            Verdict::Ambiguous
+        } else if self.unmatched {
+            Verdict::Partial
+        } else {
+            Verdict::Traced
+        }
+    }
+}
+
+/// What tracing one part gives: a [`Trace`] with its frames, or a
+/// [`TraceOutline`] with only what an [`Outline`] needs.
+pub(crate) trait PartTrace: Sized {
+    /// Traces `text`.
+    fn trace(set: &TemplateSet, text: &str, hints: &Hints) -> Self;
+    /// Whether it found a frame.
+    fn found(&self) -> bool;
+    /// The same trace with the text's last byte, `[at, at + 1)`, unmatched.
+    fn with_unmatched_stop(self, at: usize) -> Self;
+}
+
+impl PartTrace for Trace {
+    #[inline]
+    fn trace(set: &TemplateSet, text: &str, hints: &Hints) -> Self {
+        set.trace(text, hints)
+    }
+
+    #[inline]
+    fn found(&self) -> bool {
+        !self.frames.is_empty()
+    }
+
+    fn with_unmatched_stop(mut self, at: usize) -> Self {
+        self.unmatched.push((at, at + 1));
+        self
+    }
+}
+
+impl PartTrace for TraceOutline {
+    #[inline]
+    fn trace(set: &TemplateSet, text: &str, hints: &Hints) -> Self {
+        set.outline(text, hints)
+    }
+
+    #[inline]
+    fn found(&self) -> bool {
+        self.frames > 0
+    }
+
+    #[inline]
+    fn with_unmatched_stop(self, _at: usize) -> Self {
+        TraceOutline {
+            unmatched: true,
+            ..self
+        }
+    }
+}
+
+/// What tracing all parts of a reading gathers: every part's trace, for
+/// an [`Explanation`]; or, for an [`Outline`], only its tally and the
+/// first part's outermost site, without allocating.
+pub(crate) trait Gather: Default {
+    /// What tracing a part gives.
+    type Part: PartTrace;
+    /// Adds the next part's trace.
+    fn push(&mut self, part: Self::Part);
+    /// Whether some part found a frame.
+    fn found(&self) -> bool;
+    /// What the parts found, for the verdict.
+    fn tally(&self) -> Tally;
+}
+
+impl Gather for Vec<Trace> {
+    type Part = Trace;
+
+    fn push(&mut self, part: Trace) {
+        Vec::push(self, part);
+    }
+
+    fn found(&self) -> bool {
+        self.iter().any(PartTrace::found)
+    }
+
+    fn tally(&self) -> Tally {
+        Tally {
+            frames: self.found(),
+            ambiguous: self
+                .iter()
+                .flat_map(|t| &t.frames)
+                .any(|f| f.is_ambiguous()),
+            unmatched: self.iter().any(|t| !t.unmatched.is_empty()),
+        }
+    }
+}
+
+/// The parts of a reading as an [`Outline`] needs them.
+#[derive(Default)]
+pub(crate) struct OutlineParts {
+    tally: Tally,
+    /// The outermost site of the first part that has one.
+    top: Option<u32>,
+}
+
+impl Gather for OutlineParts {
+    type Part = TraceOutline;
+
+    #[inline]
+    fn push(&mut self, o: TraceOutline) {
+        if self.top.is_none() {
+            self.top = o.top;
+        }
+        self.tally.frames |= o.frames > 0;
+        self.tally.ambiguous |= o.ambiguous;
+        self.tally.unmatched |= o.unmatched;
+    }
+
+    #[inline]
+    fn found(&self) -> bool {
+        self.tally.frames
+    }
+
+    #[inline]
+    fn tally(&self) -> Tally {
+        self.tally
+    }
+}
+
+/// A line's message read and traced: where the traced text starts in the
+/// line, the reading of it that was kept (the first that found
+/// something, else the plain one), and what its parts gave.
+pub(crate) struct Reading<'r, 'a, G> {
+    pub(crate) at: usize,
+    pub(crate) prepared: &'r prefix::Prepared<'a>,
+    pub(crate) parts: &'r G,
+}
+
+/// What explaining a line answers, made from its [`Reading`]: an
+/// [`Explanation`] (every frame) or an [`Outline`] (verdict and top site).
+pub(crate) trait Answer: Sized {
+    /// What tracing the parts gathers for it.
+    type Parts: Gather;
+    /// The answer for `line` from its reading.
+    fn of(ex: &Explainer, line: &str, r: Reading<'_, '_, Self::Parts>) -> Self;
+    /// Whether it found a frame.
+    fn found(&self) -> bool;
+}
+
+impl Answer for Explanation {
+    type Parts = Vec<Trace>;
+
+    fn of(ex: &Explainer, line: &str, r: Reading<'_, '_, Vec<Trace>>) -> Self {
+        let (at, p, traces) = (r.at, r.prepared, r.parts);
+        let mut frames = Vec::new();
+        let mut unmatched = Vec::new();
+        let mut prefix = format!("{}{}", &line[..at], p.prefix);
+        for (part, tr) in p.parts.iter().zip(traces) {
+            let pos = |s: usize| at + part.offset + s;
+            if let Some((s, e)) = tr.head {
+                prefix.push_str(&part.text[s..e]);
+            }
+            for f in &tr.frames {
+                frames.push(FrameOut {
+                    text: part.text[f.start..f.end].to_string(),
+                    start: pos(f.start),
+                    end: pos(f.end),
+                    candidates: f.candidates.iter().map(|c| ex.candidate(c)).collect(),
+                    candidate_count: f.total,
+                });
+            }
+            for &(s, e) in &tr.unmatched {
+                unmatched.push(Unmatched {
+                    text: part.text[s..e].to_string(),
+                    start: pos(s),
+                    end: pos(e),
+                });
+            }
+        }
+        Explanation {
+            input: line.to_string(),
+            prefix,
+            verdict: traces.tally().verdict(),
+            frames,
+            unmatched,
+            stack: None,
+        }
+    }
+
+    fn found(&self) -> bool {
+        !self.frames.is_empty()
+    }
+}
+
+impl Answer for Outline {
+    type Parts = OutlineParts;
+
+    #[inline]
+    fn of(ex: &Explainer, _line: &str, r: Reading<'_, '_, OutlineParts>) -> Self {
+        Outline {
+            verdict: r.parts.tally().verdict(),
+            top: r
+                .parts
+                .top
+                .map(|site| (ex.records.record_of(site), site as usize)),
+            prefix_len: r.prepared.prefix.len() + r.at,
+        }
+    }
+
+    #[inline]
+    fn found(&self) -> bool {
+        self.top.is_some()
+    }
+}

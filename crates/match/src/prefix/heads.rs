@@ -1,0 +1,100 @@
+//! Heads the stripper does not know (`web-1  | `, `cmd/ctr: `), and
+//! whether text before a message ends the way log prefixes end.
+
+use super::{prepare, Part, Prepared};
+use crate::bytes::find_byte;
+use smallvec::SmallVec;
+
+/// Whether `before` (the text before a message found past the start of a
+/// line) ends the way log prefixes end: `name: `, `[worker] `, `app | `,
+/// `-> `, `Foo - `, `{..} `, `desc = ` (gRPC's status) or a tab. A plain
+/// space does not, nor `) `: there the text before is most likely the same
+/// message (`aggregate() not implemented`).
+pub(crate) fn ends_like_prefix(before: &[u8]) -> bool {
+    match before {
+        [.., c, b' '] => ends_head(*c),
+        [.., b'\t'] => true,
+        _ => false,
+    }
+}
+
+/// The marks before a space that end a log prefix (see [`ends_like_prefix`]).
+fn ends_head(c: u8) -> bool {
+    matches!(c, b':' | b']' | b'|' | b'>' | b'-' | b'}' | b'=')
+}
+
+/// Whether an unknown head before the outermost message is a log prefix
+/// (`etcdmain: `, `worker.go:80: `, `[pod a] `) rather than a message layer
+/// no template explains (`upstream said no: `): a head ending in `: `
+/// whose last part, after any bracket or bar, holds several words reads as
+/// a message.
+pub(crate) fn head_is_prefix(head: &[u8]) -> bool {
+    let Some(h) = head.strip_suffix(b": ") else {
+        return true;
+    };
+    let last = h
+        .iter()
+        .rposition(|&c| matches!(c, b']' | b'|' | b'>' | b')' | b'}'))
+        .map_or(h, |i| &h[i + 1..]);
+    !last.trim_ascii().contains(&b' ')
+}
+
+/// How far into a line an unknown head may reach (`web-1  | `,
+/// `cmd/ctr: `, `[2026-12-02 01:00:00,123] `).
+const MAX_UNKNOWN_HEAD: usize = 64;
+
+/// Where a head the stripper does not know may end in `line`, at most
+/// four places, each where log prefixes end and reading as one
+/// ([`head_is_prefix`]): behind `upstream said no: ` is not a log line.
+/// For a line whose own reading traces to nothing; see
+/// [`behind_unknown_head`].
+pub fn unknown_heads(line: &str) -> SmallVec<[usize; 4]> {
+    let b = line.as_bytes();
+    let mut out = SmallVec::new();
+    let head = &b[..b.len().min(MAX_UNKNOWN_HEAD)];
+    let mut push = |i: usize| {
+        if out.len() < 4 && head_is_prefix(&b[..=i]) {
+            out.push(i + 1);
+        }
+    };
+    // Eight bytes a step ([`find_byte`]): most lines this sees (noise)
+    // are short and have few spaces, none after a mark a head ends with.
+    let mut from = 0;
+    while let Some(k) = find_byte(&head[from..], b' ') {
+        let i = from + k;
+        if i > 0 && ends_head(b[i - 1]) {
+            push(i);
+        }
+        from = i + 1;
+    }
+    // A tab ends a head too (rare: after the spaces' heads).
+    if let Some(i) = find_byte(head, b'\t') {
+        push(i);
+    }
+    out
+}
+
+/// The reading of `line` behind an unknown head that ends at `at` (one of
+/// [`unknown_heads`]), when a known prefix or log format starts there:
+/// `web-1  | 2026-12-02T01:00:00Z ERROR msg` (docker compose before a
+/// timestamp and a level).
+pub fn behind_unknown_head(line: &str, at: usize) -> Option<Prepared<'_>> {
+    let rest = line.get(at..)?;
+    let p = prepare(rest);
+    let stripped = !p.prefix.is_empty()
+        || p.parts.len() != 1
+        || p.parts[0].offset != 0
+        || p.parts[0].text.len() != rest.trim_end_matches(['\r', '\n']).len();
+    stripped.then(|| Prepared {
+        prefix: &line[..at + p.prefix.len()],
+        parts: p
+            .parts
+            .into_iter()
+            .map(|part| Part {
+                offset: part.offset + at,
+                ..part
+            })
+            .collect(),
+        hints: p.hints,
+    })
+}

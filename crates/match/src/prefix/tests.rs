@@ -1,0 +1,203 @@
+use super::*;
+
+fn one(line: &str) -> (String, String, Vec<String>) {
+    let p = prepare(line);
+    assert_eq!(p.parts.len(), 1, "{p:?}");
+    (
+        p.prefix.to_string(),
+        p.parts[0].text.to_string(),
+        p.hints.files,
+    )
+}
+
+#[test]
+fn the_last_level_marker_can_be_kept_in_the_message() {
+    let line = "Dec  2 01:00:00 host app[7]: error: name does not exist";
+    let p = prepare(line);
+    assert_eq!(p.parts[0].text, "name does not exist");
+    let q = p.with_marker(line).unwrap();
+    assert_eq!(q.prefix, "Dec  2 01:00:00 host app[7]: ");
+    assert_eq!(
+        (q.parts[0].text.as_ref(), q.parts[0].offset),
+        ("error: name does not exist", 29)
+    );
+    // Not when the marker is not right before the message, nor when
+    // there is none.
+    for line in [
+        "ERROR 2026-12-02T01:00:00Z disk full",
+        "ERROR \"disk full\"",
+        "ERROR {\"msg\":\"disk full\"}",
+        "disk full",
+    ] {
+        assert_eq!(prepare(line).with_marker(line), None, "{line}");
+    }
+}
+
+#[test]
+fn a_logfmt_line_may_start_with_its_level() {
+    let p = prepare(r#"level=error msg="disk is full" err="EIO""#);
+    let parts: Vec<_> = p
+        .parts
+        .iter()
+        .map(|p| (p.text.as_ref(), p.offset))
+        .collect();
+    assert_eq!(
+        (p.prefix, parts),
+        ("", vec![("disk is full", 17), ("EIO", 36)])
+    );
+    // A message that is one pair is still a message.
+    assert_eq!(one("level=error x=1").1, "x=1");
+}
+
+#[test]
+fn known_prefixes_are_read_behind_an_unknown_head() {
+    let read = |line| {
+        unknown_heads(line)
+            .into_iter()
+            .filter_map(|at| behind_unknown_head(line, at))
+            .map(|p| (p.prefix, p.parts[0].text.to_string(), p.parts[0].offset))
+            .collect::<Vec<_>>()
+    };
+    let line = "web-1  | 2026-12-02T01:00:00Z ERROR disk is full";
+    assert_eq!(
+        read(line),
+        vec![(
+            "web-1  | 2026-12-02T01:00:00Z ERROR ",
+            "disk is full".into(),
+            36
+        )]
+    );
+    let line = "cmd/ctr: {\"level\":\"error\",\"msg\":\"disk is full\"}";
+    assert_eq!(read(line), vec![("cmd/ctr: ", "disk is full".into(), 33)]);
+    assert_eq!(
+        read("[2026-12-02 01:00:00,123] ERROR disk is full")[0].1,
+        "disk is full"
+    );
+    // Not behind prose, nor where nothing known follows the head.
+    assert!(read("upstream said no: ERROR disk is full").is_empty());
+    assert!(read("something happened: the disk is full").is_empty());
+    assert!(read("web-1  | disk is full").is_empty());
+}
+
+#[test]
+fn klog_header_is_stripped_and_gives_a_hint() {
+    let (prefix, text, files) = one("E1129 12:00:03.123456       1 apply_channel.go:80] serving readiness probe: listen tcp 0.0.0.0:3989: bind: address already in use");
+    assert_eq!(
+        text,
+        "serving readiness probe: listen tcp 0.0.0.0:3989: bind: address already in use"
+    );
+    assert!(prefix.starts_with("E1129"));
+    assert_eq!(files, vec!["apply_channel.go"]);
+}
+
+#[test]
+fn timestamps_syslog_and_levels() {
+    for line in [
+        "2026-11-29T12:00:03.123Z stop requested",
+        "2026-11-29T12:00:03+01:00 ERROR stop requested",
+        "2026-11-29 12:00:03.123456 C | stop requested",
+        "2026/11/29 12:00:03 stop requested",
+        "Nov 29 12:00:03 node1 dns-controller[4242]: stop requested",
+        "Nov  9 12:00:03 dns-controller[4242]: stop requested",
+        "dns-controller[4242]: stop requested",
+        "Error: stop requested",
+        "  - stop requested",
+        "\"stop requested\"",
+        "level=error stop requested",
+        "[ERROR] stop requested",
+        "2026-11-29 12:00:03.123456 C | etcdmain: stop requested",
+        "nginx: [emerg] stop requested",
+        "2026/11/29 12:00:03 [emerg] 1234#1234: stop requested",
+        "2026/11/29 12:00:03 [error] 1234#0: *42 stop requested",
+    ] {
+        let (_, text, _) = one(line);
+        assert_eq!(text, "stop requested", "{line}");
+    }
+}
+
+#[test]
+fn json_and_logfmt_give_message_and_error() {
+    let p = prepare(
+        r#"{"level":"error","ts":"2026-11-29T12:00:03Z","caller":"embed/etcd.go:123","msg":"failed to start","error":"listen tcp :2379: bind: address already in use"}"#,
+    );
+    let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_ref()).collect();
+    assert_eq!(
+        texts,
+        vec![
+            "failed to start",
+            "listen tcp :2379: bind: address already in use"
+        ]
+    );
+    assert_eq!(p.hints.files, vec!["embed/etcd.go"]);
+
+    let p = prepare(
+        r#"time="2026-11-29T12:00:03Z" level=error msg="failed to load \"x\"" err="open /x: no such file""#,
+    );
+    let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_ref()).collect();
+    assert_eq!(texts, vec!["failed to load \"x\"", "open /x: no such file"]);
+
+    let p = prepare(
+        r#"E1129 12:00:03.000000 1 lease.go:10] "Failed to update lease" err="context deadline exceeded" lease="kube-node-lease""#,
+    );
+    let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_ref()).collect();
+    assert_eq!(
+        texts,
+        vec!["Failed to update lease", "context deadline exceeded"]
+    );
+}
+
+#[test]
+fn nginx_headers_keep_the_message() {
+    for (line, want) in [
+        // Not nginx's level names, or no `pid#tid: `: message text.
+        ("nginx: [bogus] x", "nginx: [bogus] x"),
+        ("[emerg] x", "[emerg] x"),
+        ("[crit] 12 x", "[crit] 12 x"),
+        // `[error] ` alone stays a level marker.
+        ("[error] x", "x"),
+        ("2026/11/29 12:00:03 [error] 1#1: *x y", "*x y"),
+    ] {
+        let (_, text, _) = one(line);
+        assert_eq!(text, want, "{line}");
+    }
+}
+
+#[test]
+fn plain_text_with_equals_signs_is_not_logfmt() {
+    let (_, text, _) = one("proto: wrong wireType = 2 for field Key");
+    assert_eq!(text, "proto: wrong wireType = 2 for field Key");
+}
+
+#[test]
+fn only_quotes_around_the_whole_message_are_stripped() {
+    let text = |l: &str| prepare(l).parts[0].text.to_string();
+    assert_eq!(text("'no such file'"), "no such file");
+    assert_eq!(text("`a` then \"b\""), "`a` then \"b\"");
+    assert_eq!(
+        text("\"x\" is not defined in 'rpcpb.Case_value'"),
+        "\"x\" is not defined in 'rpcpb.Case_value'"
+    );
+    assert_eq!(text("'a' or 'b'"), "'a' or 'b'");
+}
+
+#[test]
+fn depd_deprecations_lose_their_header_and_the_callers_location() {
+    let (prefix, text, files) = one("Mon, 30 Nov 2026 00:12:54 GMT express deprecated res.send(status): Use res.sendStatus(status) instead at file:/app/server.mjs:14:35");
+    assert_eq!(prefix, "Mon, 30 Nov 2026 00:12:54 GMT express deprecated ");
+    assert_eq!(text, "res.send(status): Use res.sendStatus(status) instead");
+    assert!(files.is_empty());
+    let (prefix, text, _) =
+        one("body-parser deprecated undefined extended: provide extended option at app.js:9:20");
+    assert_eq!(prefix, "body-parser deprecated ");
+    assert_eq!(text, "undefined extended: provide extended option");
+    // Only a depd line, only a script location.
+    let (_, text, _) = one("unexpected token at app.js:9:20");
+    assert_eq!(text, "unexpected token at app.js:9:20");
+    let (_, text, _) = one("express deprecated x at the end");
+    assert_eq!(text, "express deprecated x at the end");
+}
+
+#[test]
+fn go_quoting_is_undone() {
+    assert_eq!(unquote(r#""a \"b\"\n\u00e9""#).unwrap(), "a \"b\"\né");
+}

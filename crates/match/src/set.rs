@@ -1,0 +1,264 @@
+//! Building a [`TemplateSet`]: each template compiled into flat runs of
+//! copyable segments, its anchored entry (one cache line), and the anchor
+//! table that leads from a word to its templates' entries.
+
+use crate::anchors::Anchors;
+use crate::bytes;
+use crate::Hints;
+use errdex_model::{HoleKind, Segment, Template};
+
+/// Templates with fewer literal letters and digits never match alone.
+const MIN_ALNUM: usize = 4;
+
+/// A piece of a compiled template. Literal bytes live in the set's
+/// arenas, so a template is a run of small, copyable segments.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Seg {
+    /// A literal of `len` bytes: its first eight (zero-padded) in `first`,
+    /// the rest as eight-byte words at `words[words..]`. `probe` is the
+    /// index of its rarest byte, searched for first, and `byte` that byte.
+    /// Most literals are eight bytes or shorter, and a template tried in
+    /// vain mostly fails on its first bytes: both are answered from the
+    /// segment alone, without reading another array.
+    Lit {
+        len: u32,
+        words: u32,
+        probe: u32,
+        byte: u8,
+        first: u64,
+    },
+    Hole {
+        kind: HoleKind,
+        chain: bool,
+    },
+}
+
+/// An anchored template with what its text must start and end with (up to
+/// eight bytes each, masked): checked in one dense table before any
+/// verification, these reject most candidates of an occurrence without
+/// touching the template. It also holds all that verifying and answering
+/// need of the template (its segment and payload ranges), so a traced line
+/// reads one line of this table per template it tries: on these machines
+/// each cache line a line misses costs more than its instructions.
+#[derive(Debug, Clone, Copy)]
+#[repr(align(64))]
+pub(crate) struct Entry {
+    pub(crate) template: u32,
+    pub(crate) lit_len: u32,
+    /// Range of `TemplateSet::segs`.
+    pub(crate) segs: (u32, u32),
+    /// Range of `TemplateSet::payloads`.
+    pub(crate) payloads: (u32, u32),
+    /// Where its literals' words past their first eight bytes start in
+    /// `TemplateSet::words` (read once it is verified, so asked for early).
+    pub(crate) words: u32,
+    /// Whether this is the last template of its anchor.
+    pub(crate) last: bool,
+    pub(crate) head: u64,
+    pub(crate) head_mask: u64,
+    pub(crate) tail: u64,
+    pub(crate) tail_mask: u64,
+}
+
+/// How common a byte is in log text, to pick the byte of a literal that
+/// is searched for first: spaces and common letters stop a search at
+/// every other position, rare bytes seldom.
+fn commonness(c: u8) -> u32 {
+    const LETTERS: &[u8] = b"etaoinsrhldcumfpgwybvkxjqz";
+    match c {
+        b' ' => 100,
+        b'a'..=b'z' => 60 - LETTERS.iter().position(|&l| l == c).unwrap_or(25) as u32 * 2,
+        b'0'..=b'9' | b':' | b'/' | b'.' | b'-' | b'=' => 30,
+        b'A'..=b'Z' => 5,
+        _ => 10,
+    }
+}
+
+/// Collects templates; [`TemplateSetBuilder::build`] compiles them.
+#[derive(Debug, Default)]
+pub struct TemplateSetBuilder {
+    templates: Vec<(Template, Vec<u32>)>,
+    index: foldhash::HashMap<Template, usize>,
+    files: foldhash::HashMap<u32, (Box<str>, u32)>,
+}
+
+impl TemplateSetBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a template for a site. `payload` is the caller's handle for the
+    /// site; `file` its path, for location hints. Identical templates share
+    /// one compiled form.
+    pub fn add(&mut self, template: Template, payload: u32, file: &str, line: u32) {
+        self.files.insert(payload, (file.into(), line));
+        match self.index.get(&template) {
+            Some(&i) => self.templates[i].1.push(payload),
+            None => {
+                self.index.insert(template.clone(), self.templates.len());
+                self.templates.push((template, vec![payload]));
+            }
+        }
+    }
+
+    /// Compiles the set.
+    pub fn build(self) -> TemplateSet {
+        let mut anchors = Anchors::build(
+            self.templates
+                .iter()
+                .map(|(t, _)| (t, t.literal_alnum() >= MIN_ALNUM)),
+        );
+        let mut set = TemplateSet {
+            templates: self.templates.len() as u32,
+            segs: Vec::new(),
+            words: Vec::new(),
+            payloads: Vec::new(),
+            anchored: Vec::new(),
+            anchors: Anchors::default(),
+            files: self.files,
+        };
+        let entries: Vec<Entry> = (self.templates.iter().enumerate())
+            .map(|(i, (t, payloads))| set.compile(i as u32, t, payloads))
+            .collect();
+        // Each anchor's templates in one flat array, the last marked: the
+        // candidates of an occurrence are then one contiguous read, from
+        // where the anchor's number (renumbered so) points.
+        let mut first = Vec::new();
+        for list in anchors.take_templates() {
+            first.push(set.anchored.len() as u32);
+            set.anchored
+                .extend(list.iter().map(|&ti| entries[ti as usize]));
+            if let Some(x) = set.anchored.last_mut() {
+                x.last = true;
+            }
+        }
+        anchors.renumber(|a| first[a as usize]);
+        set.anchors = anchors;
+        set
+    }
+}
+
+/// Compiled templates; immutable and shared.
+#[derive(Debug)]
+pub struct TemplateSet {
+    /// How many distinct templates were compiled (the unanchored ones,
+    /// glue only, have no entry).
+    pub(crate) templates: u32,
+    pub(crate) segs: Vec<Seg>,
+    /// Literals past their first eight bytes, as eight-byte words.
+    pub(crate) words: Vec<u64>,
+    pub(crate) payloads: Vec<u32>,
+    /// Templates by anchor; an anchor is numbered by its first one here.
+    pub(crate) anchored: Vec<Entry>,
+    pub(crate) anchors: Anchors,
+    pub(crate) files: foldhash::HashMap<u32, (Box<str>, u32)>,
+}
+
+impl TemplateSet {
+    /// Number of distinct templates.
+    pub fn len(&self) -> usize {
+        self.templates as usize
+    }
+
+    /// Whether the set has no templates.
+    pub fn is_empty(&self) -> bool {
+        self.templates == 0
+    }
+
+    /// The largest payload any template carries, if any does.
+    pub fn max_payload(&self) -> Option<u32> {
+        self.payloads.iter().copied().max()
+    }
+
+    /// Compiles template number `template` printed by the sites
+    /// `payloads`: its segments and words appended to the set's arrays, and
+    /// its entry, with the checks on its first and last eight bytes.
+    fn compile(&mut self, template: u32, t: &Template, payloads: &[u32]) -> Entry {
+        let seg_start = self.segs.len() as u32;
+        let words = self.words.len() as u32;
+        for seg in &t.segments {
+            let seg = match seg {
+                Segment::Lit(l) => self.literal(l.as_bytes()),
+                Segment::Hole(h) => Seg::Hole {
+                    kind: h.kind,
+                    chain: h.chain,
+                },
+            };
+            self.segs.push(seg);
+        }
+        let segs = (seg_start, self.segs.len() as u32);
+        let pay_start = self.payloads.len() as u32;
+        self.payloads.extend_from_slice(payloads);
+        let (mut head, mut head_mask, mut tail, mut tail_mask) = (0, 0, 0, 0);
+        if let Some(Segment::Lit(l)) = t.segments.first() {
+            let n = l.len().min(8);
+            head = bytes::load_slice(l.as_bytes(), 0);
+            head_mask = bytes::low_mask(n);
+        }
+        if let Some(Segment::Lit(l)) = t.segments.last() {
+            let b = l.as_bytes();
+            let n = b.len().min(8);
+            // The last `n` bytes in the high bytes, as a text's eight
+            // bytes before its end load.
+            tail = bytes::load_slice(b, b.len() - n) << (8 * (8 - n));
+            tail_mask = bytes::high_mask(n);
+        }
+        Entry {
+            template,
+            lit_len: t.literal_len() as u32,
+            segs,
+            payloads: (pay_start, self.payloads.len() as u32),
+            words,
+            last: false,
+            head,
+            head_mask,
+            tail,
+            tail_mask,
+        }
+    }
+
+    fn literal(&mut self, l: &[u8]) -> Seg {
+        let probe = (0..l.len()).min_by_key(|&i| commonness(l[i])).unwrap_or(0);
+        let seg = Seg::Lit {
+            len: l.len() as u32,
+            words: self.words.len() as u32,
+            probe: probe as u32,
+            byte: l.get(probe).copied().unwrap_or(0),
+            first: bytes::load_slice(l, 0),
+        };
+        self.words
+            .extend(bytes::literal_words(l.get(8..).unwrap_or_default()));
+        seg
+    }
+
+    /// The segments of an entry's template.
+    #[inline]
+    pub(crate) fn segs(&self, x: &Entry) -> &[Seg] {
+        &self.segs[x.segs.0 as usize..x.segs.1 as usize]
+    }
+
+    /// The sites that print an entry's template.
+    #[inline]
+    pub(crate) fn payloads(&self, x: &Entry) -> &[u32] {
+        &self.payloads[x.payloads.0 as usize..x.payloads.1 as usize]
+    }
+
+    /// Whether a site's file matches a location hint, and its line too.
+    #[inline]
+    pub(crate) fn hinted(&self, payload: u32, hints: &Hints) -> (bool, bool) {
+        if hints.files.is_empty() {
+            return (false, false);
+        }
+        match self.files.get(&payload) {
+            Some((f, line)) => {
+                let hinted = hints.files.iter().any(|h| {
+                    f.ends_with(h.as_str())
+                        && (f.len() == h.len() || f.as_bytes()[f.len() - h.len() - 1] == b'/')
+                });
+                (hinted, hinted && hints.line == Some(*line))
+            }
+            None => (false, false),
+        }
+    }
+}

@@ -1,0 +1,459 @@
+//! Tracing a text: anchors found once, candidates gathered per layer,
+//! verified longest first, and chain holes traced again as deeper layers.
+
+use crate::anchors::Occurrence;
+use crate::bytes::{self, Padded};
+use crate::set::{Seg, TemplateSet};
+use crate::sink::Sink;
+use crate::verify::Verify;
+use crate::{anchors, prefix, Hints, Trace, TraceOutline};
+use std::cell::RefCell;
+
+/// Deepest chain followed.
+const MAX_DEPTH: usize = 12;
+/// Verification steps per template attempt, so pathological text cannot
+/// make matching slow.
+const STEP_BUDGET: u32 = 2_000;
+
+/// A part of the text being traced: bytes `[start, end)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+}
+
+impl Span {
+    #[inline]
+    pub(crate) fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// How many bytes it holds.
+    #[inline]
+    pub(crate) fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    /// Whether an anchor's occurrence lies inside it.
+    #[inline]
+    fn holds(self, o: &Occurrence) -> bool {
+        o.start >= self.start && o.end <= self.end
+    }
+}
+
+/// A template and where in the text to try it. Ordered as verification
+/// tries them: longest literal text first (`rank` is `u32::MAX` minus
+/// it), then by template and start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Cand {
+    rank: u32,
+    template: u32,
+    start: u32,
+    /// The template's [`Entry`](crate::set::Entry) (one per template, so it orders nothing).
+    entry: u32,
+}
+
+/// [`Cand::rank`] of a template's literal length.
+#[inline]
+fn rank_of(lit_len: u32) -> u32 {
+    u32::MAX - lit_len
+}
+
+/// A verified match: the template, where it starts, and its holes' spans
+/// (a range of [`Scratch::spans`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hit {
+    template: u32,
+    /// The template's [`Entry`](crate::set::Entry).
+    pub(crate) entry: u32,
+    start: usize,
+    holes: u32,
+}
+
+/// Working memory of one trace, kept per thread so that tracing a line
+/// allocates only its answer. Its lists are stacks: each layer of a chain
+/// appends its candidates and hits and truncates them when done, so an
+/// outer layer's hits stay valid while its chain holes are traced.
+#[derive(Debug, Default)]
+struct Scratch {
+    text: Padded,
+    masks: Vec<u64>,
+    keys: anchors::KeyBatch,
+    occ: Vec<Occurrence>,
+    cands: Vec<Cand>,
+    hits: Vec<Hit>,
+    spans: Vec<Span>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+}
+
+/// What every layer of one trace shares.
+struct Cx<'a> {
+    text: &'a str,
+    hints: &'a Hints,
+}
+
+impl TemplateSet {
+    /// Traces a whole text.
+    pub fn trace(&self, text: &str, hints: &Hints) -> Trace {
+        self.trace_into(text, hints, Trace::default())
+    }
+
+    /// Traces a whole text for its [`TraceOutline`] only.
+    pub fn outline(&self, text: &str, hints: &Hints) -> TraceOutline {
+        self.trace_into(text, hints, TraceOutline::default())
+    }
+
+    fn trace_into<S: Sink>(&self, text: &str, hints: &Hints, mut out: S) -> S {
+        if text.len() > u32::MAX as usize {
+            // Positions are kept in 32 bits; no message is that long.
+            out.unmatched(Span::new(0, text.len()));
+            return out;
+        }
+        SCRATCH.with(|sc| match sc.try_borrow_mut() {
+            Ok(mut sc) => self.trace_with(text, hints, &mut sc, out),
+            Err(_) => self.trace_with(text, hints, &mut Scratch::default(), out),
+        })
+    }
+
+    fn trace_with<S: Sink>(&self, text: &str, hints: &Hints, sc: &mut Scratch, mut out: S) -> S {
+        // Anchors are found once for the whole text; every layer and glue
+        // split then picks those inside its span.
+        sc.text.set(text.as_bytes());
+        bytes::word_masks(&sc.text, &mut sc.masks);
+        sc.occ.clear();
+        self.anchors.find(
+            &sc.text,
+            &sc.masks,
+            &mut sc.keys,
+            &mut sc.occ,
+            &self.anchored,
+        );
+        sc.cands.clear();
+        sc.hits.clear();
+        sc.spans.clear();
+        let cx = Cx { text, hints };
+        self.trace_span(&cx, sc, Span::new(0, text.len()), 0, true, &mut out);
+        out
+    }
+
+    /// Traces one layer, `span`, `depth` chain holes deep: the templates
+    /// that explain it from its start, else glue, else a message after an
+    /// unknown head; its chain holes are traced as deeper layers.
+    fn trace_span<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        span: Span,
+        depth: usize,
+        outermost: bool,
+        out: &mut S,
+    ) {
+        if span.start >= span.end {
+            return;
+        }
+        if depth > MAX_DEPTH {
+            out.unmatched(span);
+            return;
+        }
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        // With no anchor inside the span no template can match in it, alone,
+        // as glue or floating (each starts from an anchor it contains), so
+        // those passes are skipped; only a repr's quoted text is left.
+        let anchored = sc.occ.iter().any(|o| span.holds(o));
+        if anchored {
+            let cbase = sc.cands.len();
+            self.candidates(sc, span, true);
+            self.best(cx.text, sc, cbase, span.end);
+            sc.cands.truncate(cbase);
+        }
+        if sc.hits.len() == hbase && !outermost {
+            // A wrapped error printed with its repr (Python's `{reason!r}`:
+            // `NewConnectionError('…: Connection refused')`): its message
+            // is the quoted text.
+            if let Some(inner) = repr_inner(cx.text.as_bytes(), span) {
+                self.trace_span(cx, sc, inner, depth + 1, false, out);
+                return;
+            }
+        }
+        if anchored && sc.hits.len() == hbase && self.glue(cx, sc, span, depth, out) {
+            return;
+        }
+        if anchored && sc.hits.len() == hbase {
+            self.behind_head(cx, sc, span, outermost);
+        }
+        if sc.hits.len() == hbase {
+            out.unmatched(span);
+            return;
+        }
+        let start = sc.hits[hbase].start;
+        if start > span.start {
+            // A head that reads as words (`upstream said no: `) is a layer
+            // nobody explains, not a log prefix: the answer is partial.
+            let head = Span::new(span.start, start);
+            if outermost && prefix::head_is_prefix(&cx.text.as_bytes()[span.start..start]) {
+                out.head(head);
+            } else {
+                out.unmatched(head);
+            }
+        }
+        self.push_frame(cx, sc, hbase, Span::new(start, span.end), depth, out);
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
+    }
+
+    /// The message may follow a prefix nobody stripped (outermost), or
+    /// text no template explains (a wrapped error's `{conn}: ` before its
+    /// message): lets templates that start with their anchor start where
+    /// it occurs, and appends the best hits.
+    #[inline]
+    fn behind_head(&self, cx: &Cx<'_>, sc: &mut Scratch, span: Span, outermost: bool) {
+        let cbase = sc.cands.len();
+        self.candidates(sc, span, false);
+        let fbase = sc.cands.len();
+        self.floating(sc, cbase, span, outermost);
+        sc.cands.drain(cbase..fbase);
+        sc.cands[cbase..].sort_unstable();
+        self.best(cx.text, sc, cbase, span.end);
+        sc.cands.truncate(cbase);
+    }
+
+    /// Glue: `a: b` where `a` is a whole message of its own and `b` another
+    /// layer (a `%s: %v` wrapper, or text concatenated by hand). Splits at
+    /// the first `: ` whose left side a template explains completely.
+    fn glue<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        span: Span,
+        depth: usize,
+        out: &mut S,
+    ) -> bool {
+        let (s, e) = (span.start, span.end);
+        let mut from = s;
+        while let Some(p) = bytes::colon_space(&cx.text.as_bytes()[from..e]) {
+            let split = from + p;
+            let (cbase, hbase, sbase) = (sc.cands.len(), sc.hits.len(), sc.spans.len());
+            self.candidates(sc, Span::new(s, split), true);
+            self.best(cx.text, sc, cbase, split);
+            sc.cands.truncate(cbase);
+            if sc.hits.len() > hbase {
+                self.push_frame(cx, sc, hbase, Span::new(s, split), depth, out);
+                sc.hits.truncate(hbase);
+                sc.spans.truncate(sbase);
+                self.trace_span(cx, sc, Span::new(split + 2, e), depth + 1, false, out);
+                return true;
+            }
+            from = split + 2;
+        }
+        false
+    }
+
+    /// Records a frame over `span` for the hits from `hbase` on and
+    /// follows the first hit's chain holes.
+    fn push_frame<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        hbase: usize,
+        span: Span,
+        depth: usize,
+        out: &mut S,
+    ) {
+        out.frame(self, &sc.hits[hbase..], span, cx.hints);
+        // Deeper layers push above this one's hits and spans and truncate
+        // back, so the first hit's spans stay where they are.
+        let first = sc.hits[hbase];
+        let x = &self.anchored[first.entry as usize];
+        let mut hole = first.holes as usize;
+        for seg in self.segs(x) {
+            if let Seg::Hole { chain, .. } = *seg {
+                let hole_span = sc.spans[hole];
+                if chain {
+                    self.trace_span(cx, sc, hole_span, depth + 1, false, out);
+                }
+                hole += 1;
+            }
+        }
+    }
+
+    /// Appends the templates whose anchor occurs in `span`, to try from its
+    /// start, sorted and without repeats; with `at_start`, only those whose
+    /// head text the span begins with. Templates that cannot end where it
+    /// ends (their last literal is not there) or are longer than the span
+    /// are left out.
+    fn candidates(&self, sc: &mut Scratch, span: Span, at_start: bool) {
+        let Scratch {
+            text, occ, cands, ..
+        } = sc;
+        let (s, e) = (span.start, span.end);
+        let base = cands.len();
+        let head = text.load_n(s, (e - s).min(8));
+        let tail = text.load_before(e);
+        let len = e - s;
+        for o in occ.iter().filter(|o| span.holds(o)) {
+            let mut i = o.anchor as usize;
+            while let Some(x) = self.anchored.get(i) {
+                if x.lit_len as usize <= len
+                    && (!at_start || (head ^ x.head) & x.head_mask == 0)
+                    && (tail ^ x.tail) & x.tail_mask == 0
+                {
+                    // Its segments and words are read when it is verified.
+                    if let Some(seg) = self.segs.get(x.segs.0 as usize) {
+                        bytes::prefetch(seg);
+                    }
+                    if let Some(w) = self.words.get(x.words as usize) {
+                        bytes::prefetch(w);
+                    }
+                    cands.push(Cand {
+                        rank: rank_of(x.lit_len),
+                        template: x.template,
+                        start: s as u32,
+                        entry: i as u32,
+                    });
+                }
+                if x.last {
+                    break;
+                }
+                i += 1;
+            }
+        }
+        if cands.len() > base + 1 {
+            cands[base..].sort_unstable();
+            let mut w = base + 1;
+            for r in base + 1..cands.len() {
+                if cands[r] != cands[w - 1] {
+                    cands[w] = cands[r];
+                    w += 1;
+                }
+            }
+            cands.truncate(w);
+        }
+    }
+
+    /// For a message after an unknown prefix: a template that starts with
+    /// literal text may start wherever that text occurs (a few places).
+    /// Appends those starts for the candidates from `base` on, where a head
+    /// can end: inside a chain after a `: ` separator (an unknown head is
+    /// one layer, not any text); on the `outermost` layer where log
+    /// prefixes end, so that the last words of a message nobody wrote
+    /// (`file already closed`) are not taken for a short template
+    /// (`closed`) behind a prefix.
+    fn floating(&self, sc: &mut Scratch, base: usize, span: Span, outermost: bool) {
+        let (s, e) = (span.start, span.end);
+        let end = sc.cands.len();
+        for i in base..end {
+            let Cand {
+                rank,
+                template,
+                entry,
+                ..
+            } = sc.cands[i];
+            let x = &self.anchored[entry as usize];
+            let Some(&first @ Seg::Lit { .. }) = self.segs(x).first() else {
+                continue;
+            };
+            let mut from = s;
+            for _ in 0..4 {
+                let Some(p) = self.next_literal(&sc.text, first, from, e) else {
+                    break;
+                };
+                let before = &sc.text.bytes()[..p];
+                let head_ends = if outermost {
+                    prefix::ends_like_prefix(before)
+                } else {
+                    before.ends_with(b": ")
+                };
+                if p > s && head_ends {
+                    sc.cands.push(Cand {
+                        rank,
+                        template,
+                        start: p as u32,
+                        entry,
+                    });
+                }
+                from = p + 1;
+            }
+        }
+    }
+
+    /// Appends the verified hits from `cands[base..]` (in [`Cand`] order)
+    /// that explain the most literal text.
+    fn best(&self, text: &str, sc: &mut Scratch, base: usize, e: usize) {
+        let hbase = sc.hits.len();
+        let sbase = sc.spans.len();
+        let mut best_rank = u32::MAX;
+        for i in base..sc.cands.len() {
+            let Cand {
+                rank,
+                template: ti,
+                start,
+                entry,
+            } = sc.cands[i];
+            if rank > best_rank {
+                // Longest first: no later one can be better.
+                break;
+            }
+            let start = start as usize;
+            let x = &self.anchored[entry as usize];
+            if sc.hits[hbase..].iter().any(|h| h.template == ti) {
+                continue;
+            }
+            let mark = sc.spans.len();
+            let mut budget = STEP_BUDGET;
+            let mut v = Verify {
+                set: self,
+                t: &sc.text,
+                text,
+                end: e,
+                spans: &mut sc.spans,
+                budget: &mut budget,
+            };
+            if !v.run(self.segs(x), start) {
+                sc.spans.truncate(mark);
+                continue;
+            }
+            let spans = sc.spans.len() - mark;
+            if rank < best_rank {
+                // A better template: the hits so far and their spans go.
+                sc.hits.truncate(hbase);
+                sc.spans.drain(sbase..mark);
+                best_rank = rank;
+            }
+            // For now the number of its holes' spans; made their start
+            // below, once the hits are final.
+            sc.hits.push(Hit {
+                template: ti,
+                entry,
+                start,
+                holes: spans as u32,
+            });
+        }
+        // Spans were appended in hit order; give each hit its range.
+        let mut at = sbase;
+        for h in &mut sc.hits[hbase..] {
+            let n = h.holes as usize;
+            h.holes = at as u32;
+            at += n;
+        }
+    }
+}
+
+/// The quoted argument of `Name('text')` or `Name("text")` filling
+/// `span` of `b`.
+#[inline]
+fn repr_inner(b: &[u8], span: Span) -> Option<Span> {
+    let (s, e) = (span.start, span.end);
+    let t = &b[s..e];
+    let name = t
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_' || **c == b'.')
+        .count();
+    if name == 0 || t.len() < name + 4 || t[name] != b'(' || t[t.len() - 1] != b')' {
+        return None;
+    }
+    let q = t[name + 1];
+    ((q == b'\'' || q == b'"') && t[t.len() - 2] == q).then(|| Span::new(s + name + 2, e - 2))
+}
