@@ -38,8 +38,25 @@ pub(crate) fn not_found(msg: impl std::fmt::Display) -> Failure {
     }
 }
 
+/// Logs go to stderr (stdout carries answers, and MCP's protocol), at
+/// `info` for errdex's own crates and `warn` for the libraries under them,
+/// unless `RUST_LOG` says otherwise.
+const DEFAULT_LOG: &str = "warn,errdex=info,errdex_serve=info,errdex_mcp=info,errdex_atlas=info";
+
+/// Sets up logging once per process (a second call, as tests make, keeps
+/// the first).
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_LOG));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
 /// Runs errdex with these arguments; returns the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
+    init_logging();
     let cli = match cli::Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
