@@ -44,13 +44,16 @@ pub(crate) fn not_found(msg: impl std::fmt::Display) -> Failure {
 const DEFAULT_LOG: &str = "warn,errdex=info,errdex_serve=info,errdex_mcp=info,errdex_atlas=info";
 
 /// Sets up logging once per process (a second call, as tests make, keeps
-/// the first).
+/// the first). A log that cannot be written is dropped quietly: a server
+/// whose stderr was closed keeps serving (reporting the failure would
+/// itself write to stderr, which panics).
 fn init_logging() {
     use tracing_subscriber::EnvFilter;
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_LOG));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .log_internal_errors(false)
         .try_init();
 }
 

@@ -99,3 +99,6 @@ pub fn render(r: &Record, related: &[Record], sink: &mut impl Sink) {
 fn short(sha: &str) -> &str {
     &sha[..sha.len().min(10)]
 }
+
+#[cfg(test)]
+mod tests;
