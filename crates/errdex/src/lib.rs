@@ -44,7 +44,7 @@ pub(crate) fn not_found(msg: impl std::fmt::Display) -> Failure {
 const DEFAULT_LOG: &str = "warn,errdex=info,errdex_serve=info,errdex_mcp=info,errdex_atlas=info";
 
 /// Sets up logging once per process (a second call, as tests make, keeps
-/// the first). A log that cannot be written is dropped quietly: a server
+/// the first). Colours only on a terminal. A log that cannot be written is dropped quietly: a server
 /// whose stderr was closed keeps serving (reporting the failure would
 /// itself write to stderr, which panics).
 fn init_logging() {
@@ -53,6 +53,7 @@ fn init_logging() {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .log_internal_errors(false)
         .try_init();
 }
