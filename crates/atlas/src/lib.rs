@@ -141,7 +141,7 @@ impl Atlas {
     }
 
     /// The dataset version now ("none" before anything was indexed), at
-    /// most [`VERSION_TTL`] old. A store that cannot say counts as "none".
+    /// most a second old. A store that cannot say counts as "none".
     pub fn version(&self) -> String {
         let mut slot = self.version.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((at, v)) = slot.as_ref() {
