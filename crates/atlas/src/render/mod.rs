@@ -9,7 +9,7 @@
 //! [`render`] walks those sections once, in that order, and hands each to
 //! a [`Sink`]; a sink decides how a section looks in its output and, where
 //! its output has no place for it, leaves it out. Three sinks exist: HTML
-//! ([`html`]), the terminal ([`terminal`]) and markdown ([`markdown`]).
+//! ([`html()`]), the terminal ([`terminal()`]) and markdown ([`markdown()`]).
 
 pub mod html;
 pub mod markdown;
