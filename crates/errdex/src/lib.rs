@@ -38,8 +38,29 @@ pub(crate) fn not_found(msg: impl std::fmt::Display) -> Failure {
     }
 }
 
+/// Logs go to stderr (stdout carries answers, and MCP's protocol), at
+/// `info` for errdex's own crates and `warn` for the libraries under them,
+/// unless `RUST_LOG` says otherwise.
+const DEFAULT_LOG: &str = "warn,errdex=info,errdex_serve=info,errdex_mcp=info,errdex_atlas=info";
+
+/// Sets up logging once per process (a second call, as tests make, keeps
+/// the first). Colours only on a terminal. A log that cannot be written is dropped quietly: a server
+/// whose stderr was closed keeps serving (reporting the failure would
+/// itself write to stderr, which panics).
+fn init_logging() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(DEFAULT_LOG));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .log_internal_errors(false)
+        .try_init();
+}
+
 /// Runs errdex with these arguments; returns the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
+    init_logging();
     let cli = match cli::Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {

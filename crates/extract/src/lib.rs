@@ -105,6 +105,7 @@ impl Progress for NoProgress {}
 
 /// Why a run could not start.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The path does not exist.
     #[error("{0}: no such file or folder")]

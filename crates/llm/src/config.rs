@@ -117,6 +117,7 @@ fn yes() -> bool {
 
 /// A configuration problem, naming the file and what to do.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// The file cannot be read.
     #[error("{path}: {message}")]
@@ -151,6 +152,17 @@ pub enum ConfigError {
         path: String,
         /// What is wrong.
         message: String,
+    },
+    /// A provider asked for by name that the configuration does not define.
+    #[error("no provider named {0:?}")]
+    NoProvider(String),
+    /// The environment variable holding a provider's API key is not set.
+    #[error("provider {provider:?}: environment variable {var} (api_key_env) is not set")]
+    MissingKey {
+        /// The provider.
+        provider: String,
+        /// The variable.
+        var: String,
     },
 }
 
@@ -205,10 +217,10 @@ impl Config {
     }
 
     /// A provider's configuration by name.
-    pub fn provider(&self, name: &str) -> Result<&ProviderConfig, String> {
+    pub fn provider(&self, name: &str) -> Result<&ProviderConfig, ConfigError> {
         self.providers
             .get(name)
-            .ok_or_else(|| format!("no provider named {name:?}"))
+            .ok_or_else(|| ConfigError::NoProvider(name.to_string()))
     }
 }
 

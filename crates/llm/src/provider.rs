@@ -1,7 +1,7 @@
 //! Providers: an OpenAI-compatible chat-completions endpoint, or a command
 //! that reads the prompt on stdin and prints its answer.
 
-use crate::config::ProviderConfig;
+use crate::config::{ConfigError, ProviderConfig};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -17,6 +17,7 @@ pub struct Completion {
 
 /// Why a call gave no answer.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CallError {
     /// 429 (or a command exiting 75, EX_TEMPFAIL): wait and try again.
     #[error("rate limited{}", .retry_after.map(|d| format!(" (retry after {} s)", d.as_secs())).unwrap_or_default())]
@@ -60,7 +61,7 @@ pub trait Provider: Send + Sync {
 }
 
 /// The provider a configuration describes.
-pub fn build(name: &str, config: &ProviderConfig) -> Result<Box<dyn Provider>, String> {
+pub fn build(name: &str, config: &ProviderConfig) -> Result<Box<dyn Provider>, ConfigError> {
     Ok(match config {
         ProviderConfig::OpenAi {
             base_url,
@@ -70,10 +71,9 @@ pub fn build(name: &str, config: &ProviderConfig) -> Result<Box<dyn Provider>, S
             json_mode,
         } => {
             let api_key = match api_key_env {
-                Some(var) => Some(std::env::var(var).map_err(|_| {
-                    format!(
-                        "provider {name:?}: environment variable {var} (api_key_env) is not set"
-                    )
+                Some(var) => Some(std::env::var(var).map_err(|_| ConfigError::MissingKey {
+                    provider: name.to_string(),
+                    var: var.clone(),
                 })?),
                 None => None,
             };

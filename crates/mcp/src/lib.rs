@@ -4,9 +4,8 @@
 //! and `list_repos`. Tool descriptions tell an agent when to call each.
 #![deny(missing_docs)]
 
-use errdex_model::Record;
-use errdex_serve::AppState;
-use errdex_store::{SqliteStore, Store};
+use errdex_atlas::Atlas;
+use errdex_store::Store;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, Content, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerInfo, Tool,
@@ -14,44 +13,30 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use serde_json::{json, Map, Value};
-use std::path::Path;
 use std::sync::Arc;
 
-/// The MCP server's state: the same one the HTTP server uses.
-#[derive(Clone)]
-pub struct ErrdexMcp {
-    state: Arc<AppState>,
+/// What can stop the server.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The async runtime could not start.
+    #[error("starting the MCP server's runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// The client and server did not agree on a session (boxed: the
+    /// SDK's error is large and rare).
+    #[error("MCP handshake: {0}")]
+    Handshake(#[from] Box<rmcp::service::ServerInitializeError>),
+    /// The session ended abnormally.
+    #[error("MCP session: {0}")]
+    Session(#[from] tokio::task::JoinError),
 }
 
-/// Loads an exported dataset (`errdex export --format dataset`) into an
-/// in-memory store.
-pub fn load_dataset(dir: &Path) -> anyhow::Result<SqliteStore> {
-    let errors = dir.join("errors");
-    let entries = std::fs::read_dir(&errors).map_err(|e| {
-        anyhow::anyhow!(
-            "{}: {e}; point --dataset at a folder written by `errdex export --format dataset`",
-            errors.display()
-        )
-    })?;
-    let mut by_repo: std::collections::BTreeMap<String, Vec<Record>> = Default::default();
-    for e in entries {
-        let path = e?.path();
-        let text = std::fs::read_to_string(&path)?;
-        let v: Value =
-            serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let r: Record = serde_json::from_value(v["record"].clone())
-            .map_err(|e| anyhow::anyhow!("{}: not a record: {e}", path.display()))?;
-        by_repo.entry(r.repo.clone()).or_default().push(r);
-    }
-    let store = SqliteStore::open_in_memory()?;
-    for (repo, records) in by_repo {
-        store.replace_repo(&errdex_model::RepoDataset {
-            repo,
-            records,
-            ..Default::default()
-        })?;
-    }
-    Ok(store)
+/// The MCP server's state: the query service the HTTP server uses too,
+/// and the public root its page links point at.
+#[derive(Clone)]
+pub struct ErrdexMcp {
+    atlas: Arc<Atlas>,
+    base_url: String,
 }
 
 fn schema(properties: Value, required: &[&str]) -> Arc<Map<String, Value>> {
@@ -109,103 +94,26 @@ fn arg<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
         .filter(|s| !s.trim().is_empty())
 }
 
-/// A record as markdown for an agent, in the seed page's order.
-pub fn markdown(r: &Record, url: &str) -> String {
-    let mut out = format!(
-        "# {}\n\n{} · {} · {}\n\nPage: {url}\n",
-        r.error_message,
-        r.repo,
-        r.severity,
-        r.error_type.as_str()
-    );
-    let mut section = |title: &str, body: &str| {
-        if !body.trim().is_empty() {
-            out.push_str(&format!("\n## {title}\n\n{body}\n"));
-        }
-    };
-    section("What it means", r.documentation.as_deref().unwrap_or(""));
-    let fence = |code: &str| format!("```{}\n{code}\n```", r.language.as_str());
-    let source = format!(
-        "{}:{}{}\n\n{}",
-        r.file_path,
-        r.line_number,
-        r.github_url
-            .as_deref()
-            .map(|u| format!(" ({u})"))
-            .unwrap_or_default(),
-        fence(&r.source_code)
-    );
-    section("Source", &source);
-    let numbered: Vec<String> = r
-        .solutions
-        .iter()
-        .enumerate()
-        .map(|(i, s)| format!("{}. {s}", i + 1))
-        .collect();
-    section("Solutions", &numbered.join("\n"));
-    section(
-        "Example fix",
-        &r.example_fix.as_deref().map(fence).unwrap_or_default(),
-    );
-    let mut patterns = String::new();
-    if let Some(h) = &r.handling_strategy {
-        patterns.push_str(&format!("Strategy: {h}\n"));
-    }
-    for (t, c) in [
-        ("Validation", &r.validation_code),
-        ("Type guard", &r.type_guard),
-        ("Handling", &r.try_catch_pattern),
-    ] {
-        if let Some(c) = c {
-            patterns.push_str(&format!("\n{t}:\n{}\n", fence(c)));
-        }
-    }
-    section("Defensive patterns", &patterns);
-    let when = [&r.trigger_scenarios, &r.common_situations]
-        .into_iter()
-        .flatten()
-        .cloned()
-        .collect::<Vec<_>>()
-        .join("\n\n");
-    section("When it happens", &when);
-    let sites: Vec<String> = r
-        .sites
-        .iter()
-        .map(|s| {
-            format!(
-                "- {}:{} {}",
-                s.file_path,
-                s.line_number,
-                s.function.as_deref().unwrap_or("")
-            )
-        })
-        .collect();
-    section("All sites", &sites.join("\n"));
-    let related: Vec<String> = r
-        .related_errors
-        .iter()
-        .map(|x| format!("- {} (id {})", x.error_message, x.id))
-        .collect();
-    section("Related errors", &related.join("\n"));
-    out.push_str(&format!(
-        "\nAnalysis: {} · record id {}\n",
-        r.analyzer.as_deref().unwrap_or("none"),
-        r.id
-    ));
-    out
-}
+/// A record as markdown for an agent, in the seed page's order (see
+/// [`errdex_atlas::render`]).
+pub use errdex_atlas::render::markdown;
 
 impl ErrdexMcp {
     /// A server over a store; `base_url` roots page URLs.
-    pub fn new(store: SqliteStore, base_url: &str) -> ErrdexMcp {
+    pub fn new(store: impl Store + 'static, base_url: &str) -> ErrdexMcp {
         ErrdexMcp {
-            state: AppState::new(store, base_url),
+            atlas: Arc::new(Atlas::new(store)),
+            base_url: base_url.trim_end_matches('/').to_string(),
         }
     }
 
+    /// The page of a record.
+    fn page_url(&self, repo: &str, slug: &str) -> String {
+        format!("{}/{repo}/{slug}/", self.base_url)
+    }
+
     fn call(&self, name: &str, args: &Map<String, Value>) -> Result<CallToolResult, ErrorData> {
-        let s = &self.state;
-        let internal = |e: String| ErrorData::internal_error(e, None);
+        let s = &self.atlas;
         match name {
             "search_error" => {
                 let q = arg(args, "message").ok_or_else(|| {
@@ -224,7 +132,7 @@ impl ErrdexMcp {
                     .iter()
                     .map(|h| json!({"id": h.id, "repo": h.repo, "slug": h.slug, "messagePattern": h.message_pattern,
                         "filePath": h.file_path, "lineNumber": h.line_number, "matchType": h.match_type, "score": h.score,
-                        "url": format!("{}/{}/{}/", s.base_url(), h.repo, h.slug)}))
+                        "url": self.page_url(&h.repo, &h.slug)}))
                     .collect();
                 Ok(text_result(
                     serde_json::to_string_pretty(&list).unwrap_or_default(),
@@ -241,11 +149,10 @@ impl ErrdexMcp {
             }
             "get_error" => {
                 let record = match (arg(args, "id"), arg(args, "repo"), arg(args, "slug")) {
-                    (Some(id), _, _) => s.store().get(id).map_err(|e| internal(e.to_string()))?,
+                    (Some(id), _, _) => s.get(id).map_err(internal)?,
                     (None, repo, Some(slug)) => s
-                        .store()
                         .find_slug(repo, slug)
-                        .map_err(|e| internal(e.to_string()))?
+                        .map_err(internal)?
                         .into_iter()
                         .next(),
                     _ => {
@@ -257,7 +164,7 @@ impl ErrdexMcp {
                 };
                 match record {
                     Some(r) => {
-                        let url = format!("{}/{}/{}/", s.base_url(), r.repo, r.slug);
+                        let url = self.page_url(&r.repo, &r.slug);
                         Ok(text_result(markdown(&r, &url)))
                     }
                     None => Ok(CallToolResult::error(vec![Content::text(
@@ -266,7 +173,7 @@ impl ErrdexMcp {
                 }
             }
             "list_repos" => {
-                let repos = s.store().repos().map_err(|e| internal(e.to_string()))?;
+                let repos = s.repos().map_err(internal)?;
                 let list: Vec<Value> = repos
                     .iter()
                     .map(|r| json!({"repo": r.repo, "errors": r.records, "commit": r.commit}))
@@ -313,13 +220,24 @@ impl ServerHandler for ErrdexMcp {
     }
 }
 
+/// An internal failure, logged in full; the client is told only that the
+/// server failed, as store text is no business of the agent's.
+fn internal(e: errdex_atlas::Error) -> ErrorData {
+    tracing::error!(error = %e, "MCP tool call failed");
+    ErrorData::internal_error("internal error; the server's log has the details", None)
+}
+
 /// Serves MCP on stdin/stdout until the client closes the connection.
-pub fn serve_stdio(server: ErrdexMcp) -> anyhow::Result<()> {
+pub fn serve_stdio(server: ErrdexMcp) -> Result<(), Error> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .build()?;
+        .build()
+        .map_err(Error::Runtime)?;
     rt.block_on(async move {
-        let service = server.serve(rmcp::transport::stdio()).await?;
+        let service = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(Box::new)?;
         service.waiting().await?;
         Ok(())
     })

@@ -6,10 +6,11 @@
 //! export.
 
 use crate::api::row;
+use crate::error::{Doing, Error, Failure, Result};
 use crate::{meta, pages, AppState};
-use anyhow::{anyhow, bail, Context};
+use errdex_atlas::Atlas;
 use errdex_model::Record;
-use errdex_store::{ListQuery, SqliteStore, Store};
+use errdex_store::{ListQuery, Store};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -36,15 +37,17 @@ struct Files {
 }
 
 impl Files {
-    fn write(&mut self, rel: &str, bytes: &[u8]) -> anyhow::Result<()> {
+    fn write(&mut self, rel: &str, bytes: &[u8]) -> Result<()> {
         if rel.split('/').any(|p| p == ".." || p.is_empty()) {
-            bail!("refusing to write outside the export: {rel:?}");
+            return Err(Error::Export(format!(
+                "refusing to write outside the export: {rel:?}"
+            )));
         }
         let path = self.root.join(rel);
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            std::fs::create_dir_all(dir).doing(|| format!("creating {}", dir.display()))?;
         }
-        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(&path, bytes).doing(|| format!("writing {}", path.display()))?;
         let sha: String = Sha256::digest(bytes)
             .iter()
             .map(|b| format!("{b:02x}"))
@@ -54,7 +57,7 @@ impl Files {
         Ok(())
     }
 
-    fn json(&mut self, rel: &str, v: &Value) -> anyhow::Result<()> {
+    fn json(&mut self, rel: &str, v: &Value) -> Result<()> {
         self.write(rel, serde_json::to_string(v)?.as_bytes())
     }
 
@@ -64,26 +67,26 @@ impl Files {
 }
 
 /// Builds an export in a temporary folder beside `out`, then swaps it in.
-fn atomically(
-    out: &Path,
-    build: impl FnOnce(&mut Files) -> anyhow::Result<()>,
-) -> anyhow::Result<Files> {
+fn atomically(out: &Path, build: impl FnOnce(&mut Files) -> Result<()>) -> Result<Files> {
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
+    std::fs::create_dir_all(&parent).doing(|| format!("creating {}", parent.display()))?;
     let name = out
         .file_name()
-        .ok_or_else(|| anyhow!("--out {}: not a folder name", out.display()))?
+        .ok_or_else(|| Error::Export(format!("--out {}: not a folder name", out.display())))?
         .to_string_lossy()
         .to_string();
     if out.exists() && !out.is_dir() {
-        bail!("--out {}: exists and is not a folder", out.display());
+        return Err(Error::Export(format!(
+            "--out {}: exists and is not a folder",
+            out.display()
+        )));
     }
     let tmp = parent.join(format!(".{name}.tmp{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    std::fs::create_dir_all(&tmp).doing(|| format!("creating {}", tmp.display()))?;
     let mut files = Files {
         root: tmp.clone(),
         written: Vec::new(),
@@ -99,10 +102,10 @@ fn atomically(
 
 /// Puts `tmp` at `out`: one exchange of the two folders where the system
 /// has it, so `out` is never missing; the old export is removed after.
-fn swap_in(tmp: &Path, out: &Path) -> anyhow::Result<()> {
+fn swap_in(tmp: &Path, out: &Path) -> Result<()> {
     if !out.exists() {
         return std::fs::rename(tmp, out)
-            .with_context(|| format!("moving the export to {}", out.display()));
+            .doing(|| format!("moving the export to {}", out.display()));
     }
     #[cfg(target_os = "linux")]
     {
@@ -118,29 +121,29 @@ fn swap_in(tmp: &Path, out: &Path) -> anyhow::Result<()> {
         out.file_name().unwrap_or_default().to_string_lossy(),
         std::process::id()
     ));
-    std::fs::rename(out, &old).with_context(|| format!("moving {} aside", out.display()))?;
-    std::fs::rename(tmp, out).with_context(|| format!("moving the export to {}", out.display()))?;
+    std::fs::rename(out, &old).doing(|| format!("moving {} aside", out.display()))?;
+    std::fs::rename(tmp, out).doing(|| format!("moving the export to {}", out.display()))?;
     let _ = std::fs::remove_dir_all(&old);
     Ok(())
 }
 
-fn records(store: &SqliteStore, repo: Option<&str>) -> anyhow::Result<Vec<Record>> {
+fn records(store: &dyn Store, repo: Option<&str>) -> Result<Vec<Record>> {
     let rs = store.list(&ListQuery {
         repo: repo.map(str::to_string),
         ..ListQuery::default()
     })?;
     if rs.is_empty() {
-        bail!(match repo {
+        return Err(Error::Export(match repo {
             Some(r) => format!("no records for {r}; check --repo against `errdex list`"),
             None => "the database holds no records; run `errdex index PATH` first".to_string(),
-        });
+        }));
     }
     Ok(rs)
 }
 
 /// The version an export carries: the store's, or just after the one
 /// already at `out` if that is not older (versions only increase).
-fn export_version(store: &SqliteStore, out: &Path) -> anyhow::Result<String> {
+fn export_version(store: &dyn Store, out: &Path) -> Result<String> {
     let mut v = store.dataset_version()?.unwrap_or_default();
     let previous = std::fs::read_to_string(out.join("manifest.json"))
         .ok()
@@ -148,8 +151,12 @@ fn export_version(store: &SqliteStore, out: &Path) -> anyhow::Result<String> {
         .and_then(|m| m["datasetVersion"].as_str().map(str::to_string));
     if let Some(p) = previous {
         if p >= v {
-            let t = chrono_like_bump(&p)
-                .ok_or_else(|| anyhow!("{}: unreadable datasetVersion {p:?}", out.display()))?;
+            let t = chrono_like_bump(&p).ok_or_else(|| {
+                Error::Export(format!(
+                    "{}: unreadable datasetVersion {p:?}",
+                    out.display()
+                ))
+            })?;
             v = t;
         }
     }
@@ -172,16 +179,12 @@ fn chrono_like_bump(v: &str) -> Option<String> {
 
 /// Writes the dataset: `manifest.json`, `index.json`, `repos.json`,
 /// `repos/{owner}/{name}.json`, `errors/{id}.json`.
-pub fn export_dataset(
-    store: &SqliteStore,
-    repo: Option<&str>,
-    out: &Path,
-) -> anyhow::Result<Exported> {
+pub fn export_dataset(store: &dyn Store, repo: Option<&str>, out: &Path) -> Result<Exported> {
     let records = records(store, repo)?;
     let version = export_version(store, out)?;
     let schema: Value = serde_json::from_str(include_str!("../../../schema/record.schema.json"))?;
-    let validator =
-        jsonschema::validator_for(&schema).map_err(|e| anyhow!("the shipped schema: {e}"))?;
+    let validator = jsonschema::validator_for(&schema)
+        .map_err(|e| Error::Export(format!("the shipped schema: {e}")))?;
     let repos: Vec<_> = store
         .repos()?
         .into_iter()
@@ -191,12 +194,12 @@ pub fn export_dataset(
         for r in &records {
             let v = serde_json::to_value(r)?;
             if let Some(e) = validator.iter_errors(&v).next() {
-                bail!(
+                return Err(Error::Export(format!(
                     "record {} ({}) does not match the schema: {e} at {}",
                     r.id,
                     r.message_pattern,
                     e.instance_path()
-                );
+                )));
             }
             f.json(
                 &format!("errors/{}.json", r.id),
@@ -246,12 +249,12 @@ pub fn export_dataset(
 /// Writes the whole site as static files: every page as `…/index.html`,
 /// the JSON a page links to, sitemaps, robots.txt and llms.txt. Search
 /// needs the server and is left out.
-pub fn export_site(store: SqliteStore, base_url: &str, out: &Path) -> anyhow::Result<Exported> {
+pub fn export_site(store: impl Store + 'static, base_url: &str, out: &Path) -> Result<Exported> {
     let version = export_version(&store, out)?;
-    let s = AppState::for_static_site(store, base_url);
-    let records = records(&s.store, None)?;
-    let repos = s.store.repos()?;
-    let fail = |e: crate::Failure| anyhow!("{}", e.1);
+    let s = AppState::for_static_site(Atlas::new(store), base_url);
+    let records = records(s.atlas.store(), None)?;
+    let repos = s.atlas.repos()?;
+    let fail = Failure::into_error;
     let files = atomically(out, |f| {
         f.write(
             "index.html",

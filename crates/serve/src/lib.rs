@@ -10,9 +10,14 @@
 #![deny(missing_docs)]
 
 mod api;
-pub use api::Hit;
+pub use errdex_atlas::Hit;
+mod error;
+pub use error::Error;
+pub(crate) use error::Failure;
 pub mod export;
 mod meta;
+mod observe;
+pub use observe::REQUEST_ID;
 mod pages;
 
 use axum::body::Bytes;
@@ -22,12 +27,11 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use errdex_explain::Explainer;
-use errdex_store::{SqliteStore, Store};
+use errdex_atlas::Atlas;
+use errdex_store::Store;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant};
 
 /// Largest body `POST /api/explain` accepts.
 pub const MAX_EXPLAIN_BYTES: usize = 64 * 1024;
@@ -36,27 +40,19 @@ pub const PAGE_SIZE: usize = 50;
 
 /// What every handler shares.
 pub struct AppState {
-    store: SqliteStore,
+    atlas: Atlas,
     /// The site's public root (`https://errdex.example`), for canonical
     /// links and sitemaps; no trailing slash.
     base_url: String,
-    /// The trace index and the dataset version it was built from.
-    explainer: Mutex<Option<(String, Arc<Explainer>)>>,
     /// Requests by route, for `/metrics`.
     requests: Mutex<BTreeMap<&'static str, u64>>,
     explained_lines: AtomicU64,
     /// Rendering for static files: no search forms or filters, whole lists.
     static_site: bool,
-    /// The dataset version and when it was read: read at most once per
-    /// [`VERSION_TTL`], so a re-index shows within that time without a
-    /// query per request.
-    version: Mutex<Option<(Instant, String)>>,
     /// Answers already rendered for the current dataset version.
     cache: RwLock<PageCache>,
 }
 
-/// How long a read dataset version is trusted.
-const VERSION_TTL: Duration = Duration::from_secs(1);
 /// Largest answer kept in the cache.
 const CACHE_MAX_BODY: usize = 2 << 20;
 /// The cache starts over past this many bytes.
@@ -71,63 +67,32 @@ struct PageCache {
     bytes: usize,
 }
 
-/// A failure a handler answers with.
-pub(crate) struct Failure(StatusCode, String);
-
-impl IntoResponse for Failure {
-    fn into_response(self) -> Response {
-        let body = serde_json::json!({"error": self.1});
-        (self.0, axum::Json(body)).into_response()
-    }
-}
-
-impl From<errdex_store::Error> for Failure {
-    fn from(e: errdex_store::Error) -> Self {
-        Failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
-    }
-}
-
 impl AppState {
     /// State over an opened store; `base_url` is the public root.
-    pub fn new(store: SqliteStore, base_url: &str) -> Arc<AppState> {
-        Arc::new(AppState::with(store, base_url, false))
+    pub fn new(store: impl Store + 'static, base_url: &str) -> Arc<AppState> {
+        Arc::new(AppState::with(Atlas::new(store), base_url, false))
     }
 
     /// State for rendering the static site.
-    fn for_static_site(store: SqliteStore, base_url: &str) -> AppState {
-        AppState::with(store, base_url, true)
+    fn for_static_site(atlas: Atlas, base_url: &str) -> AppState {
+        AppState::with(atlas, base_url, true)
     }
 
-    fn with(store: SqliteStore, base_url: &str, static_site: bool) -> AppState {
+    fn with(atlas: Atlas, base_url: &str, static_site: bool) -> AppState {
         AppState {
-            store,
+            atlas,
             base_url: base_url.trim_end_matches('/').to_string(),
-            explainer: Mutex::new(None),
             requests: Mutex::new(BTreeMap::new()),
             explained_lines: AtomicU64::new(0),
             static_site,
-            version: Mutex::new(None),
             cache: RwLock::new(PageCache::default()),
         }
     }
 
-    /// The dataset version now ("none" before anything was indexed), at
-    /// most [`VERSION_TTL`] old.
+    /// The dataset version now ("none" before anything was indexed), as
+    /// the atlas last read it.
     pub(crate) fn version(&self) -> String {
-        let mut slot = self.version.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((at, v)) = slot.as_ref() {
-            if at.elapsed() < VERSION_TTL {
-                return v.clone();
-            }
-        }
-        let v = self
-            .store
-            .dataset_version()
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| "none".to_string());
-        *slot = Some((Instant::now(), v.clone()));
-        v
+        self.atlas.version()
     }
 
     fn cached(&self, version: &str, key: &str) -> Option<(HeaderValue, Bytes)> {
@@ -149,40 +114,14 @@ impl AppState {
         c.entries.insert(key, (ctype, body));
     }
 
-    /// The trace index for the current dataset, built on first use.
-    pub(crate) fn explainer(&self) -> Result<Arc<Explainer>, Failure> {
-        let version = self.version();
-        let mut slot = self.explainer.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((v, e)) = slot.as_ref() {
-            if *v == version {
-                return Ok(e.clone());
-            }
-        }
-        let e = Arc::new(Explainer::new(self.store.trace_rows(None)?));
-        *slot = Some((version, e.clone()));
-        Ok(e)
-    }
-
-    /// The store it serves.
-    pub fn store(&self) -> &SqliteStore {
-        &self.store
+    /// The query service it answers from.
+    pub fn atlas(&self) -> &Atlas {
+        &self.atlas
     }
 
     /// The public root URL, no trailing slash.
     pub fn base_url(&self) -> &str {
         &self.base_url
-    }
-
-    /// Tiered search, as `GET /api/search` answers it.
-    pub fn search(&self, q: &str, repo: Option<&str>, limit: usize) -> Result<Vec<Hit>, String> {
-        api::search_hits(self, q, repo, limit).map_err(|f| f.1)
-    }
-
-    /// Traces each non-empty line of `text`, as `POST /api/explain` does.
-    pub fn explain(&self, text: &str) -> Result<Vec<errdex_explain::Explanation>, String> {
-        let ex = self.explainer().map_err(|f| f.1)?;
-        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        Ok(ex.explain_block(&lines))
     }
 
     fn count(&self, route: &'static str) {
@@ -223,6 +162,7 @@ pub fn router(state: Arc<AppState>) -> Router {
             conditional,
         ))
         .layer(tower_http::compression::CompressionLayer::new())
+        .layer(axum::middleware::from_fn(observe::observe))
         .with_state(state)
 }
 
@@ -279,8 +219,9 @@ async fn conditional(State(state): State<Arc<AppState>>, req: Request, next: Nex
     };
     if cacheable && small && resp.status() == StatusCode::OK {
         let (parts, body) = resp.into_parts();
-        let Ok(bytes) = axum::body::to_bytes(body, CACHE_MAX_BODY).await else {
-            return (StatusCode::INTERNAL_SERVER_ERROR, "answer too large").into_response();
+        let bytes = match axum::body::to_bytes(body, CACHE_MAX_BODY).await {
+            Ok(bytes) => bytes,
+            Err(e) => return Failure::Internal(Error::Body(e.to_string())).into_response(),
         };
         if let Some(ctype) = parts.headers.get(header::CONTENT_TYPE) {
             state.remember(&version, key, ctype.clone(), bytes.clone());
@@ -346,9 +287,7 @@ pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce(&AppState) -> Result<T, Failure> + Send + 'static,
 ) -> Result<T, Failure> {
     let state = state.clone();
-    tokio::task::spawn_blocking(move || f(&state))
-        .await
-        .map_err(|e| Failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+    tokio::task::spawn_blocking(move || f(&state)).await?
 }
 
 #[cfg(test)]

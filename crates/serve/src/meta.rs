@@ -6,7 +6,7 @@ use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use errdex_store::{ListQuery, Store};
+use errdex_store::ListQuery;
 use serde_json::{json, Value};
 use std::fmt::Write;
 use std::sync::atomic::Ordering;
@@ -22,7 +22,7 @@ pub(crate) async fn healthz(State(s): State<Arc<AppState>>) -> Json<Value> {
 
 pub(crate) async fn metrics(State(s): State<Arc<AppState>>) -> Result<Response, Failure> {
     blocking(&s, |s| {
-        let repos = s.store.repos()?;
+        let repos = s.atlas.repos()?;
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -83,7 +83,7 @@ pub(crate) async fn llms(State(s): State<Arc<AppState>>) -> Result<Response, Fai
 
 pub(crate) fn llms_txt(s: &AppState) -> Result<String, Failure> {
     {
-        let repos = s.store.repos()?;
+        let repos = s.atlas.repos()?;
         let mut out = String::from("# errdex error atlas\n\n> Every error message of the indexed repositories: what it means, where the code produces it, when it happens and how to fix or handle it. Raw log lines can be traced back to the source sites.\n\n## How to use\n\n");
         let b = &s.base_url;
         let _ = writeln!(out, "- [Search or trace a log line]({b}/api/search?q=TEXT): JSON, tiered (error code, traced pattern, full text)");
@@ -118,7 +118,7 @@ pub(crate) async fn sitemap_index(State(s): State<Arc<AppState>>) -> Result<Resp
 pub(crate) fn sitemap_index_xml(s: &AppState) -> Result<String, Failure> {
     {
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
-        for r in s.store.repos()? {
+        for r in s.atlas.repos()? {
             let _ = writeln!(
                 out,
                 "<sitemap><loc>{}/sitemaps/{}.xml</loc><lastmod>{}</lastmod></sitemap>",
@@ -152,7 +152,7 @@ pub(crate) async fn sitemap_repo(
 pub(crate) fn sitemap_repo_xml(s: &AppState, repo: &str) -> Result<Option<String>, Failure> {
     {
         let repo = repo.to_string();
-        let records = s.store.list(&ListQuery {
+        let records = s.atlas.list(&ListQuery {
             repo: Some(repo.clone()),
             ..ListQuery::default()
         })?;

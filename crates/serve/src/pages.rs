@@ -1,13 +1,14 @@
 //! Server-rendered pages (maud: templates checked at compile time). Pages
 //! work without JavaScript, use system fonts, and fit a phone.
 
-use crate::api::{search_hits, Filters, SearchParams};
+use crate::api::{Filters, SearchParams};
 use crate::{blocking, AppState, Failure, PAGE_SIZE};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
-use errdex_model::{Record, Severity};
-use errdex_store::{ListQuery, Store};
+use errdex_atlas::render::html::{rich, severity as sev, urlencode};
+use errdex_model::Record;
+use errdex_store::ListQuery;
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde_json::json;
 use std::sync::Arc;
@@ -50,15 +51,6 @@ fn page(s: &AppState, title: &str, canonical: &str, head: Markup, body: Markup) 
     }
 }
 
-/// Prose with `code spans` (as the analysis writes them) as <code>.
-fn rich(text: &str) -> Markup {
-    html! {
-        @for (i, part) in text.split('`').enumerate() {
-            @if i % 2 == 1 { code { (part) } } @else { (part) }
-        }
-    }
-}
-
 /// JSON for a `<script>`: `</` cannot close the element.
 fn script_json(v: &serde_json::Value) -> PreEscaped<String> {
     PreEscaped(v.to_string().replace("</", "<\\/"))
@@ -94,7 +86,7 @@ pub(crate) async fn home(State(s): State<Arc<AppState>>) -> Result<Markup, Failu
 /// The home page.
 pub(crate) fn home_page(s: &AppState) -> Result<Markup, Failure> {
     {
-        let repos = s.store.repos()?;
+        let repos = s.atlas.repos()?;
         let total: u64 = repos.iter().map(|r| r.records).sum();
         let body = html! {
             h1 { "Every error message, explained" }
@@ -135,10 +127,6 @@ pub(crate) async fn add_slash3(
     Redirect::permanent(&format!("/{owner}/{repo}/{slug}/"))
 }
 
-fn sev(s: Severity) -> Markup {
-    html! { span.sev { (s.as_str()) } }
-}
-
 pub(crate) async fn repo(
     State(s): State<Arc<AppState>>,
     Path((owner, name)): Path<(String, String)>,
@@ -163,14 +151,14 @@ pub(crate) fn repo_page(
 ) -> Result<Option<Markup>, Failure> {
     {
         let repo = format!("{owner}/{name}");
-        let Some(summary) = s.store.repos()?.into_iter().find(|r| r.repo == repo) else {
+        let Some(summary) = s.atlas.repo(&repo)? else {
             return Ok(None);
         };
         let page_no = f.page.unwrap_or(1).max(1);
         let size = if s.static_site { 0 } else { PAGE_SIZE };
         let q = f.query(&repo, size, (page_no - 1) * PAGE_SIZE);
-        let total = s.store.count(&q)?;
-        let rows = s.store.list(&q)?;
+        let total = s.atlas.count(&q)?;
+        let rows = s.atlas.list(&q)?;
         let pages = if s.static_site {
             1
         } else {
@@ -242,74 +230,23 @@ pub(crate) fn repo_page(
     }
 }
 
-fn urlencode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' => {
-                (b as char).to_string()
-            }
-            b' ' => "+".to_string(),
-            b => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-/// The snippet with line numbers, the site's line marked.
-fn snippet(r: &Record) -> Markup {
-    html! {
-        pre {
-            code {
-                @for (i, line) in r.source_code.split('\n').enumerate() {
-                    @let n = r.source_code_start + i as u32;
-                    @if n == r.line_number {
-                        span.hl id="site" { (format!("{n:>5}  {line}")) } "\n"
-                    } @else {
-                        (format!("{n:>5}  {line}")) "\n"
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn provenance(r: &Record) -> String {
-    let who = match r.analyzer.as_deref() {
-        Some("static") | None => "Static analysis".to_string(),
-        Some(a) if a.starts_with("llm:") => {
-            format!("AI-assisted analysis ({})", a.trim_start_matches("llm:"))
-        }
-        Some(a) => format!("Analysis ({a})"),
-    };
-    let at = match &r.analyzed_sha {
-        Some(sha) => format!("{}@{}", r.repo, &sha[..sha.len().min(10)]),
-        None => r.repo.clone(),
-    };
-    format!(
-        "{who} of {at} ({})",
-        &r.analyzed_at[..r.analyzed_at.len().min(10)]
-    )
-}
-
 pub(crate) async fn error(
     State(s): State<Arc<AppState>>,
     Path((owner, name, slug)): Path<(String, String, String)>,
 ) -> Result<Response, Failure> {
     blocking(&s, move |s| {
         let repo = format!("{owner}/{name}");
-        let Some(r) = s.store.find_slug(Some(&repo), &slug)?.into_iter().next() else {
+        let Some(r) = s.atlas.find_slug(Some(&repo), &slug)?.into_iter().next() else {
             return Ok(not_found(s, &format!("No error {slug} in {repo}.")));
         };
-        let related: Vec<Record> = r
-            .related_errors
-            .iter()
-            .filter_map(|x| s.store.get(&x.id).ok().flatten())
-            .collect();
+        let related = s.atlas.related(&r);
         Ok(error_page(s, &r, &related).into_response())
     })
     .await
 }
 
-/// An error's page, in the seed page's order.
+/// An error's page: the seed page's sections (see
+/// [`errdex_atlas::render`]) in the common frame, with search metadata.
 pub(crate) fn error_page(s: &AppState, r: &Record, related: &[Record]) -> Markup {
     let canonical = format!("/{}/{}/", r.repo, r.slug);
     let json_url = format!("/api/errors/{}", r.id);
@@ -348,65 +285,7 @@ pub(crate) fn error_page(s: &AppState, r: &Record, related: &[Record]) -> Markup
         link rel="alternate" type="application/json" href=(json_url);
         script type="application/ld+json" { (script_json(&ld)) }
     };
-    let short_sha = r.analyzed_sha.as_deref().map(|c| &c[..c.len().min(10)]);
-    let body = html! {
-        nav { a href="/" { "errdex" } " / " a href=(format!("/{}/", r.repo)) { (r.repo) } }
-        p.mut { (r.repo) " · " (sev(r.severity)) " · " (r.error_type.as_str())
-            @if let Some(f) = &r.background_tag { " · " a href=(format!("/info/{f}/")) { (f) } } }
-        h1 { "Error message" }
-        pre.msg { (r.error_message) }
-        @if let Some(d) = &r.documentation { h2 { "What it means" } p { (rich(d)) } }
-        h2 { "Source" }
-        p { "Thrown at " code { (r.file_path) ":" (r.line_number) }
-            @if let Some(f) = r.sites.first().and_then(|s| s.function.as_deref()) { " in " code { (f) } } }
-        (snippet(r))
-        @if let Some(u) = &r.github_url {
-            p { a href=(u) { "View on GitHub" @if let Some(c) = short_sha { " (pinned to " (c) ")" } } }
-        }
-        @if !r.solutions.is_empty() {
-            h2 { "Solutions" }
-            ol { @for sol in &r.solutions { li { (rich(sol)) } } }
-        }
-        @if let Some(fix) = &r.example_fix { h2 { "Example fix" } pre { code { (fix) } } }
-        @if r.type_guard.is_some() || r.try_catch_pattern.is_some() || r.validation_code.is_some() {
-            h2 { "Defensive patterns" }
-            @if let Some(h) = &r.handling_strategy { p.mut { "Strategy: " (h) } }
-            @for (title, code) in [("Validation", &r.validation_code), ("Type guard", &r.type_guard), ("Handling", &r.try_catch_pattern)] {
-                @if let Some(code) = code {
-                    details { summary { (title) } pre { code { (code) } } }
-                }
-            }
-        }
-        @if r.trigger_scenarios.is_some() || r.common_situations.is_some() {
-            h2 { "When it happens" }
-            @if let Some(t) = &r.trigger_scenarios { p { strong { "Trigger: " } (rich(t)) } }
-            @if let Some(c) = &r.common_situations { p { strong { "Common situations: " } (rich(c)) } }
-        }
-        @if !r.prevention_tips.is_empty() {
-            h2 { "Prevention" }
-            ul { @for t in &r.prevention_tips { li { (rich(t)) } } }
-        }
-        h2 { "All sites" }
-        ul {
-            @for site in &r.sites {
-                li { code { (site.file_path) ":" (site.line_number) }
-                    @if let Some(f) = &site.function { " " code { (f) } }
-                    @if let Some(u) = &site.github_url { " · " a href=(u) { "source" } } }
-            }
-        }
-        @if !related.is_empty() {
-            h2 { "Related errors" }
-            ul { @for x in related { li { a href=(format!("/{}/{}/", x.repo, x.slug)) { (x.error_message) } } } }
-        }
-        footer {
-            p {
-                (provenance(r)) ". Data as JSON: " a href=(json_url) { (json_url) } "."
-                @if r.github_url.is_some() {
-                    " Report an issue: " a href=(format!("https://github.com/{}/issues/new?title={}", r.repo, urlencode(&format!("Error: {}", r.error_message)))) { "GitHub" } "."
-                }
-            }
-        }
-    };
+    let body = errdex_atlas::render::html(r, related);
     page(s, &r.error_message, &canonical, head, body)
 }
 
@@ -419,7 +298,7 @@ pub(crate) async fn search(
         let explained = if q.trim().is_empty() {
             Vec::new()
         } else {
-            let ex = s.explainer()?;
+            let ex = s.atlas.explainer()?;
             let lines: Vec<&str> = q
                 .lines()
                 .filter(|l| !l.trim().is_empty())
@@ -427,7 +306,7 @@ pub(crate) async fn search(
                 .collect();
             ex.explain_block(&lines)
         };
-        let hits = search_hits(s, &q, p.repo.as_deref(), 30)?;
+        let hits = s.atlas.search(&q, p.repo.as_deref(), 30)?;
         let body = html! {
             h1 { "Search" }
             (search_box(&q))
@@ -496,8 +375,8 @@ pub(crate) fn family_page(s: &AppState, slug: &str) -> Result<Option<Markup>, Fa
             limit: 200,
             ..ListQuery::default()
         };
-        let total = s.store.count(&q)?;
-        let rows = s.store.list(&q)?;
+        let total = s.atlas.count(&q)?;
+        let rows = s.atlas.list(&q)?;
         let body = html! {
             nav { a href="/" { "errdex" } " / family" }
             h1 { (slug) }

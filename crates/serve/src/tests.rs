@@ -1,6 +1,7 @@
 //! The server over a real socket, on the seed fixture.
 
 use super::*;
+use errdex_store::SqliteStore;
 use sha2::Digest;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -557,4 +558,178 @@ fn handlers_answer_through_oneshot() {
         );
         assert_eq!(call("/api/search").await.status(), StatusCode::BAD_REQUEST);
     });
+}
+
+/// A store that fails every call with text no client may see.
+struct Broken;
+
+fn broken<T>() -> errdex_store::Result<T> {
+    Err(errdex_store::Error::Open {
+        path: "/srv/secret/atlas.db".into(),
+        message: "disk I/O error".into(),
+    })
+}
+
+impl Store for Broken {
+    fn replace_repo(&self, _: &errdex_model::RepoDataset) -> errdex_store::Result<String> {
+        broken()
+    }
+    fn repos(&self) -> errdex_store::Result<Vec<errdex_store::RepoSummary>> {
+        broken()
+    }
+    fn list(&self, _: &errdex_store::ListQuery) -> errdex_store::Result<Vec<errdex_model::Record>> {
+        broken()
+    }
+    fn count(&self, _: &errdex_store::ListQuery) -> errdex_store::Result<u64> {
+        broken()
+    }
+    fn get(&self, _: &str) -> errdex_store::Result<Option<errdex_model::Record>> {
+        broken()
+    }
+    fn find_slug(
+        &self,
+        _: Option<&str>,
+        _: &str,
+    ) -> errdex_store::Result<Vec<errdex_model::Record>> {
+        broken()
+    }
+    fn search(
+        &self,
+        _: &str,
+        _: Option<&str>,
+        _: usize,
+    ) -> errdex_store::Result<Vec<errdex_model::Record>> {
+        broken()
+    }
+    fn dynamic_sites(
+        &self,
+        _: Option<&str>,
+    ) -> errdex_store::Result<Vec<(String, errdex_model::DynamicSite)>> {
+        broken()
+    }
+    fn trace_rows(&self, _: Option<&str>) -> errdex_store::Result<Vec<errdex_store::TraceRow>> {
+        broken()
+    }
+    fn dataset_version(&self) -> errdex_store::Result<Option<String>> {
+        broken()
+    }
+    fn update_records(&self, _: &[errdex_model::Record]) -> errdex_store::Result<Option<String>> {
+        broken()
+    }
+    fn cache_get(&self, _: &str) -> errdex_store::Result<Option<String>> {
+        broken()
+    }
+    fn cache_put(&self, _: &str, _: &str, _: &str, _: &str) -> errdex_store::Result<()> {
+        broken()
+    }
+}
+
+/// Log lines written while `f` runs on this thread.
+fn logged<T>(f: impl FnOnce() -> T) -> (T, String) {
+    #[derive(Clone, Default)]
+    struct Buf(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Buf {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let buf = Buf::default();
+    let writer = buf.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let out = tracing::subscriber::with_default(subscriber, f);
+    let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+    (out, text)
+}
+
+/// Status, headers and body of one GET through the router, on this thread.
+fn oneshot(app: Router, uri: &str) -> (StatusCode, axum::http::HeaderMap, String) {
+    use tower::ServiceExt;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async move {
+        let req = axum::http::Request::get(uri)
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let r = app.oneshot(req).await.unwrap();
+        let (parts, body) = r.into_parts();
+        let body = axum::body::to_bytes(body, 1 << 20).await.unwrap();
+        (
+            parts.status,
+            parts.headers,
+            String::from_utf8_lossy(&body).into_owned(),
+        )
+    })
+}
+
+#[test]
+fn an_internal_error_is_logged_and_answered_with_generic_text_and_the_request_id() {
+    let app = router(AppState::new(Broken, "http://test"));
+    for uri in [
+        "/api/repos",
+        "/",
+        "/kubernetes/kops/stop-requested/",
+        "/api/search?q=x",
+    ] {
+        let ((status, headers, body), log) = logged(|| oneshot(app.clone(), uri));
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR, "{uri}: {body}");
+        let id = headers[REQUEST_ID].to_str().unwrap();
+        assert!(
+            body.contains(id),
+            "{uri}: the body names the request id: {body}"
+        );
+        assert!(
+            !body.contains("secret") && !body.contains("disk I/O"),
+            "{uri}: no store text reaches the client: {body}"
+        );
+        assert!(
+            log.contains("internal error") && log.contains("disk I/O error") && log.contains(id),
+            "{uri}: the log has the error under the id: {log}"
+        );
+    }
+}
+
+#[test]
+fn every_request_is_logged_with_method_path_status_and_latency() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = seed_db(dir.path());
+    let app = router(AppState::new(
+        SqliteStore::open(&db).unwrap(),
+        "http://test",
+    ));
+    let ((status, headers, _), log) = logged(|| oneshot(app.clone(), "/api/errors/nope"));
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let id = headers[REQUEST_ID].to_str().unwrap();
+    let line = log
+        .lines()
+        .find(|l| l.contains("request") && l.contains(id))
+        .unwrap_or_else(|| panic!("no request line in {log}"));
+    for part in [
+        "method=GET",
+        "path=/api/errors/nope",
+        "status=404",
+        "latency_ms=",
+    ] {
+        assert!(line.contains(part), "{part} in {line}");
+    }
+    // A client's own id is kept, so its logs and ours line up.
+    let mut req = axum::http::Request::get("/healthz")
+        .body(axum::body::Body::empty())
+        .unwrap();
+    req.headers_mut()
+        .insert(REQUEST_ID, "client-42".parse().unwrap());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let r = rt.block_on(tower::ServiceExt::oneshot(app, req)).unwrap();
+    assert_eq!(r.headers()[REQUEST_ID], "client-42");
 }

@@ -19,6 +19,7 @@ pub use sqlite::SqliteStore;
 
 /// Store errors.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The database file could not be used.
     #[error("{path}: {message}")]

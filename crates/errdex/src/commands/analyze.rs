@@ -96,7 +96,7 @@ fn llm_pass(
                     .join(", ")
             )
         })?;
-        Ok(errdex_llm::build(name, pc).map_err(|e| anyhow!(e))?)
+        Ok(errdex_llm::build(name, pc)?)
     };
     let session = Session {
         settings: config.llm.clone(),

@@ -1,0 +1,104 @@
+//! One renderer of a record, in the seed page's order, for every output.
+//!
+//! "The seed" is the reference system's error page and JSON record that
+//! errdex reproduces (kept in `shared/seeds/`): its page shows an error's
+//! message, what it means, its source, solutions, an example fix,
+//! defensive patterns, when it happens, prevention, all sites, related
+//! errors and where the analysis came from, in that order.
+//!
+//! [`render`] walks those sections once, in that order, and hands each to
+//! a [`Sink`]; a sink decides how a section looks in its output and, where
+//! its output has no place for it, leaves it out. Three sinks exist: HTML
+//! ([`html()`]), the terminal ([`terminal()`]) and markdown ([`markdown()`]).
+
+pub mod html;
+pub mod markdown;
+pub mod terminal;
+
+pub use html::html;
+pub use markdown::markdown;
+pub use terminal::terminal;
+
+use errdex_model::{Record, RelatedError, Site};
+
+/// What a record's sections become in one output. Every section is a
+/// required method, so a new output says what it does with each.
+pub trait Sink {
+    /// The message and what kind of error it is.
+    fn heading(&mut self, r: &Record);
+    /// What it means (present when the record has documentation).
+    fn meaning(&mut self, documentation: &str);
+    /// The primary site with its snippet and link.
+    fn source(&mut self, r: &Record);
+    /// What to do, best first (present when there is at least one).
+    fn solutions(&mut self, solutions: &[String]);
+    /// A before/after fix (present when the record has one).
+    fn example_fix(&mut self, fix: &str);
+    /// The handling strategy and code that validates, recognises or
+    /// handles the error, titled; always called, as outputs differ on
+    /// whether a strategy alone makes the section.
+    fn defensive(&mut self, strategy: Option<&str>, patterns: &[(&str, Option<&str>)]);
+    /// What triggers it and where people meet it (present when either is).
+    fn when(&mut self, trigger: Option<&str>, situations: Option<&str>);
+    /// How to avoid it (present when there is at least one tip).
+    fn prevention(&mut self, tips: &[String]);
+    /// Every site, primary first; always called.
+    fn sites(&mut self, sites: &[Site]);
+    /// Related errors as the record names them, and those of them the
+    /// atlas holds (present when the record names any).
+    fn related(&mut self, named: &[RelatedError], held: &[Record]);
+    /// The family and the other tags (present when there is a family).
+    fn family(&mut self, family: &str, other_tags: &[String]);
+    /// Who analysed it, of which commit, when; and where the data is.
+    fn provenance(&mut self, r: &Record);
+}
+
+/// Walks `r`'s sections in the seed page's order into `sink`; `related`
+/// holds the related records the atlas still has.
+pub fn render(r: &Record, related: &[Record], sink: &mut impl Sink) {
+    sink.heading(r);
+    if let Some(d) = &r.documentation {
+        sink.meaning(d);
+    }
+    sink.source(r);
+    if !r.solutions.is_empty() {
+        sink.solutions(&r.solutions);
+    }
+    if let Some(fix) = &r.example_fix {
+        sink.example_fix(fix);
+    }
+    sink.defensive(
+        r.handling_strategy.as_deref(),
+        &[
+            ("Validation", r.validation_code.as_deref()),
+            ("Type guard", r.type_guard.as_deref()),
+            ("Handling", r.try_catch_pattern.as_deref()),
+        ],
+    );
+    if r.trigger_scenarios.is_some() || r.common_situations.is_some() {
+        sink.when(
+            r.trigger_scenarios.as_deref(),
+            r.common_situations.as_deref(),
+        );
+    }
+    if !r.prevention_tips.is_empty() {
+        sink.prevention(&r.prevention_tips);
+    }
+    sink.sites(&r.sites);
+    if !r.related_errors.is_empty() {
+        sink.related(&r.related_errors, related);
+    }
+    if let Some(f) = &r.background_tag {
+        let others: Vec<String> = r.tags.iter().filter(|t| *t != f).cloned().collect();
+        sink.family(f, &others);
+    }
+    sink.provenance(r);
+}
+
+/// The first `n` characters of a commit hash, as pages show it.
+fn short(sha: &str) -> &str {
+    &sha[..sha.len().min(10)]
+}
+
+#[cfg(test)]
+mod tests;
