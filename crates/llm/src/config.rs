@@ -22,6 +22,7 @@
 //! model = "claude-cli"
 //! ```
 
+use crate::error::Error;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -115,62 +116,11 @@ fn yes() -> bool {
     true
 }
 
-/// A configuration problem, naming the file and what to do.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ConfigError {
-    /// The file cannot be read.
-    #[error("{path}: {message}")]
-    Read {
-        /// The file.
-        path: String,
-        /// Why.
-        message: String,
-    },
-    /// The file is not valid TOML or has unknown or missing keys.
-    #[error("{path}: {message}")]
-    Parse {
-        /// The file.
-        path: String,
-        /// What toml said.
-        message: String,
-    },
-    /// A provider name that `[providers]` does not define.
-    #[error("{path}: no provider named {name:?} in [providers] (defined: {defined})")]
-    UnknownProvider {
-        /// The file.
-        path: String,
-        /// The missing name.
-        name: String,
-        /// The names that exist.
-        defined: String,
-    },
-    /// A value out of range.
-    #[error("{path}: {message}")]
-    Invalid {
-        /// The file.
-        path: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// A provider asked for by name that the configuration does not define.
-    #[error("no provider named {0:?}")]
-    NoProvider(String),
-    /// The environment variable holding a provider's API key is not set.
-    #[error("provider {provider:?}: environment variable {var} (api_key_env) is not set")]
-    MissingKey {
-        /// The provider.
-        provider: String,
-        /// The variable.
-        var: String,
-    },
-}
-
 impl Config {
     /// Reads and checks a configuration file.
-    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+    pub fn load(path: &Path) -> Result<Config, Error> {
         let p = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Read {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Read {
             path: p.clone(),
             message: format!("{e}; write an [llm] section there (see `errdex analyze --help`) or pass --config FILE"),
         })?;
@@ -178,8 +128,8 @@ impl Config {
     }
 
     /// Parses and checks configuration text; `path` names it in errors.
-    pub fn parse(text: &str, path: &str) -> Result<Config, ConfigError> {
-        let c: Config = toml::from_str(text).map_err(|e| ConfigError::Parse {
+    pub fn parse(text: &str, path: &str) -> Result<Config, Error> {
+        let c: Config = toml::from_str(text).map_err(|e| Error::Parse {
             path: path.to_string(),
             message: e.to_string().trim().to_string(),
         })?;
@@ -191,13 +141,13 @@ impl Config {
         .into_iter()
         .flatten()
         {
-            c.provider(name).map_err(|_| ConfigError::UnknownProvider {
+            c.provider(name).map_err(|_| Error::UnknownProvider {
                 path: path.to_string(),
                 name: name.clone(),
                 defined: c.providers.keys().cloned().collect::<Vec<_>>().join(", "),
             })?;
         }
-        let invalid = |message: &str| ConfigError::Invalid {
+        let invalid = |message: &str| Error::Invalid {
             path: path.to_string(),
             message: message.to_string(),
         };
@@ -217,10 +167,10 @@ impl Config {
     }
 
     /// A provider's configuration by name.
-    pub fn provider(&self, name: &str) -> Result<&ProviderConfig, ConfigError> {
+    pub fn provider(&self, name: &str) -> Result<&ProviderConfig, Error> {
         self.providers
             .get(name)
-            .ok_or_else(|| ConfigError::NoProvider(name.to_string()))
+            .ok_or_else(|| Error::NoProvider(name.to_string()))
     }
 }
 

@@ -8,12 +8,14 @@
 #![deny(missing_docs)]
 
 pub mod config;
+mod error;
 pub mod json;
 pub mod prompt;
 pub mod provider;
 pub mod run;
 pub mod validate;
 
-pub use config::{Config, ConfigError, ProviderConfig, Settings};
-pub use provider::{build, CallError, Completion, Provider};
+pub use config::{Config, ProviderConfig, Settings};
+pub use error::Error;
+pub use provider::{build, Completion, Provider};
 pub use run::{AnswerCache, Session, Stats};

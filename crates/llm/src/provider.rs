@@ -1,7 +1,8 @@
 //! Providers: an OpenAI-compatible chat-completions endpoint, or a command
 //! that reads the prompt on stdin and prints its answer.
 
-use crate::config::{ConfigError, ProviderConfig};
+use crate::config::ProviderConfig;
+use crate::error::Error;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -15,36 +16,6 @@ pub struct Completion {
     pub tokens: Option<u64>,
 }
 
-/// Why a call gave no answer.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CallError {
-    /// 429 (or a command exiting 75, EX_TEMPFAIL): wait and try again.
-    #[error("rate limited{}", .retry_after.map(|d| format!(" (retry after {} s)", d.as_secs())).unwrap_or_default())]
-    RateLimited {
-        /// What `Retry-After` asked for.
-        retry_after: Option<Duration>,
-    },
-    /// The call ran past the timeout and was abandoned (a command is
-    /// killed).
-    #[error("no answer within {0} s")]
-    Timeout(u64),
-    /// An HTTP status other than 200 and 429.
-    #[error("HTTP {status}: {body}")]
-    Status {
-        /// The status.
-        status: u16,
-        /// The start of the body.
-        body: String,
-    },
-    /// The model declined.
-    #[error("refused: {0}")]
-    Refused(String),
-    /// Connection problems, a command that cannot start or fails.
-    #[error("{0}")]
-    Failed(String),
-}
-
 /// Something that answers prompts.
 pub trait Provider: Send + Sync {
     /// The configured name (`local`).
@@ -52,16 +23,11 @@ pub trait Provider: Send + Sync {
     /// The model (`qwen2.5-coder`).
     fn model(&self) -> &str;
     /// One call: a system message and a user prompt.
-    fn complete(
-        &self,
-        system: &str,
-        prompt: &str,
-        timeout: Duration,
-    ) -> Result<Completion, CallError>;
+    fn complete(&self, system: &str, prompt: &str, timeout: Duration) -> Result<Completion, Error>;
 }
 
 /// The provider a configuration describes.
-pub fn build(name: &str, config: &ProviderConfig) -> Result<Box<dyn Provider>, ConfigError> {
+pub fn build(name: &str, config: &ProviderConfig) -> Result<Box<dyn Provider>, Error> {
     Ok(match config {
         ProviderConfig::OpenAi {
             base_url,
@@ -71,7 +37,7 @@ pub fn build(name: &str, config: &ProviderConfig) -> Result<Box<dyn Provider>, C
             json_mode,
         } => {
             let api_key = match api_key_env {
-                Some(var) => Some(std::env::var(var).map_err(|_| ConfigError::MissingKey {
+                Some(var) => Some(std::env::var(var).map_err(|_| Error::MissingKey {
                     provider: name.to_string(),
                     var: var.clone(),
                 })?),
@@ -121,12 +87,7 @@ impl Provider for OpenAi {
         &self.model
     }
 
-    fn complete(
-        &self,
-        system: &str,
-        prompt: &str,
-        timeout: Duration,
-    ) -> Result<Completion, CallError> {
+    fn complete(&self, system: &str, prompt: &str, timeout: Duration) -> Result<Completion, Error> {
         let mut body = serde_json::json!({
             "model": self.model,
             "temperature": 0,
@@ -153,8 +114,8 @@ impl Provider for OpenAi {
             req = req.header("Authorization", &format!("Bearer {key}"));
         }
         let mut resp = req.send(body.to_string()).map_err(|e| match e {
-            ureq::Error::Timeout(_) => CallError::Timeout(timeout.as_secs()),
-            e => CallError::Failed(format!("{}: {e}", self.url)),
+            ureq::Error::Timeout(_) => Error::Timeout(timeout.as_secs()),
+            e => Error::Failed(format!("{}: {e}", self.url)),
         })?;
         let status = resp.status().as_u16();
         let retry_after = resp
@@ -164,28 +125,28 @@ impl Provider for OpenAi {
             .and_then(|v| v.trim().parse::<u64>().ok())
             .map(Duration::from_secs);
         let text = resp.body_mut().read_to_string().map_err(|e| match e {
-            ureq::Error::Timeout(_) => CallError::Timeout(timeout.as_secs()),
-            e => CallError::Failed(format!("{}: reading the answer: {e}", self.url)),
+            ureq::Error::Timeout(_) => Error::Timeout(timeout.as_secs()),
+            e => Error::Failed(format!("{}: reading the answer: {e}", self.url)),
         })?;
         match status {
             200 => {}
-            429 => return Err(CallError::RateLimited { retry_after }),
+            429 => return Err(Error::RateLimited { retry_after }),
             s => {
-                return Err(CallError::Status {
+                return Err(Error::Status {
                     status: s,
                     body: excerpt(&text),
                 })
             }
         }
         let v: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| CallError::Failed(format!("{}: answer is not JSON: {e}", self.url)))?;
+            .map_err(|e| Error::Failed(format!("{}: answer is not JSON: {e}", self.url)))?;
         let message = &v["choices"][0]["message"];
         if let Some(refusal) = message["refusal"].as_str() {
-            return Err(CallError::Refused(excerpt(refusal)));
+            return Err(Error::Refused(excerpt(refusal)));
         }
-        let content = message["content"].as_str().ok_or_else(|| {
-            CallError::Failed(format!("{}: no choices[0].message.content", self.url))
-        })?;
+        let content = message["content"]
+            .as_str()
+            .ok_or_else(|| Error::Failed(format!("{}: no choices[0].message.content", self.url)))?;
         Ok(Completion {
             text: content.to_string(),
             tokens: v["usage"]["total_tokens"].as_u64(),
@@ -213,12 +174,7 @@ impl Provider for Subprocess {
         &self.model
     }
 
-    fn complete(
-        &self,
-        system: &str,
-        prompt: &str,
-        timeout: Duration,
-    ) -> Result<Completion, CallError> {
+    fn complete(&self, system: &str, prompt: &str, timeout: Duration) -> Result<Completion, Error> {
         let program = &self.command[0];
         let mut cmd = Command::new(program);
         // Its own process group, so a timeout kills what it started too.
@@ -230,7 +186,7 @@ impl Provider for Subprocess {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| CallError::Failed(format!("cannot start {program}: {e}")))?;
+            .map_err(|e| Error::Failed(format!("cannot start {program}: {e}")))?;
         let input = format!("{system}\n\n{prompt}");
         let mut stdin = child.stdin.take().expect("stdin is piped");
         // Writing, reading and waiting happen at once: a command that
@@ -268,10 +224,10 @@ impl Provider for Subprocess {
                     let _ = child.kill();
                     let _ = child.wait();
                     // The pipes close with the process; the threads end.
-                    return Err(CallError::Timeout(timeout.as_secs()));
+                    return Err(Error::Timeout(timeout.as_secs()));
                 }
                 Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-                Err(e) => return Err(CallError::Failed(format!("{program}: {e}"))),
+                Err(e) => return Err(Error::Failed(format!("{program}: {e}"))),
             }
         };
         let _ = writer.join();
@@ -282,8 +238,8 @@ impl Provider for Subprocess {
                 text: out,
                 tokens: None,
             }),
-            Some(EX_TEMPFAIL) => Err(CallError::RateLimited { retry_after: None }),
-            code => Err(CallError::Failed(format!(
+            Some(EX_TEMPFAIL) => Err(Error::RateLimited { retry_after: None }),
+            code => Err(Error::Failed(format!(
                 "{program} exited with {}: {}",
                 code.map_or("a signal".to_string(), |c| format!("status {c}")),
                 excerpt(&err)

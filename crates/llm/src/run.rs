@@ -6,8 +6,9 @@
 //! the re-run free.
 
 use crate::config::Settings;
+use crate::error::Error;
 use crate::prompt::{self, PROMPT_VERSION};
-use crate::provider::{CallError, Provider};
+use crate::provider::Provider;
 use crate::validate::validate;
 use errdex_analyze::Analysis;
 use errdex_model::Record;
@@ -391,7 +392,7 @@ impl Session<'_> {
                         }
                     };
                 }
-                Err(CallError::RateLimited { retry_after }) if waits < MAX_RATE_WAITS => {
+                Err(Error::RateLimited { retry_after }) if waits < MAX_RATE_WAITS => {
                     waits += 1;
                     stats.lock().expect("stats lock").rate_limited += 1;
                     let backoff = retry_after.unwrap_or(Duration::from_secs(1 << waits.min(5)));
