@@ -1,7 +1,7 @@
 //! The server over a real socket, on the seed fixture.
 
 use super::*;
-use errdex_store::SqliteStore;
+use errdex_testkit::open_store;
 use sha2::Digest;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ fn seed_db(dir: &Path) -> PathBuf {
     let mut ds = errdex_testkit::index_copy(&seed, "kubernetes/kops", Some(SHA));
     errdex_analyze::analyze_all(&mut ds.records);
     let db = dir.join("atlas.db");
-    SqliteStore::open(&db).unwrap().replace_repo(&ds).unwrap();
+    open_store(&db).replace_repo(&ds).unwrap();
     db
 }
 
@@ -30,7 +30,7 @@ fn serve_db(db: PathBuf) -> String {
         rt.block_on(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let url = format!("http://{}", listener.local_addr().unwrap());
-            let state = AppState::new(SqliteStore::open(&db).unwrap(), &url);
+            let state = AppState::new(open_store(&db), &url);
             tx.send(url).unwrap();
             serve(state, listener).await.unwrap();
         });
@@ -294,7 +294,7 @@ fn answers_are_gzipped_when_asked() {
 fn the_dataset_export_lists_every_file_with_its_hash() {
     let dir = tempfile::tempdir().unwrap();
     let db = seed_db(dir.path());
-    let store = SqliteStore::open(&db).unwrap();
+    let store = open_store(&db);
     let out = dir.path().join("dataset");
     let e = crate::export::export_dataset(&store, None, &out).unwrap();
     assert_eq!((e.errors, e.repos), (4, 1));
@@ -357,12 +357,7 @@ fn every_link_of_the_exported_site_resolves() {
     let dir = tempfile::tempdir().unwrap();
     let db = seed_db(dir.path());
     let out = dir.path().join("site");
-    let e = crate::export::export_site(
-        SqliteStore::open(&db).unwrap(),
-        "https://errors.example",
-        &out,
-    )
-    .unwrap();
+    let e = crate::export::export_site(open_store(&db), "https://errors.example", &out).unwrap();
     assert_eq!(e.errors, 4);
     let resolves = |link: &str| -> bool {
         let path = link
@@ -502,7 +497,7 @@ fn a_reindex_shows_under_a_running_server() {
     );
     // Re-index with a changed analysis: after the version TTL the page
     // shows it, with a new ETag.
-    let store = SqliteStore::open(&db).unwrap();
+    let store = open_store(&db);
     let mut r = store
         .find_slug(Some("kubernetes/kops"), "stop-requested")
         .unwrap()
@@ -526,10 +521,7 @@ fn handlers_answer_through_oneshot() {
         .build()
         .unwrap();
     rt.block_on(async {
-        let app = router(AppState::new(
-            SqliteStore::open(&db).unwrap(),
-            "http://test",
-        ));
+        let app = router(AppState::new(open_store(&db), "http://test"));
         let call = |uri: &str| {
             let app = app.clone();
             let req = axum::http::Request::get(uri)
@@ -701,10 +693,7 @@ fn an_internal_error_is_logged_and_answered_with_generic_text_and_the_request_id
 fn every_request_is_logged_with_method_path_status_and_latency() {
     let dir = tempfile::tempdir().unwrap();
     let db = seed_db(dir.path());
-    let app = router(AppState::new(
-        SqliteStore::open(&db).unwrap(),
-        "http://test",
-    ));
+    let app = router(AppState::new(open_store(&db), "http://test"));
     let ((status, headers, _), log) = logged(|| oneshot(app.clone(), "/api/errors/nope"));
     assert_eq!(status, StatusCode::NOT_FOUND);
     let id = headers[REQUEST_ID].to_str().unwrap();

@@ -6,6 +6,7 @@
 
 use errdex_extract::{index, NoProgress, Options};
 use errdex_model::RepoDataset;
+use errdex_store::Store;
 use std::path::{Path, PathBuf};
 
 /// The timestamp fixture runs are pinned to (the seed record's).
@@ -38,4 +39,11 @@ pub fn index_copy(tree: &Path, repo: &str, commit: Option<&str>) -> RepoDataset 
     o.repo = Some(repo.into());
     o.commit = commit.map(str::to_string);
     index(&o, &NoProgress).expect("index runs").dataset
+}
+
+/// Opens the store a test writes to and reads from. Front ends' tests go
+/// through here so that they see only the `Store` trait: the backend is the
+/// embedded default, SQLite, and one place chooses it for every test.
+pub fn open_store(path: &Path) -> impl Store + 'static {
+    errdex_store::SqliteStore::open(path).expect("test store opens")
 }
