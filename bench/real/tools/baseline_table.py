@@ -16,7 +16,7 @@ META = {
  "npm-cli": ("JavaScript", "npm CLI (`npm error` display)"),
  "openssh": ("C", "ssh/scp/ssh-keygen CLI"), "rack-sinatra": ("Ruby", "library errors, uncaught"),
  "requests-click": ("Python", "tracebacks, click CLI"), "rubygems-cli": ("Ruby", "`gem` CLI"),
- "rust-cli": ("Rust", "clap/anyhow/serde_json/rusqlite/tokio CLI"),
+ "rust-cli": ("Rust", "clap/anyhow/serde_json/rusqlite/tokio CLI"), "ripgrep": ("Rust", "ripgrep CLI (clap 2, regex-syntax)"),
  "zookeeper": ("Java", "ZooKeeper server, log4j + stack traces"),
 }
 d = json.load(open(sys.argv[1]))
