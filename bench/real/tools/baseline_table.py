@@ -14,7 +14,7 @@ META = {
  "flask-app": ("Python", "Flask/werkzeug web app + flask CLI"), "guzzle-monolog": ("PHP", "library errors, PHP fatals"),
  "nginx": ("C", "`nginx -t` config errors"), "nginx-server": ("C", "nginx server: stderr, error + access log"),
  "npm-cli": ("JavaScript", "npm CLI (`npm error` display)"),
- "openssh": ("C", "ssh/scp/ssh-keygen CLI"), "rack-sinatra": ("Ruby", "library errors, uncaught"),
+ "openssh": ("C", "ssh/scp/ssh-keygen CLI"), "redis": ("C", "Redis server log, config errors, redis-cli"), "rack-sinatra": ("Ruby", "library errors, uncaught"),
  "requests-click": ("Python", "tracebacks, click CLI"), "rubygems-cli": ("Ruby", "`gem` CLI"),
  "rust-cli": ("Rust", "clap/anyhow/serde_json/rusqlite/tokio CLI"), "ripgrep": ("Rust", "ripgrep CLI (clap 2, regex-syntax)"),
  "zookeeper": ("Java", "ZooKeeper server, log4j + stack traces"),
