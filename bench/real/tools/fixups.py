@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
 """Hand annotations applied over convert_fixtures.py's drafts: the layers the
 old expectations left out or had as unmatched, each read from the source
-(see the comments)."""
+(see the comments).
+
+One-off history, kept as the record of the reading: the converted
+programs were drafted with `convert_fixtures.py <fixture> <program>`, then
+`fixups.py <program>...`; `openssh-nginx` (fixture real-c) was then split
+into `openssh` (log lines 1-39) and `nginx` (40-67, renumbered from 1), so
+its line numbers here are the unsplit ones. Rerunning would overwrite
+hand edits made since (ripgrep/redis never went through here)."""
 import json, os, sys
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 C = "$CORPORA"
