@@ -1,8 +1,9 @@
-#!/bin/sh
-# Re-captures log.txt: runs program/main.rb with Debian's ruby 3.1
-# and the rack 2.2.22 / sinatra 3.0.5 gems, whose installed sources
-# (/usr/share/rubygems-integration/all/gems) are exactly the corpus.
-set -eu
+#!/usr/bin/env bash
+# Re-captures log.txt with the capture script of the explain test this
+# program was converted from (real-ruby.sh), so the test and the benchmark
+# share one driver and one capture; read that script for what it provokes.
+set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-# The uncaught error at the end makes ruby exit 1.
-(cd "$here/program" && ruby main.rb) > "$here/log.txt" 2>&1 || true
+fixtures=$here/../../../crates/explain/tests/fixtures
+bash "$fixtures/real-ruby.sh"
+cp "$fixtures/real-ruby.log" "$here/log.txt"
