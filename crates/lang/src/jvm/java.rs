@@ -9,7 +9,8 @@
 use super::shared::{
     as_literal, check_message, decode_java, default_check_message, error_code, exception_name,
     fluent_level, format_param, http_status, is_logger, is_test_path, level_argument, log_format,
-    logger_level, precondition, printf_message, severity_of_status, simple_class, Check,
+    logger_level, precondition, printf_message, project_function_call, severity_of_status,
+    simple_class, Check,
 };
 use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use crate::expr::{self, hole, texts, Join, Messages, Name, Read};
@@ -255,14 +256,8 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     // A call of a project message function: `fail("bad %s", x)`.
     if (object.is_none() || receiver == "this") && crate::level_from_name(name).is_some() {
         if let Some(i) = args.iter().position(|a| a.kind() == "string_literal") {
-            let site = cx.site(n, &callee, ErrorType::Log, Severity::Error);
-            let text = M.literal(args[i], cx).unwrap_or_default();
-            let rest = args[i + 1..]
-                .iter()
-                .map(|a| cx.text(*a).to_string())
-                .collect();
-            let (message, holes) = printf_message(text, rest);
-            cx.wrapper_call(name, i, site, message, holes, n);
+            let format = M.literal(args[i], cx).unwrap_or_default();
+            project_function_call(n, &callee, name, &args, i, format, cx);
         }
     }
 }
@@ -336,7 +331,7 @@ fn values(args: &[Node<'_>], cx: &Cx<'_>) -> Vec<String> {
                 .collect();
         }
     }
-    args.iter().map(|a| cx.text(*a).to_string()).collect()
+    texts(args, cx)
 }
 
 /// A precondition helper with a literal message (or commons-lang3's
@@ -542,11 +537,10 @@ fn format_call(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
         };
     };
     let text = M.literal(args[i], cx).unwrap_or_default();
-    let rest = args[i + 1..]
-        .iter()
-        .map(|a| cx.text(*a).to_string())
-        .collect();
-    (vec![MsgPart::Text { text, format: true }], rest)
+    (
+        vec![MsgPart::Text { text, format: true }],
+        texts(&args[i + 1..], cx),
+    )
 }
 
 /// The message a format or translation call makes.

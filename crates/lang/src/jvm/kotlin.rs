@@ -286,10 +286,8 @@ fn plain_call(n: Node<'_>, c: &Call<'_>, name: &str, cx: &mut Cx<'_>) {
     // A call of a project message function: `failf("bad %s", x)`.
     if crate::level_from_name(name).is_some() {
         if let Some(i) = c.args.iter().position(|a| M.literal(*a, cx).is_some()) {
-            let site = cx.site(n, name, ErrorType::Log, Severity::Error);
-            let text = M.literal(c.args[i], cx).unwrap_or_default();
-            let (message, holes) = shared::printf_message(text, texts(&c.args[i + 1..], cx));
-            cx.wrapper_call(name, i, site, message, holes, n);
+            let format = M.literal(c.args[i], cx).unwrap_or_default();
+            shared::project_function_call(n, name, name, &c.args, i, format, cx);
         }
     }
 }

@@ -221,10 +221,8 @@ fn plain_call(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
     // A call of a project message function: `failf("bad %s", x)`.
     if crate::level_from_name(name).is_some() {
         if let Some(i) = args.iter().position(|a| a.kind() == "string") {
-            let site = cx.site(n, name, ErrorType::Log, Severity::Error);
-            let text = M.literal(args[i], cx).unwrap_or_default();
-            let (message, holes) = shared::printf_message(text, texts(&args[i + 1..], cx));
-            cx.wrapper_call(name, i, site, message, holes, n);
+            let format = M.literal(args[i], cx).unwrap_or_default();
+            shared::project_function_call(n, name, name, args, i, format, cx);
         }
     }
 }

@@ -110,6 +110,23 @@ pub(crate) fn printf_message(text: String, args: Vec<String>) -> (Message, Vec<S
     (vec![MsgPart::Text { text, format: true }], args)
 }
 
+/// A call of a project message function (`failf("bad %s", x)`): its
+/// literal at `i` is a printf format filled by the arguments after it, and
+/// the call is a site of the wrapper `name`.
+pub(crate) fn project_function_call(
+    n: Node<'_>,
+    site_callee: &str,
+    name: &str,
+    args: &[Node<'_>],
+    i: usize,
+    format: String,
+    cx: &mut Cx<'_>,
+) {
+    let site = cx.site(n, site_callee, ErrorType::Log, Severity::Error);
+    let (message, holes) = printf_message(format, texts(&args[i + 1..], cx));
+    cx.wrapper_call(name, i, site, message, holes, n);
+}
+
 /// Guava's `lenientFormat`: only `%s` is a placeholder, any other `%` is
 /// text; arguments beyond the placeholders are appended in brackets.
 pub(crate) fn guava_message(text: &str, args: &[String]) -> (Message, Vec<String>) {
