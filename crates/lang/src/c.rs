@@ -13,7 +13,7 @@
 
 use crate::conventions::{Conventions, FunctionHeads, Handling};
 use crate::formats;
-use crate::message::{Message, MsgPart};
+use crate::message::{trim_newline, Message, MsgPart};
 use crate::tree::{self, arguments, last_name, text_part, Cx, Names, Syntax, TreeLanguage};
 use errdex_model::{ErrorType, Lang, Severity};
 use tree_sitter::Node;
@@ -230,7 +230,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     let args = arguments(n.child_by_field_name("arguments"));
     let arg_text = |i: usize| args.get(i).map(|a| cx.text(*a)).unwrap_or("");
     match name {
-        "fprintf" | "fprintf_unlocked" if arg_text(0).ends_with("stderr") => {
+        "fprintf" | "fprintf_unlocked" if crate::is_error_stream(arg_text(0)) => {
             if let Some(fmt) = args.get(1) {
                 let (m, h) = format_message(*fmt, &args[2..], cx, Verbs::Libc);
                 let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
@@ -244,7 +244,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
                 push(cx, site, m, h, n);
             }
         }
-        "fputs" | "fputs_unlocked" if arg_text(1).ends_with("stderr") => {
+        "fputs" | "fputs_unlocked" if crate::is_error_stream(arg_text(1)) => {
             let (m, h) = plain_message(args[0], cx);
             let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
             push(cx, site, m, h, n);
@@ -347,16 +347,6 @@ pub(crate) fn push(
     cx.push(site, message, holes, n);
 }
 
-fn trim_newline(message: &mut Message) {
-    if let Some(MsgPart::Text { text, .. }) = message.last_mut() {
-        let t = text.trim_end_matches(['\n', '\r']).len();
-        text.truncate(t);
-        if text.is_empty() && message.len() > 1 {
-            message.pop();
-        }
-    }
-}
-
 /// Appends ": " and the error text (`perror`, `err`, `warn`).
 fn with_errno(m: &mut Message, h: &mut Vec<String>, error: &str) {
     m.push(text_part(": "));
@@ -413,22 +403,20 @@ fn bsd_err(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
 /// An expression that may take several (`c ? NGX_LOG_INFO : NGX_LOG_ERR`)
 /// takes the most severe.
 pub(crate) fn level_of(expr: &str) -> Option<Severity> {
-    expr.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter_map(|w| {
-            let w = w
-                .strip_prefix("NGX_LOG_")
-                .or_else(|| w.strip_prefix("SYSLOG_LEVEL_"))
-                .or_else(|| w.strip_prefix("LOG_"))
-                .unwrap_or(w);
-            Some(match w {
-                "EMERG" | "ALERT" | "CRIT" | "FATAL" | "PANIC" => Severity::Critical,
-                "ERR" | "ERROR" => Severity::Error,
-                "WARN" | "WARNING" => Severity::Warning,
-                "NOTICE" | "INFO" | "LOG" | "VERBOSE" | "LOG_SERVER_ONLY" => Severity::Info,
-                _ if w.starts_with("DEBUG") => Severity::Debug,
-                _ => return None,
-            })
+    // `NGX_LOG_ERR`, `SYSLOG_LEVEL_ERROR`, `LOG_ERR`, Redis's `LL_WARNING`:
+    // the level is the word itself or its last part.
+    let level = |w: &str| {
+        Some(match w {
+            "EMERG" | "ALERT" | "CRIT" | "FATAL" | "PANIC" => Severity::Critical,
+            "ERR" | "ERROR" => Severity::Error,
+            "WARN" | "WARNING" => Severity::Warning,
+            "NOTICE" | "INFO" | "LOG" | "VERBOSE" | "LOG_SERVER_ONLY" => Severity::Info,
+            _ if w.starts_with("DEBUG") => Severity::Debug,
+            _ => return None,
         })
+    };
+    expr.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter_map(|w| level(w).or_else(|| level(w.rsplit('_').next()?)))
         .min()
 }
 
@@ -598,7 +586,11 @@ fn message_function_call(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx
         with_errno(&mut m, &mut h, &error);
     }
     trim_newline(&mut m);
+    // `serverLog(LL_WARNING, fmt, …)`: a level argument before the format
+    // sets the level, whatever the name implies.
+    let level = args[..i].iter().find_map(|a| level_of(cx.text(*a)));
     cx.wrapper_call(name, i, site, m, h, n);
+    cx.wrapper_call_level(level);
 }
 
 /// OpenSSH's `do_log2(level, fmt, …)` (`do_log2_r(r, level, fmt, …)`):
@@ -1047,6 +1039,29 @@ mod tests {
     }
 
     #[test]
+    fn a_logger_macro_takes_its_level_from_the_call() {
+        let s = sites(
+            r#"
+void _serverLog(int level, const char *fmt, ...);
+#define serverLog(level, ...) do {\
+        if (((level)&0xff) < server.verbosity) break;\
+        _serverLog(level, __VA_ARGS__);\
+    } while(0)
+void listen(int port) {
+    serverLog(LL_WARNING, "Failed listening on port %u (TCP), aborting.", port);
+    serverLog(LL_NOTICE, "Ready to accept connections");
+    serverLog(LL_DEBUG, "tick");
+}
+"#,
+        );
+        let got: Vec<(&str, &str)> = s.iter().map(|s| (s.1.as_str(), s.2.as_str())).collect();
+        assert_eq!(
+            got,
+            [("Failed listening on port %u (TCP), aborting.", "warning")]
+        );
+    }
+
+    #[test]
     fn nginx_verbs_become_printf_verbs() {
         assert_eq!(
             nginx_format("%V %ui %uz %O %T %M %xi %08Xd %*s %.3f %p %d%% %N%Z"),
@@ -1123,6 +1138,8 @@ int f(const char *path, uint64_t n) {
     err(1, "open %s", path);
     warnx("odd size %zu", n);
     fprintf(stdout, "not an error\n");
+    fprintf(global->errors, "curl: (%d) %s\n", result, msg);
+    fputs("try --help\n", cfg->errors);
     abort();
 }
 "#,
@@ -1134,7 +1151,9 @@ int f(const char *path, uint64_t n) {
                 "tool: cannot read %s (%u bytes)",
                 "open: %v",
                 "open %s: %v",
-                "odd size %zu"
+                "odd size %zu",
+                "curl: (%d) %s",
+                "try --help",
             ]
         );
         assert_eq!(s[2].2, "critical");

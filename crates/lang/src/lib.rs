@@ -263,6 +263,9 @@ pub struct WrapperCall {
     pub format_index: usize,
     /// The site it becomes.
     pub site: PendingSite,
+    /// The level its own argument names (`serverLog(LL_WARNING, …)`),
+    /// which wins over the level the name implies.
+    pub level: Option<Severity>,
 }
 
 /// The level a message function's name implies: `fatalf`, `dief` →
@@ -286,6 +289,36 @@ pub fn level_from_name(name: &str) -> Option<(ErrorType, Severity)> {
     } else {
         return None;
     })
+}
+
+/// Whether a stream expression names where a program writes its errors:
+/// `os.Stderr`, `sys.stderr`, `$stderr`, `STDERR`, `cmd.ErrOrStderr()`,
+/// `c.App.ErrWriter`, curl's `global->errors`, rubygems' `@errs`. A
+/// message printed there is the program's error output, a site like any
+/// log call.
+pub fn is_error_stream(expr: &str) -> bool {
+    let last = expr
+        .trim()
+        .trim_end_matches("()")
+        .rsplit(['.', '>', ':', '@', '$', ' ', '('])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    last.ends_with("stderr")
+        || matches!(
+            last.as_str(),
+            "errs"
+                | "errors"
+                | "errout"
+                | "err_out"
+                | "errwriter"
+                | "err_writer"
+                | "errstream"
+                | "err_stream"
+                | "error_stream"
+                | "errorstream"
+                | "stderror"
+        )
 }
 
 /// Whether a wrapper's calls can become sites at these levels (so files
@@ -321,6 +354,8 @@ pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
             };
             if returns_error {
                 (ty, sev) = (ErrorType::Exception, Severity::Error);
+            } else if let Some(level) = call.level {
+                sev = level;
             }
             if !all_levels && matches!(sev, Severity::Info | Severity::Debug) {
                 continue;
@@ -359,4 +394,38 @@ pub fn resolve_package(files: Vec<FileFacts>) -> (Vec<RawSite>, Vec<DynamicSite>
         }
     }
     (sites, dynamic)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_error_stream;
+
+    #[test]
+    fn error_streams_are_known_by_their_last_name() {
+        for s in [
+            "os.Stderr",
+            "sys.stderr",
+            "$stderr",
+            "STDERR",
+            "cmd.ErrOrStderr()",
+            "c.App.ErrWriter",
+            "global->errors",
+            "@errs",
+            "std::io::stderr()",
+            "self.stderr",
+        ] {
+            assert!(is_error_stream(s), "{s}");
+        }
+        for s in [
+            "os.Stdout",
+            "w",
+            "buf",
+            "sys.stdout",
+            "f",
+            "errCount",
+            "out",
+        ] {
+            assert!(!is_error_stream(s), "{s}");
+        }
+    }
 }

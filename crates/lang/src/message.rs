@@ -32,6 +32,18 @@ pub type Message = Vec<MsgPart>;
 /// Constants of one package (or module), by name.
 pub type Constants = HashMap<String, Message>;
 
+/// Drops the newline a printed message ends on: the log line ends there,
+/// so it is no part of the message.
+pub(crate) fn trim_newline(message: &mut Message) {
+    if let Some(MsgPart::Text { text, .. }) = message.last_mut() {
+        let t = text.trim_end_matches(['\n', '\r']).len();
+        text.truncate(t);
+        if text.is_empty() && message.len() > 1 {
+            message.pop();
+        }
+    }
+}
+
 /// The text a run-time value takes in a pattern.
 pub const HOLE: &str = "%v";
 

@@ -186,12 +186,19 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             }
             return;
         }
-        "print" => {
-            let to_stderr =
-                keyword(&args, &["file"], cx).is_some_and(|f| cx.text(f).ends_with("stderr"));
-            if to_stderr && !positional.is_empty() {
+        "print" | "echo" | "secho" | "click.echo" | "click.secho" => {
+            if writes_to_stderr(n, &args, cx) && !positional.is_empty() {
                 let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
                 let (message, holes) = joined(&positional, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
+        "sys.stderr.write" => {
+            if let Some(m) = positional.first() {
+                let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+                let (mut message, holes) = M.message_of(*m, cx);
+                crate::message::trim_newline(&mut message);
                 cx.push(site, message, holes, n);
             }
             return;
@@ -228,6 +235,38 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             cx.wrapper_call(name, i, site, message, holes, n);
         }
     }
+}
+
+/// Whether a `print`/`echo` call writes to the error stream: `err=True`
+/// (click), or `file=` naming stderr, directly or through a name the
+/// enclosing function binds to it (`file = get_text_stderr()`).
+fn writes_to_stderr(n: Node<'_>, args: &[Node<'_>], cx: &Cx<'_>) -> bool {
+    if keyword(args, &["err"], cx).is_some_and(|e| cx.text(e) == "True") {
+        return true;
+    }
+    let Some(file) = keyword(args, &["file"], cx) else {
+        return false;
+    };
+    let stream = cx.text(file);
+    if crate::is_error_stream(stream) {
+        return true;
+    }
+    if file.kind() != "identifier" {
+        return false;
+    }
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        if p.kind() == "function_definition" {
+            let bound = format!("{stream} = ");
+            return cx.text(p).lines().any(|l| {
+                l.trim_start()
+                    .strip_prefix(bound.as_str())
+                    .is_some_and(|v| v.contains("stderr"))
+            });
+        }
+        cur = p.parent();
+    }
+    false
 }
 
 /// The exception class whose `__init__` or `__str__` encloses `n`, when
@@ -624,5 +663,36 @@ def f(path, n, e):
         );
         assert_eq!(s[1].2, vec!["path", "e"]);
         assert_eq!(s[3].2, vec!["n", "path"]);
+    }
+
+    #[test]
+    fn prints_to_the_error_stream_are_sites() {
+        let s = patterns_of(
+            "pkg/cli.py",
+            r#"
+import sys
+def show(self, file=None):
+    if file is None:
+        file = get_text_stderr()
+    echo(_("Error: {message}").format(message=self.format_message()), file=file)
+
+def main(path, out):
+    print("cannot read", path, file=sys.stderr)
+    click.secho(f"warning: {path} is empty", err=True)
+    sys.stderr.write("usage: tool PATH\n")
+    print("done", file=out)
+    echo("listening")
+    click.echo("ok", err=False)
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            vec![
+                "Error: %v",
+                "cannot read %v",
+                "warning: %v is empty",
+                "usage: tool PATH"
+            ]
+        );
     }
 }

@@ -112,7 +112,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     }
     if let Some(r) = receiver {
         let callee = format!("{r}.{method}");
-        if matches!(r, "$stderr" | "STDERR") && matches!(method, "puts" | "print" | "write") {
+        if crate::is_error_stream(r) && matches!(method, "puts" | "print" | "write" | "printf") {
             if let Some(first) = args.first() {
                 let site = cx.site(n, &callee, ErrorType::Log, Severity::Error);
                 let (message, holes) = M.message_of(*first, cx);
@@ -575,6 +575,25 @@ end
     /// Extracts a real code base: must not panic. Prints files, sites,
     /// dynamic sites, files with syntax errors and time; with
     /// `ERRDEX_CORPUS_OUT` set, writes one line per site there.
+    #[test]
+    fn writes_to_an_error_stream_are_sites() {
+        let s = patterns_of(
+            "lib/ui.rb",
+            r#"
+class UI
+  def alert_error(statement)
+    @errs.puts "ERROR:  #{statement}"
+  end
+  def warn_it(x)
+    $stderr.print "warning: #{x}"
+    @outs.puts "done #{x}"
+  end
+end
+"#,
+        );
+        assert_eq!(pattern_column(&s), vec!["ERROR:  %v", "warning: %v"]);
+    }
+
     #[test]
     #[ignore]
     fn corpus() {

@@ -138,7 +138,16 @@ impl<'a> Cx<'a> {
                 message,
                 expression: clip(self.text(n)),
             },
+            level: None,
         });
+    }
+
+    /// Gives the call just recorded by [`Cx::wrapper_call`] the level its
+    /// own argument names.
+    pub fn wrapper_call_level(&mut self, level: Option<Severity>) {
+        if let Some(c) = self.facts.wrapper_calls.last_mut() {
+            c.level = level;
+        }
     }
 
     /// Records a message function defined in this file.
@@ -773,7 +782,19 @@ pub(crate) fn common_test_path(path: &str) -> bool {
     dirs.iter().any(|d| {
         matches!(
             *d,
-            "test" | "tests" | "testing" | "__tests__" | "spec" | "specs" | "testdata" | "fixtures"
+            "test"
+                | "tests"
+                | "testing"
+                | "__tests__"
+                | "spec"
+                | "specs"
+                | "testdata"
+                | "fixtures"
+                // Example programs ship with a library but are not its
+                // code: their `eprintln!("Error: {}")` is no user's error.
+                | "examples"
+                | "example"
+                | "_examples"
         )
     }) || stem.starts_with("test_")
         || stem.ends_with("_test")
@@ -791,6 +812,20 @@ pub(crate) fn common_test_path(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn example_programs_are_not_the_library() {
+        for p in [
+            "examples/persons/main.rs",
+            "docs/examples/altsvc.c",
+            "pkg/example/a.py",
+        ] {
+            assert!(common_test_path(p), "{p}");
+        }
+        for p in ["src/main.rs", "lib/exampler.js", "src/examples.rs"] {
+            assert!(!common_test_path(p), "{p}");
+        }
+    }
 
     #[test]
     fn c_escapes() {

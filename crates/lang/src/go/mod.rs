@@ -44,7 +44,11 @@ impl LanguageSupport for Go {
     }
 
     fn is_test_path(&self, path: &str) -> bool {
+        // Example programs (`grpc/examples/…`) are not the module's code.
         path.ends_with("_test.go")
+            || path
+                .split('/')
+                .any(|d| matches!(d, "examples" | "_examples"))
     }
 
     fn template(&self, pattern: &str, args: &[String], callee: &str) -> Template {
@@ -105,6 +109,9 @@ fn triggers(all_levels: bool) -> &'static AhoCorasick {
         "panic",
         "InfoS",
         "Critical",
+        // `fmt.Fprintln(os.Stderr, …)`, `cmd.ErrOrStderr()`, `ErrWriter`.
+        "Stderr",
+        "ErrWriter",
         // Printf wrapper definitions; their calls are found in a second
         // pass over the files that mention them (errdex-extract).
         "...interface{}",
@@ -679,12 +686,15 @@ impl<'a> FileCx<'a> {
     fn spec_of(&self, call: Node<'_>) -> Option<(Spec, String)> {
         match self.callee(call) {
             Callee::Pkg { path, func } => {
-                let s = spec(path, func).or_else(|| {
-                    let logging = KLOG_PATHS.contains(&path) || path == "log";
-                    (self.all_levels && logging)
-                        .then(|| info_spec(func))
-                        .flatten()
-                })?;
+                let s = self
+                    .stderr_print(call, path, func)
+                    .or_else(|| spec(path, func))
+                    .or_else(|| {
+                        let logging = KLOG_PATHS.contains(&path) || path == "log";
+                        (self.all_levels && logging)
+                            .then(|| info_spec(func))
+                            .flatten()
+                    })?;
                 // Name the callee by package, not by local alias, so records
                 // read the same whatever a file called its import.
                 Some((s, format!("{}.{func}", default_import_name(path))))
@@ -734,6 +744,24 @@ impl<'a> FileCx<'a> {
         }
     }
 
+    /// `fmt.Fprintln(os.Stderr, "Error:", err)`: a CLI's error output, a
+    /// site whose message is the printed operands.
+    fn stderr_print(&self, call: Node<'_>, path: &str, func: &str) -> Option<Spec> {
+        let style = match (path, func) {
+            ("fmt", "Fprintf") => Style::Format,
+            ("fmt", "Fprint") => Style::Print,
+            ("fmt", "Fprintln") => Style::Println,
+            _ => return None,
+        };
+        let stream = *call_args(call).first()?;
+        crate::is_error_stream(self.text(stream)).then_some(Spec::new(
+            1,
+            style,
+            ErrorType::Log,
+            Severity::Error,
+        ))
+    }
+
     fn call(&mut self, call: Node<'_>) {
         if matches!(self.callee(call), Callee::Panic) {
             self.panic_call(call);
@@ -755,7 +783,10 @@ impl<'a> FileCx<'a> {
             ty = ErrorType::Panic;
             sev = Severity::Critical;
         }
-        let message = self.args_message(&args, spec.msg, spec.style);
+        let mut message = self.args_message(&args, spec.msg, spec.style);
+        if callee.starts_with("fmt.Fprint") {
+            crate::message::trim_newline(&mut message);
+        }
         let mut site = self.site(call, callee, ty, sev);
         site.args = self.args_holes(&args, spec.msg, spec.style);
         if ty == ErrorType::Exception {
@@ -823,6 +854,7 @@ impl<'a> FileCx<'a> {
                 message,
                 expression: self.text(args[i]).to_string(),
             },
+            level: None,
         });
     }
 
@@ -1529,6 +1561,24 @@ mod tests {
         ] {
             assert!(mentions_trigger(loud.as_bytes(), t), "{loud}");
         }
+    }
+
+    #[test]
+    fn printing_to_an_error_stream_is_a_site() {
+        let src = "package p\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc a(err error) {\n\tfmt.Fprintln(os.Stderr, \"Error:\", err)\n}\n\nfunc b(cmd *C, n int) {\n\tfmt.Fprintf(cmd.ErrOrStderr(), \"bad count %d\\n\", n)\n}\n\nfunc c(n int) {\n\tfmt.Fprintf(os.Stdout, \"count %d\\n\", n)\n\tfmt.Println(\"hello\", n)\n}\n";
+        let found = sites(src);
+        let got: Vec<(&str, &str, u32)> = found
+            .iter()
+            .map(|s| (s.message_pattern.as_str(), s.callee.as_str(), s.line_number))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("Error: %v", "fmt.Fprintln", 9),
+                ("bad count %d", "fmt.Fprintf", 13)
+            ]
+        );
+        assert_eq!(found[0].args, ["err"]);
     }
 
     #[test]
