@@ -94,6 +94,8 @@ impl TemplateSetBuilder {
     pub fn add(&mut self, template: Template, payload: u32, file: &str, line: u32) {
         self.files.insert(payload, (file.into(), line));
         match self.index.get(&template) {
+            // A site's message may hold the same line twice.
+            Some(&i) if self.templates[i].1.last() == Some(&payload) => {}
             Some(&i) => self.templates[i].1.push(payload),
             None => {
                 self.index.insert(template.clone(), self.templates.len());
@@ -164,6 +166,17 @@ impl TemplateSet {
     /// Whether the set has no templates.
     pub fn is_empty(&self) -> bool {
         self.templates == 0
+    }
+
+    /// Whether some template's text starts with `head` (compared on its
+    /// first eight bytes): a level marker that starts a template is a
+    /// CLI's own printer as well as a marker.
+    pub fn starts_a_template(&self, head: &str) -> bool {
+        let n = head.len().min(8);
+        let (want, mask) = (bytes::load_slice(head.as_bytes(), 0), bytes::low_mask(n));
+        self.anchored
+            .iter()
+            .any(|x| x.head_mask & mask == mask && x.head & mask == want & mask)
     }
 
     /// The largest payload any template carries, if any does.

@@ -383,3 +383,97 @@ fn property_chains_of_depth_two_to_six() {
         assert_eq!(t.unmatched.is_empty(), tail_known, "{line}");
     }
 }
+
+#[test]
+fn a_printer_template_traces_its_head_and_the_inner_message() {
+    let s = set(vec![
+        (
+            tpl(vec![lit("Error: "), hole(HoleKind::Any, "%v", true)]),
+            1,
+        ),
+        (tpl(vec![lit("bad number of arguments")]), 2),
+    ]);
+    let t = s.trace("Error: bad number of arguments", &Hints::default());
+    let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
+    assert_eq!(got, [vec![1], vec![2]]);
+    assert!(s.starts_a_template("Error: "));
+    assert!(!s.starts_a_template("error: "));
+}
+
+#[test]
+fn a_printer_template_traces_an_unknown_inner_message() {
+    let s = set(vec![(
+        tpl(vec![lit("Error: "), hole(HoleKind::Any, "%v", true)]),
+        1,
+    )]);
+    let t = s.trace("Error: zzz qqq unknown thing", &Hints::default());
+    let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
+    assert_eq!(got, [vec![1]]);
+}
+
+#[test]
+fn a_plain_hole_filled_with_a_whole_message_is_a_layer() {
+    let s = set(vec![
+        (
+            tpl(vec![lit("Error: "), hole(HoleKind::Any, "%v", false)]),
+            1,
+        ),
+        (
+            tpl(vec![
+                lit("No such option: "),
+                hole(HoleKind::Any, "%s", false),
+            ]),
+            2,
+        ),
+        (
+            tpl(vec![
+                lit("rpc error: code = Unavailable desc = "),
+                hole(HoleKind::Quoted, "%q", false),
+            ]),
+            3,
+        ),
+        (tpl(vec![lit("connection refused by peer")]), 4),
+    ]);
+    let layers = |text: &str| -> Vec<Vec<u32>> {
+        s.trace(text, &Hints::default())
+            .frames
+            .iter()
+            .map(payloads)
+            .collect()
+    };
+    assert_eq!(layers("Error: No such option: --bogus"), [vec![1], vec![2]]);
+    assert_eq!(
+        layers("rpc error: code = Unavailable desc = \"connection refused by peer\""),
+        [vec![3], vec![4]]
+    );
+    // A value no template explains whole stays a value.
+    assert_eq!(layers("Error: disk quota exceeded here"), [vec![1]]);
+}
+
+#[test]
+fn a_short_template_does_not_claim_a_long_plain_hole() {
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("rpc error: code = Unknown desc = "),
+                hole(HoleKind::Any, "%s", false),
+            ]),
+            1,
+        ),
+        (
+            tpl(vec![
+                lit("failed to destroy "),
+                hole(HoleKind::Any, "%s", false),
+                lit(": "),
+                hole(HoleKind::Any, "%w", true),
+            ]),
+            2,
+        ),
+    ]);
+    let t = s.trace(
+        "rpc error: code = Unknown desc = failed to destroy network for sandbox \"5dc62a1a5e19c4c1412cba\": dial tcp 10.10.25.230:4001: getsockopt: connection refused",
+        &Hints::default(),
+    );
+    let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
+    assert_eq!(got, [vec![1]]);
+}

@@ -7,6 +7,7 @@ use crate::set::{Seg, TemplateSet};
 use crate::sink::Sink;
 use crate::verify::Verify;
 use crate::{anchors, prefix, Hints, Trace, TraceOutline};
+use errdex_model::HoleKind;
 use std::cell::RefCell;
 
 /// Deepest chain followed.
@@ -14,6 +15,14 @@ const MAX_DEPTH: usize = 12;
 /// Verification steps per template attempt, so pathological text cannot
 /// make matching slow.
 const STEP_BUDGET: u32 = 2_000;
+
+/// The shortest plain hole that is traced as a message of its own: shorter
+/// values (names, numbers, paths' last parts) are values.
+const MIN_HOLE_MESSAGE: usize = 8;
+
+/// A plain hole's text is a message of its own only when the template's
+/// literals are at least this fraction (one in N) of it.
+const HOLE_MESSAGE_SHARE: usize = 3;
 
 /// A part of the text being traced: bytes `[start, end)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,14 +278,58 @@ impl TemplateSet {
         let x = &self.anchored[first.entry as usize];
         let mut hole = first.holes as usize;
         for seg in self.segs(x) {
-            if let Seg::Hole { chain, .. } = *seg {
+            if let Seg::Hole { chain, kind } = *seg {
                 let hole_span = sc.spans[hole];
                 if chain {
                     self.trace_span(cx, sc, hole_span, depth + 1, false, out);
+                } else if matches!(kind, HoleKind::Any | HoleKind::Quoted) {
+                    self.message_in_hole(cx, sc, hole_span, depth, out);
                 }
                 hole += 1;
             }
         }
+    }
+
+    /// A plain `%s` or `%q` hole filled with a whole message of the atlas
+    /// (click's `Error: {message}`, gRPC's `desc = %s`): a layer of its
+    /// own when a template explains all of it (inside its quotes for
+    /// `%q`); otherwise it stays a value.
+    fn message_in_hole<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        span: Span,
+        depth: usize,
+        out: &mut S,
+    ) {
+        let b = cx.text.as_bytes();
+        let quoted = span.len() >= 2 && b[span.start] == b'"' && b[span.end - 1] == b'"';
+        let span = if quoted {
+            Span::new(span.start + 1, span.end - 1)
+        } else {
+            span
+        };
+        if depth >= MAX_DEPTH
+            || span.len() < MIN_HOLE_MESSAGE
+            || !sc.occ.iter().any(|o| span.holds(o))
+        {
+            return;
+        }
+        let (cbase, hbase, sbase) = (sc.cands.len(), sc.hits.len(), sc.spans.len());
+        self.candidates(sc, span, true);
+        self.best(cx.text, sc, cbase, span.end);
+        sc.cands.truncate(cbase);
+        // Its literals must be a good share of it: a short template whose
+        // holes take most of a value (`failed to destroy %s: %w`) is a
+        // guess, not a layer.
+        let explains = sc.hits[hbase..].first().is_some_and(|h| {
+            self.anchored[h.entry as usize].lit_len as usize * HOLE_MESSAGE_SHARE >= span.len()
+        });
+        if explains {
+            self.push_frame(cx, sc, hbase, span, depth + 1, out);
+        }
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
     }
 
     /// Appends the templates whose anchor occurs in `span`, to try from its

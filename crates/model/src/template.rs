@@ -108,6 +108,40 @@ impl Template {
             .sum()
     }
 
+    /// A template that prints several lines (`"usage: …\n  -v  verbose"`,
+    /// C's `"a\n" "b\n"` literals) as one template per line, for logs
+    /// that are read a line at a time; empty lines are dropped. A template
+    /// of one line gives nothing.
+    pub fn lines(&self) -> Vec<Template> {
+        let has_newline = self
+            .segments
+            .iter()
+            .any(|s| matches!(s, Segment::Lit(l) if l.contains('\n')));
+        if !has_newline {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut cur = Template::default();
+        for seg in &self.segments {
+            match seg {
+                Segment::Hole(h) => cur.push_hole(h.clone()),
+                Segment::Lit(l) => {
+                    let mut pieces = l.split('\n');
+                    if let Some(first) = pieces.next() {
+                        cur.push_lit(first.trim_end_matches('\r'));
+                    }
+                    for piece in pieces {
+                        out.push(std::mem::take(&mut cur));
+                        cur.push_lit(piece.trim_end_matches('\r'));
+                    }
+                }
+            }
+        }
+        out.push(cur);
+        out.retain(|t| !t.segments.is_empty());
+        out
+    }
+
     /// The holes, in order.
     pub fn holes(&self) -> impl Iterator<Item = &Hole> {
         self.segments.iter().filter_map(|s| match s {
@@ -120,6 +154,30 @@ impl Template {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_template_of_several_lines_splits_into_lines() {
+        let mut t = Template::default();
+        t.push_lit("\n*** FATAL CONFIG FILE ERROR (Redis ");
+        t.push_hole(Hole {
+            kind: HoleKind::Any,
+            verb: "%s".into(),
+            arg: None,
+            chain: false,
+        });
+        t.push_lit(") ***\r\nReason: bad\n\n");
+        let lines: Vec<Vec<Segment>> = t.lines().into_iter().map(|t| t.segments).collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(
+            lines[0][0],
+            Segment::Lit("*** FATAL CONFIG FILE ERROR (Redis ".into())
+        );
+        assert_eq!(lines[0][2], Segment::Lit(") ***".into()));
+        assert_eq!(lines[1], [Segment::Lit("Reason: bad".into())]);
+        let mut one = Template::default();
+        one.push_lit("no newline");
+        assert!(one.lines().is_empty());
+    }
 
     #[test]
     fn literals_merge_and_count() {

@@ -59,7 +59,10 @@ pub(super) fn bullet(s: &str) -> Option<usize> {
 /// after the timestamp, `[error] 1234#1234: ` with an optional
 /// connection number (`*42 `). Only nginx's own level names count.
 #[inline]
-pub(super) fn nginx_header(s: &str) -> Option<usize> {
+/// Its length, and whether it is the error log's form (`[error]
+/// 1234#1234: `), whose lines end in the context the logger adds
+/// ([`nginx_context`]).
+pub(super) fn nginx_log_header(s: &str) -> Option<(usize, bool)> {
     const LEVELS: &[&str] = &[
         "emerg", "alert", "crit", "error", "warn", "notice", "info", "debug",
     ];
@@ -74,7 +77,7 @@ pub(super) fn nginx_header(s: &str) -> Option<usize> {
     }
     let mut i = s.len() - inner.len() + close + 2;
     if stderr {
-        return Some(i);
+        return Some((i, false));
     }
     // `pid#tid: `, then an optional `*connection `.
     let b = s.as_bytes();
@@ -94,7 +97,91 @@ pub(super) fn nginx_header(s: &str) -> Option<usize> {
             i += conn + 2;
         }
     }
-    Some(i)
+    Some((i, true))
+}
+
+/// Where the context nginx's error log adds after a message starts: the
+/// action (` while reading response header from upstream`) and the
+/// request (`, client: 1.2.3.4, server: x, request: "GET / HTTP/1.1"`).
+/// The message is what comes before.
+#[inline]
+pub(super) fn nginx_context(text: &str) -> usize {
+    let mut end = text.find(", client: ").unwrap_or(text.len());
+    if let Some(w) = text[..end].rfind(" while ") {
+        let action = &text[w + 7..end];
+        if !action.is_empty() && action.bytes().all(|c| c.is_ascii_lowercase() || c == b' ') {
+            end = w;
+        }
+    }
+    end
+}
+
+/// log4j's and logback's location: `[main:QuorumPeerMain@99] - ` (thread,
+/// class and line, with the pattern's ` - ` after it). The class names
+/// the file for the hints.
+#[inline]
+pub(super) fn log4j_location(s: &str, hints: &mut crate::Hints) -> Option<usize> {
+    let inner = s.strip_prefix('[')?;
+    let close = inner.find(']')?;
+    let (thread_class, line) = inner[..close].rsplit_once('@')?;
+    let (_, class) = thread_class.rsplit_once(':')?;
+    let class = class.rsplit('.').next()?.split('$').next()?;
+    if line.is_empty() || !line.bytes().all(|c| c.is_ascii_digit()) || class.is_empty() {
+        return None;
+    }
+    if !class.starts_with(|c: char| c.is_ascii_uppercase())
+        || !class
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+    {
+        return None;
+    }
+    for ext in [".java", ".kt", ".scala"] {
+        hints.files.push(format!("{class}{ext}"));
+    }
+    hints.line = line.parse().ok();
+    let mut n = 1 + close + 1;
+    let rest = &s[n..];
+    if rest.starts_with(" - ") {
+        n += 3;
+    } else if rest.starts_with(' ') {
+        n += 1;
+    }
+    Some(n)
+}
+
+/// Redis's log header: `30097:M 02 Dec 2026 08:19:00.536 # ` — pid, role
+/// (`X` sentinel, `C` child, `S` replica, `M` master), the time and the
+/// level mark (`.` debug, `-` verbose, `*` notice, `#` warning).
+#[inline]
+pub(super) fn redis_header(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let pid = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if pid == 0
+        || b.get(pid) != Some(&b':')
+        || !matches!(b.get(pid + 1), Some(b'X' | b'C' | b'S' | b'M'))
+    {
+        return None;
+    }
+    let i = pid + 2;
+    // ` 02 Dec 2026 08:19:00.536 `: 26 bytes with both spaces.
+    let t = b.get(i..i + 26)?;
+    let digit = |k: usize| t[k].is_ascii_digit();
+    let shape = t[0] == b' '
+        && digit(1)
+        && digit(2)
+        && t[3] == b' '
+        && t[4..7].iter().all(|c| c.is_ascii_alphabetic())
+        && t[7] == b' '
+        && (8..12).all(digit)
+        && t[12] == b' '
+        && t[15] == b':'
+        && t[18] == b':'
+        && t[21] == b'.'
+        && t[25] == b' ';
+    let level = b.get(i + 26)?;
+    (shape && matches!(level, b'.' | b'-' | b'*' | b'#') && b.get(i + 27) == Some(&b' '))
+        .then_some(i + 28)
 }
 
 /// Level markers: `ERROR `, `[error] `, `level=error `, `Error: `, `E! `.
@@ -102,7 +189,19 @@ pub(super) fn nginx_header(s: &str) -> Option<usize> {
 pub(super) fn level_marker(s: &str) -> Option<usize> {
     // By first byte: most messages start with none of these, and no two
     // markers can both start one text.
-    let markers: &[&str] = match s.as_bytes().first()? {
+    let markers = markers_starting(*s.as_bytes().first()?);
+    let m = markers.iter().find(|m| s.starts_with(**m))?.len();
+    // Loggers pad levels to one width (`INFO  `, rubygems' `ERROR:  `).
+    Some(m + s.as_bytes()[m..].iter().take_while(|&&c| c == b' ').count())
+}
+
+/// The first bytes a level marker can start with.
+const MARKER_STARTS: &[u8] = b"EeFfWwpC[lIDNT";
+
+/// The level markers that start with byte `b`.
+#[inline]
+fn markers_starting(b: u8) -> &'static [&'static str] {
+    match b {
         b'E' => &["Error: ", "ERROR: ", "ERROR ", "E! "],
         b'e' => &["error: "],
         b'F' => &["FATAL: ", "FATAL "],
@@ -112,8 +211,13 @@ pub(super) fn level_marker(s: &str) -> Option<usize> {
         b'p' => &["panic: "],
         b'C' => &["CRITICAL "],
         b'[' => &[
-            "[ERROR] ", "[error] ", "[WARN] ", "[warn] ", "[FATAL] ", "[E] ", "[W] ",
+            "[ERROR] ", "[error] ", "[WARN] ", "[warn] ", "[FATAL] ", "[E] ", "[W] ", "[INFO] ",
+            "[info] ", "[DEBUG] ", "[debug] ",
         ],
+        b'I' => &["INFO ", "INFO: "],
+        b'D' => &["DEBUG ", "DEBUG: "],
+        b'N' => &["NOTICE ", "NOTICE: "],
+        b'T' => &["TRACE "],
         b'l' => &[
             "level=error ",
             "level=warning ",
@@ -121,7 +225,14 @@ pub(super) fn level_marker(s: &str) -> Option<usize> {
             "level=fatal ",
             "level=info ",
         ],
-        _ => return None,
-    };
-    markers.iter().find(|m| s.starts_with(**m)).map(|m| m.len())
+        _ => &[],
+    }
+}
+
+/// Every level marker: a CLI's own `Error: ` printer starts a template
+/// with one, and such a line is read both ways.
+pub fn level_markers() -> impl Iterator<Item = &'static str> {
+    MARKER_STARTS
+        .iter()
+        .flat_map(|&b| markers_starting(b).iter().copied())
 }

@@ -27,7 +27,11 @@ use json::json_parts;
 use klog::klog_header;
 use logfmt::structured_parts;
 pub use logfmt::unquote;
-use markers::{bullet, depd_call_site, leading_space, level_marker, nginx_header};
+pub use markers::level_markers;
+use markers::{
+    bullet, depd_call_site, leading_space, level_marker, log4j_location, nginx_context,
+    nginx_log_header, redis_header,
+};
 use smallvec::{smallvec, SmallVec};
 use std::borrow::Cow;
 use syslog::syslog_host_tag;
@@ -115,6 +119,9 @@ struct Heads {
     /// The first space of the text after them: several readings start by
     /// finding the first word, so it is found once per position.
     sp: Option<usize>,
+    /// An nginx error log header was among them: the message ends where
+    /// the logger's context starts.
+    nginx_log: bool,
 }
 
 /// Strips known heads repeatedly: `Nov 29 12:00:03 host kubelet[77]:
@@ -125,6 +132,7 @@ fn strip_heads(line: &str, hints: &mut Hints) -> Heads {
     // Where a level marker was stripped, and where the last strip began:
     // the marker counts only when it was the last.
     let (mut marker, mut last) = (None, 0);
+    let mut nginx_log = false;
     let mut sp = first_space(line.as_bytes());
     for _ in 0..8 {
         let rest = &line[pos..];
@@ -133,7 +141,13 @@ fn strip_heads(line: &str, hints: &mut Hints) -> Heads {
             .or_else(|| klog_header(rest, hints))
             .or_else(|| timestamp(rest))
             .or_else(|| syslog_host_tag(rest, sp))
-            .or_else(|| nginx_header(rest))
+            .or_else(|| {
+                let (n, log) = nginx_log_header(rest)?;
+                nginx_log |= log;
+                Some(n)
+            })
+            .or_else(|| redis_header(rest))
+            .or_else(|| log4j_location(rest, hints))
             .or_else(|| {
                 let n = level_marker(rest)?;
                 marker = Some(pos);
@@ -152,6 +166,7 @@ fn strip_heads(line: &str, hints: &mut Hints) -> Heads {
         pos,
         marker: marker.filter(|&m| m == last),
         sp,
+        nginx_log,
     }
 }
 
@@ -195,6 +210,9 @@ fn message<'a>(line: &'a str, h: &Heads, hints: Hints) -> Prepared<'a> {
         Some((head, at)) => (&rest[head..at], pos + head, &line[..pos + head]),
         None => (rest, pos, &line[..pos]),
     };
+    if h.nginx_log {
+        text = &text[..nginx_context(text)];
+    }
     // A whole message in quotes (pasted from a log viewer or a Go %q).
     if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
         if let Some(unq) = unquote(text) {

@@ -201,3 +201,65 @@ fn depd_deprecations_lose_their_header_and_the_callers_location() {
 fn go_quoting_is_undone() {
     assert_eq!(unquote(r#""a \"b\"\n\u00e9""#).unwrap(), "a \"b\"\né");
 }
+
+#[test]
+fn nginx_error_log_context_is_not_the_message() {
+    for (line, want) in [
+        (
+            "2026/12/02 07:57:42 [error] 18736#18736: *3 user \"alice\": password mismatch, client: 127.0.0.1, server: , request: \"GET /private/x.html HTTP/1.1\", host: \"127.0.0.1:18180\"",
+            "user \"alice\": password mismatch",
+        ),
+        (
+            "2026/12/02 07:57:42 [error] 18736#18736: *5 connect() failed (111: Connection refused) while connecting to upstream, client: 127.0.0.1, server: , request: \"GET / HTTP/1.1\"",
+            "connect() failed (111: Connection refused)",
+        ),
+        // On stderr nginx adds no context; ` while ` in a message stays.
+        ("nginx: [emerg] x, client: y", "x, client: y"),
+        (
+            "2026/12/02 07:57:42 [emerg] 1#1: failed while Parsing X",
+            "failed while Parsing X",
+        ),
+    ] {
+        let (_, text, _) = one(line);
+        assert_eq!(text, want, "{line}");
+    }
+}
+
+#[test]
+fn log4j_locations_are_hints() {
+    let p = prepare("2026-12-02 08:01:29,418 - ERROR [main:QuorumPeerMain@99] - Invalid config, exiting abnormally");
+    assert_eq!(p.parts[0].text, "Invalid config, exiting abnormally");
+    assert_eq!(p.hints.files[0], "QuorumPeerMain.java");
+    assert_eq!(p.hints.line, Some(99));
+    let p = prepare("2026-12-02 08:01:29,413 - INFO  [main:org.a.QuorumPeerConfig$Inner@177] - Reading configuration from: /x");
+    assert_eq!(p.parts[0].text, "Reading configuration from: /x");
+    assert_eq!(p.hints.files[0], "QuorumPeerConfig.java");
+    // Brackets that name no class and line are message text.
+    assert_eq!(prepare("[main:x] y").parts[0].text, "[main:x] y");
+}
+
+#[test]
+fn redis_headers_and_padded_levels_are_stripped() {
+    for (line, want) in [
+        (
+            "30097:M 02 Dec 2026 08:19:00.536 # Failed listening on port 16379 (TCP), aborting.",
+            "Failed listening on port 16379 (TCP), aborting.",
+        ),
+        (
+            "1:C 02 Dec 2026 08:19:00.535 * Configuration loaded",
+            "Configuration loaded",
+        ),
+        (
+            "30097:Q 02 Dec 2026 08:19:00.536 # x",
+            "30097:Q 02 Dec 2026 08:19:00.536 # x",
+        ),
+        (
+            "ERROR:  Could not find a valid gem",
+            "Could not find a valid gem",
+        ),
+        ("INFO  starting", "starting"),
+    ] {
+        let (_, text, _) = one(line);
+        assert_eq!(text, want, "{line}");
+    }
+}

@@ -83,9 +83,12 @@ pub(super) fn exception_line(line: &str) -> Option<StackLine> {
         return None;
     }
     // `Error: msg` alone is how anyhow, Node and many CLIs print any
-    // error: the message follows; the generic class says nothing.
-    let class = (name != "Error").then(|| class.to_string());
+    // error: the message follows; the generic class says nothing, and
+    // may be a CLI's own printer (`fmt.Fprintln(os.Stderr, "Error:", err)`),
+    // so the whole line is read first.
+    let generic = name == "Error" && class == name;
+    let class = (!generic).then(|| class.to_string());
     let mut s = StackLine::message(at + head.len() + 2, class);
-    s.certain = certain || known;
+    s.certain = certain || (known && !generic);
     Some(s)
 }
