@@ -171,7 +171,7 @@ impl Explainer {
         let payloads_ok = set
             .max_payload()
             .is_none_or(|p| (p as usize) < records.sites());
-        payloads_ok.then_some(Explainer { records, set })
+        payloads_ok.then(|| Explainer::assemble(records, set))
     }
 }
 

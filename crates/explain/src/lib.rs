@@ -161,6 +161,9 @@ pub struct Explainer {
     /// the number of its site there.
     records: Records,
     set: TemplateSet,
+    /// The level markers some template starts with (a CLI's `Error: `
+    /// printer): a line behind one is read both ways.
+    marker_heads: Vec<&'static str>,
 }
 
 impl Explainer {
@@ -172,13 +175,25 @@ impl Explainer {
             let lang = language(row.language);
             for site in &row.sites {
                 let t = lang.template(&row.message_pattern, &site.args, &site.callee);
+                // A message of several lines reaches a log a line at a time.
+                for line in t.lines() {
+                    b.add(line, payload, &site.file_path, site.line_number);
+                }
                 b.add(t, payload, &site.file_path, site.line_number);
                 payload += 1;
             }
         }
+        Explainer::assemble(Records::new(&rows), b.build())
+    }
+
+    fn assemble(records: Records, set: TemplateSet) -> Explainer {
+        let marker_heads = prefix::level_markers()
+            .filter(|m| set.starts_a_template(m))
+            .collect();
         Explainer {
-            records: Records::new(&rows),
-            set: b.build(),
+            records,
+            set,
+            marker_heads,
         }
     }
 
@@ -211,8 +226,15 @@ impl Explainer {
             .collect()
     }
 
-    /// Explains one line as [`stack::read`] read it.
+    /// Explains one line as [`stack::read`] read it. Terminal colour
+    /// codes are no part of any message: a line with them is read without
+    /// them (offsets are then in that text), and `input` stays the line.
     pub fn explain_line(&self, line: &str, s: &StackLine) -> Explanation {
+        if let Some(plain) = without_colours(line) {
+            let mut e = self.explain_line(&plain, &plain_reading(s, &plain));
+            e.input = line.to_string();
+            return e;
+        }
         self.read_line(line, s).unwrap_or_else(|| Explanation {
             input: line.to_string(),
             prefix: String::new(),
@@ -229,13 +251,19 @@ impl Explainer {
     /// The verdict and the outermost frame's best record, without building
     /// an [`Explanation`]: what grouping a whole log needs, at less cost.
     pub fn outline(&self, line: &str) -> Outline {
-        self.read_text(line, 0, line.len(), &Hints::default())
+        match without_colours(line) {
+            Some(plain) => self.read_text(&plain, 0, plain.len(), &Hints::default()),
+            None => self.read_text(line, 0, line.len(), &Hints::default()),
+        }
     }
 
     /// [`Explainer::outline`] of a line as [`stack::read`] read it; frame
     /// and link lines have no outline.
     pub fn outline_line(&self, line: &str, s: &StackLine) -> Option<Outline> {
-        self.read_line(line, s)
+        match without_colours(line) {
+            Some(plain) => self.read_line(&plain, &plain_reading(s, &plain)),
+            None => self.read_line(line, s),
+        }
     }
 
     /// The record and site of an [`Outline`]'s `top`.
@@ -289,6 +317,14 @@ impl Explainer {
             )
         };
         if parts.found() {
+            // `Error: ` may be a level marker or a CLI's own printer: the
+            // reading that explains more wins.
+            if let Some(q) = self.marker_kept(text, &prepared) {
+                let g: A::Parts = self.trace_parts(&q);
+                if g.explains_more_than(&parts) {
+                    return answer(&q, &g);
+                }
+            }
             return answer(&prepared, &parts);
         }
         match self.retry(text, hints, &prepared, |q| {
@@ -335,6 +371,22 @@ impl Explainer {
             add_hints(&mut p, hints);
         }
         p
+    }
+
+    /// The reading of `line` with its last level marker kept, when some
+    /// template starts with that marker.
+    #[inline]
+    fn marker_kept<'a>(
+        &self,
+        line: &'a str,
+        p: &prefix::Prepared<'a>,
+    ) -> Option<prefix::Prepared<'a>> {
+        if self.marker_heads.is_empty() {
+            return None;
+        }
+        let q = p.with_marker(line)?;
+        let marker = line.get(q.prefix.len()..p.prefix.len())?;
+        self.marker_heads.contains(&marker).then_some(q)
     }
 
     /// For a line whose plain reading `p` finds nothing, tries other
@@ -386,6 +438,41 @@ impl Explainer {
             documentation: row.documentation.map(str::to_string),
         }
     }
+}
+
+/// The stack reading of a line for the same line without its colour
+/// codes: offsets into the coloured line do not fit it, so a reading
+/// with any is taken again from the plain line alone.
+fn plain_reading(s: &StackLine, plain: &str) -> StackLine {
+    if s.start == 0 && s.end.is_none() {
+        return s.clone();
+    }
+    let mut again = stack::read(&[plain]).swap_remove(0);
+    again.hints = s.hints.clone();
+    again
+}
+
+/// The line without its ANSI escape sequences (`\x1b[33m`, `\x1b[0m`),
+/// when it has any.
+fn without_colours(line: &str) -> Option<String> {
+    line.as_bytes().contains(&0x1b).then_some(())?;
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(i) = rest.find('\x1b') {
+        out.push_str(&rest[..i]);
+        let seq = &rest[i + 1..];
+        // CSI: `[`, parameters and intermediates, one final byte.
+        let skip = match seq.strip_prefix('[') {
+            Some(csi) => csi
+                .bytes()
+                .position(|c| (0x40..=0x7e).contains(&c))
+                .map_or(seq.len(), |p| p + 2),
+            None => 0,
+        };
+        rest = &seq[skip..];
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 /// Adds the caller's location hints to a reading of a line: a log
@@ -467,6 +554,62 @@ mod tests {
         );
         assert_eq!(e.unmatched[0].text, "dial tcp: i/o timeout");
         assert_eq!(e.verdict, Verdict::Partial);
+    }
+
+    #[test]
+    fn colour_codes_are_read_past() {
+        let ex = Explainer::new(vec![row(
+            "quit",
+            "pallets/werkzeug",
+            "Press CTRL+C to quit",
+            &[],
+        )]);
+        let line = "\x1b[33mPress CTRL+C to quit\x1b[0m";
+        let e = ex.explain(line);
+        assert_eq!((e.input.as_str(), e.verdict), (line, Verdict::Traced));
+        assert_eq!(ex.outline(line).verdict, Verdict::Traced);
+        assert_eq!(
+            without_colours("a\x1b[1;31mb\x1b[0m\x1b").as_deref(),
+            Some("ab")
+        );
+        assert_eq!(without_colours("plain"), None);
+    }
+
+    #[test]
+    fn a_cli_printer_head_is_read_both_ways() {
+        let ex = Explainer::new(vec![
+            row("printer", "etcd/etcdctl", "Error: %v", &["err"]),
+            row("inner", "etcd/etcdctl", "bad number of arguments", &[]),
+            row("other", "acme/app", "disk is full", &[]),
+        ]);
+        let ids = |e: &Explanation| -> Vec<String> {
+            e.frames
+                .iter()
+                .map(|f| f.candidates[0].id.clone())
+                .collect()
+        };
+        // The printer explains the head as well as a level marker would.
+        let e = ex.explain("Error: bad number of arguments");
+        assert_eq!(ids(&e), ["printer", "inner"]);
+        assert_eq!((e.prefix.as_str(), e.verdict), ("", Verdict::Traced));
+        let o = ex.outline("Error: bad number of arguments");
+        assert_eq!(o.verdict, Verdict::Traced);
+        assert_eq!(ex.site(o.top.unwrap()).0.id, "printer");
+        // Behind a timestamp too; and an unknown inner message keeps the
+        // printer, with the rest unmatched.
+        let e = ex.explain("2026-12-02T01:00:00Z Error: bad number of arguments");
+        assert_eq!(ids(&e), ["printer", "inner"]);
+        let e = ex.explain("Error: zzz qqq");
+        assert_eq!(
+            (ids(&e), e.verdict),
+            (vec!["printer".to_string()], Verdict::Partial)
+        );
+        // A marker that no template starts with stays a level.
+        let e = ex.explain("ERROR: disk is full");
+        assert_eq!(
+            (e.prefix.as_str(), ids(&e)),
+            ("ERROR: ", vec!["other".to_string()])
+        );
     }
 
     #[test]

@@ -97,6 +97,18 @@ pub(crate) trait Gather: Default {
     fn found(&self) -> bool;
     /// What the parts found, for the verdict.
     fn tally(&self) -> Tally;
+    /// How the reading's one part fared: frames, whether it left a head
+    /// unexplained, whether it left text unmatched.
+    fn shape(&self) -> Option<(usize, bool, bool)>;
+    /// Whether this reading (a level marker kept) explains more than
+    /// `other` (the marker stripped): a frame more, starting at the
+    /// text's start, and no text unmatched that `other` explains.
+    fn explains_more_than(&self, other: &Self) -> bool {
+        match (self.shape(), other.shape()) {
+            (Some((fa, head, ua)), Some((fb, _, ub))) => fa > fb && !head && (!ua || ub),
+            _ => false,
+        }
+    }
 }
 
 impl Gather for Vec<Trace> {
@@ -120,6 +132,13 @@ impl Gather for Vec<Trace> {
             unmatched: self.iter().any(|t| !t.unmatched.is_empty()),
         }
     }
+
+    fn shape(&self) -> Option<(usize, bool, bool)> {
+        let [t] = &self[..] else {
+            return None;
+        };
+        Some((t.frames.len(), t.head.is_some(), !t.unmatched.is_empty()))
+    }
 }
 
 /// The parts of a reading as an [`Outline`] needs them.
@@ -128,6 +147,10 @@ pub(crate) struct OutlineParts {
     tally: Tally,
     /// The outermost site of the first part that has one.
     top: Option<u32>,
+    /// The parts pushed, and the first one's shape (see
+    /// [`Gather::shape`]).
+    parts: usize,
+    first: (usize, bool, bool),
 }
 
 impl Gather for OutlineParts {
@@ -138,6 +161,10 @@ impl Gather for OutlineParts {
         if self.top.is_none() {
             self.top = o.top;
         }
+        if self.parts == 0 {
+            self.first = (o.frames, o.head.is_some(), o.unmatched);
+        }
+        self.parts += 1;
         self.tally.frames |= o.frames > 0;
         self.tally.ambiguous |= o.ambiguous;
         self.tally.unmatched |= o.unmatched;
@@ -151,6 +178,10 @@ impl Gather for OutlineParts {
     #[inline]
     fn tally(&self) -> Tally {
         self.tally
+    }
+
+    fn shape(&self) -> Option<(usize, bool, bool)> {
+        (self.parts == 1).then_some(self.first)
     }
 }
 
