@@ -268,10 +268,12 @@ pub struct IndexArgs {
     /// Print every warning, not only the first few.
     #[arg(long, short = 'v')]
     pub verbose: bool,
-    /// Which log statements become records: `errors` (error, warning and
-    /// fatal, the default) or `all` (info and debug too, so every line of a
-    /// log can be traced).
-    #[arg(long, value_enum, default_value = "errors")]
+    /// Which log statements are indexed: `all` (the default) indexes info
+    /// and debug statements too, as a trace-only tier, so that `explain`
+    /// traces every line of a log while `list`, search and the pages show
+    /// errors, warnings and fatals (`list --all-levels` shows the rest);
+    /// `errors` indexes only those, for a smaller atlas.
+    #[arg(long, value_enum, default_value = "all")]
     pub log_levels: LogLevels,
     /// Project configuration (include/exclude paths, the project's own
     /// message functions) instead of PATH/errdex.toml.
@@ -308,6 +310,9 @@ pub struct ListArgs {
     /// At most this many rows (0: all).
     #[arg(long, default_value_t = 0)]
     pub limit: usize,
+    /// Also the trace-only tier: info and debug log statements.
+    #[arg(long)]
+    pub all_levels: bool,
     /// List dynamic sites (messages with no literal text) instead.
     #[arg(long)]
     pub dynamic: bool,
@@ -345,13 +350,17 @@ pub struct ExportArgs {
     /// Only this repository.
     #[arg(long)]
     pub repo: Option<String>,
+    /// For --format jsonl: also the trace-only tier (info and debug log
+    /// statements).
+    #[arg(long)]
+    pub all_levels: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum LogLevels {
-    /// Error, warning and fatal logs.
+    /// Error, warning and fatal logs only.
     Errors,
-    /// Every level.
+    /// Every level; info and debug as the trace-only tier.
     All,
 }
 

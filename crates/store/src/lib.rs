@@ -131,6 +131,10 @@ pub struct ListQuery {
     pub limit: usize,
     /// Skip this many.
     pub offset: usize,
+    /// Also the trace-only tier: info and debug log statements, which
+    /// `explain` traces but lists and pages leave out unless asked (or
+    /// unless `severity` asks for one of those levels).
+    pub all_levels: bool,
 }
 
 /// What every backend provides.
@@ -149,7 +153,8 @@ pub trait Store: Send + Sync {
     fn get(&self, id: &str) -> Result<Option<Record>>;
     /// Records with this slug (one per repo), optionally in one repo.
     fn find_slug(&self, repo: Option<&str>, slug: &str) -> Result<Vec<Record>>;
-    /// Full-text search over messages and patterns, best first.
+    /// Full-text search over messages and patterns, best first; the
+    /// trace-only tier (info and debug) is left out.
     fn search(&self, text: &str, repo: Option<&str>, limit: usize) -> Result<Vec<Record>>;
     /// Dynamic sites, with their repository.
     fn dynamic_sites(&self, repo: Option<&str>) -> Result<Vec<(String, DynamicSite)>>;

@@ -44,6 +44,7 @@ pub(crate) fn run(store: &SqliteStore, db: &Path, a: ExportArgs) -> Result<(), F
     }
     let q = ListQuery {
         repo: a.repo.clone(),
+        all_levels: a.all_levels,
         ..Default::default()
     };
     let records = store.list(&q)?;

@@ -43,6 +43,7 @@ pub(crate) fn run(store: &dyn Store, a: ListArgs) -> Result<(), Failure> {
         error_code: None,
         limit: a.limit,
         offset: 0,
+        all_levels: a.all_levels,
     };
     let records = store.list(&q)?;
     if records.is_empty() {

@@ -48,7 +48,7 @@ pub(crate) fn up(db: &Path, a: UpArgs) -> Result<(), Failure> {
             max_file_size: "4M".into(),
             threads: 0,
             verbose: false,
-            log_levels: LogLevels::Errors,
+            log_levels: LogLevels::All,
             config: None,
             timings: false,
             list: false,

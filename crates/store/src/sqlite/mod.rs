@@ -400,6 +400,9 @@ fn next_version(tx: &rusqlite::Transaction<'_>) -> Result<String> {
     Ok(version)
 }
 
+/// The severities of the trace-only tier, as SQL.
+const TRACE_ONLY: &str = "'info', 'debug'";
+
 impl ListQuery {
     /// WHERE clause and parameters.
     fn where_sql(&self) -> (String, Vec<String>) {
@@ -423,6 +426,9 @@ impl ListQuery {
         add("substr(file_path, 1, length(?)) = ?", &self.path_prefix);
         if self.path_prefix.is_some() {
             args.push(self.path_prefix.clone().unwrap_or_default());
+        }
+        if !self.all_levels && self.severity.is_none() {
+            clauses.push(format!("severity NOT IN ({TRACE_ONLY})"));
         }
         let sql = if clauses.is_empty() {
             String::new()
@@ -593,11 +599,12 @@ impl Store for SqliteStore {
             return Ok(Vec::new());
         }
         let conn = self.conn();
-        let mut st = conn.prepare(
+        let mut st = conn.prepare(&format!(
             "SELECT r.record FROM records_fts f JOIN records r ON r.seq = f.rowid
              WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)
-             ORDER BY bm25(records_fts) LIMIT ?3",
-        )?;
+               AND r.severity NOT IN ({TRACE_ONLY})
+             ORDER BY bm25(records_fts) LIMIT ?3"
+        ))?;
         let rows = st
             .query_map(params![query, repo, limit as i64], |r| r.get(0))?
             .collect::<std::result::Result<Vec<String>, _>>()?;
