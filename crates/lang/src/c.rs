@@ -60,6 +60,8 @@ pub(crate) fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "function_definition" | "declaration" => function_wrapper(n, cx),
         "preproc_function_def" => macro_wrapper(n, cx),
         "preproc_def" => string_macro(n, cx),
+        "assignment_expression" => message_assignment(n, cx),
+        "return_statement" => table_return(n, cx),
         // Macros come from headers anywhere in the repository: one scope
         // for all C and C++ files lets a format use a macro of another
         // file (`ngx_close_file_n " %s failed"`).
@@ -197,20 +199,114 @@ fn string_macro(n: Node<'_>, cx: &mut Cx<'_>) {
         return;
     };
     let v = cx.text(value).trim();
-    let Some(inner) = v.strip_prefix('"').and_then(|v| v.strip_suffix('"')) else {
+    // `"a"`, or literals side by side (`"a\n" \⏎ "b"`); `"a" X` is left
+    // alone.
+    let Some(text) = adjacent_literals(v) else {
+        if let Some(target) = v
+            .split_whitespace()
+            .next()
+            .filter(|t| is_identifier(t) && *t == v)
+        {
+            // `#define failf Curl_failf`: an alias of a message function.
+            cx.facts
+                .aliases
+                .push((cx.text(name).to_string(), target.to_string()));
+        }
         return;
     };
-    // One literal only: `"a" "b"` or `"a" X` are left alone.
-    if inner.replace("\\\\", "").replace("\\\"", "").contains('"') {
-        return;
-    }
     // Under `#if` a macro may be defined once per platform: the first
     // branch is usually the main one.
     let name = cx.text(name).to_string();
     cx.facts
         .constants
         .entry(name)
-        .or_insert_with(|| vec![text_part(tree::decode_c_escapes(inner))]);
+        .or_insert_with(|| vec![text_part(text)]);
+}
+
+fn is_identifier(t: &str) -> bool {
+    t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && t.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+}
+
+/// The text of string literals standing side by side in a macro's value
+/// (line continuations between them), decoded; `None` for anything else.
+fn adjacent_literals(v: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = v;
+    let mut any = false;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '\\');
+        if rest.is_empty() {
+            return any.then_some(out);
+        }
+        let body = rest.strip_prefix('"')?;
+        let b = body.as_bytes();
+        let mut i = 0;
+        while i < b.len() && b[i] != b'"' {
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        out.push_str(&tree::decode_c_escapes(body.get(..i)?));
+        rest = body.get(i + 1..)?;
+        any = true;
+    }
+}
+
+/// `u->err = "invalid port";`, `*err = "BIO_new_file() failed";`: a
+/// message kept in a variable that a caller prints.
+fn message_assignment(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(left), Some(right)) = (
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    if !matches!(right.kind(), "string_literal" | "concatenated_string")
+        || !crate::is_message_name(cx.text(left))
+    {
+        return;
+    }
+    let (m, h) = plain_message(right, cx);
+    if crate::message::is_os_error_text(&m) {
+        return;
+    }
+    let site = cx.site(n, "=", ErrorType::Exception, Severity::Error);
+    push(cx, site, m, h, n);
+}
+
+/// `case CURLE_COULDNT_CONNECT: return "Couldn't connect to server";` in
+/// a function returning text: a message table (a `strerror`).
+fn table_return(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(value) = n.named_child(0) else {
+        return;
+    };
+    if !matches!(value.kind(), "string_literal" | "concatenated_string") {
+        return;
+    }
+    let mut in_case = false;
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        match p.kind() {
+            "case_statement" => in_case = true,
+            "function_definition" => break,
+            _ => {}
+        }
+        cur = p.parent();
+    }
+    let Some(func) = cur.filter(|_| in_case) else {
+        return;
+    };
+    let head = func
+        .child_by_field_name("body")
+        .map_or("", |b| &cx.text(func)[..b.start_byte() - func.start_byte()]);
+    if !head.contains("char") || !head.contains('*') {
+        return;
+    }
+    let (m, h) = plain_message(value, cx);
+    if crate::message::is_os_error_text(&m) {
+        return;
+    }
+    let site = cx.site(n, "return", ErrorType::Exception, Severity::Error);
+    push(cx, site, m, h, n);
 }
 
 /// Calls whose names say what they print; the rest, if their name
@@ -1036,6 +1132,73 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn aliases_and_adjacent_literals_in_macros() {
+        let s = sites(
+            r#"
+void Curl_failf(struct Curl_easy *, const char *fmt, ...);
+#define failf Curl_failf
+#define CA_MSG                                  \
+  "More details here: https://x/sslcerts\n\n" \
+  "curl failed to verify\n"
+void connect_it(struct Curl_easy *data, int port) {
+    failf(data, "Failed to connect to port %d", port);
+    fputs(CA_MSG, stderr);
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            vec![
+                "More details here: https://x/sslcerts\n\ncurl failed to verify",
+                "Failed to connect to port %d"
+            ]
+        );
+    }
+
+    #[test]
+    fn messages_kept_in_variables_and_tables_are_sites() {
+        let s = sites(
+            r#"
+const char *curl_easy_strerror(CURLcode error) {
+    switch(error) {
+    case CURLE_OK:
+        return "No error";
+    case CURLE_COULDNT_CONNECT:
+        return "Couldn't connect to server";
+    case CURLE_TIMEOUT:
+        return "Connection timed out";
+    default:
+        break;
+    }
+    return "Unknown error";
+}
+static char *parse(ngx_url_t *u, char **err, int n) {
+    if (n > 65535) {
+        u->err = "invalid port";
+        return NULL;
+    }
+    *err = "BIO_new_file() failed";
+    path = "/etc/x";
+    return NULL;
+}
+int count(int x) {
+    switch (x) { case 1: return 2; }
+    return 0;
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            vec![
+                "No error",
+                "Couldn't connect to server",
+                "invalid port",
+                "BIO_new_file() failed"
+            ]
+        );
     }
 
     #[test]

@@ -175,6 +175,9 @@ pub struct FileFacts {
     /// Calls that become sites if a wrapper of their name exists anywhere
     /// in the repository.
     pub wrapper_calls: Vec<WrapperCall>,
+    /// Other names of functions (`#define failf Curl_failf`): a call of
+    /// the alias is a call of the function.
+    pub aliases: Vec<(String, String)>,
     /// Places that check for an error by name (`errors.Is(err, ErrX)`).
     pub checks: Vec<ErrorCheck>,
 }
@@ -321,6 +324,42 @@ pub fn is_error_stream(expr: &str) -> bool {
         )
 }
 
+/// Whether an assignment target names a message that is printed or
+/// raised elsewhere: `err`, `*err`, `u->err`, `errmsg`, `msg`,
+/// `e.strerror`, `reason`. A literal assigned to one is a message built
+/// in one place and shown in another (nginx's `u->err = "invalid port"`,
+/// Redis's `err = "Bad directive …"; goto loaderr;`).
+pub fn is_message_name(target: &str) -> bool {
+    let last = target
+        .trim()
+        .rsplit(['.', '>', ':', '@', '$', '*', ' ', '('])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    matches!(
+        last.as_str(),
+        "err"
+            | "error"
+            | "errmsg"
+            | "err_msg"
+            | "errstr"
+            | "err_str"
+            | "error_message"
+            | "errormessage"
+            | "errormsg"
+            | "error_msg"
+            | "msg"
+            | "message"
+            | "reason"
+            | "strerror"
+            | "errtext"
+            | "error_text"
+            | "emsg"
+            | "failure"
+            | "detail"
+    )
+}
+
 /// Whether a wrapper's calls can become sites at these levels (so files
 /// that call it need a whole-file parse).
 pub fn wrapper_matters(w: &WrapperDef, all_levels: bool) -> bool {
@@ -343,6 +382,19 @@ pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
         for w in &f.wrappers {
             *defs.entry((w.name.clone(), w.format_index)).or_default() |= w.returns_error;
         }
+    }
+    let aliased: Vec<((String, usize), bool)> = files
+        .iter()
+        .flat_map(|f| &f.aliases)
+        .flat_map(|(alias, target)| {
+            defs.iter()
+                .filter(|((name, _), _)| name == target)
+                .map(|((_, i), r)| ((alias.clone(), *i), *r))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    for (k, r) in aliased {
+        *defs.entry(k).or_default() |= r;
     }
     for f in files.iter_mut() {
         for call in std::mem::take(&mut f.wrapper_calls) {
@@ -399,6 +451,24 @@ pub fn resolve_package(files: Vec<FileFacts>) -> (Vec<RawSite>, Vec<DynamicSite>
 #[cfg(test)]
 mod tests {
     use super::is_error_stream;
+
+    #[test]
+    fn message_names_are_known_by_their_last_name() {
+        for t in [
+            "err",
+            "*err",
+            "u->err",
+            "e.strerror",
+            "self.msg",
+            "@message",
+            "errmsg",
+        ] {
+            assert!(super::is_message_name(t), "{t}");
+        }
+        for t in ["path", "name", "buf", "errors", "msgs", "error_count"] {
+            assert!(!super::is_message_name(t), "{t}");
+        }
+    }
 
     #[test]
     fn error_streams_are_known_by_their_last_name() {

@@ -44,6 +44,88 @@ pub(crate) fn trim_newline(message: &mut Message) {
     }
 }
 
+/// glibc's `strerror` texts (Linux). A message table entry or a kept
+/// message that is exactly one of these (`case ERR_TIMEOUT: return
+/// "Connection timed out";`) cannot be told from the operating system's
+/// own text in a log, so it is left to the OS rather than made a site.
+const OS_ERROR_TEXTS: &[&str] = &[
+    "Operation not permitted",
+    "No such file or directory",
+    "No such process",
+    "Interrupted system call",
+    "Input/output error",
+    "No such device or address",
+    "Argument list too long",
+    "Exec format error",
+    "Bad file descriptor",
+    "No child processes",
+    "Resource temporarily unavailable",
+    "Cannot allocate memory",
+    "Permission denied",
+    "Bad address",
+    "Block device required",
+    "Device or resource busy",
+    "File exists",
+    "Invalid cross-device link",
+    "No such device",
+    "Not a directory",
+    "Is a directory",
+    "Invalid argument",
+    "Too many open files in system",
+    "Too many open files",
+    "Inappropriate ioctl for device",
+    "Text file busy",
+    "File too large",
+    "No space left on device",
+    "Illegal seek",
+    "Read-only file system",
+    "Too many links",
+    "Broken pipe",
+    "Numerical argument out of domain",
+    "Numerical result out of range",
+    "Resource deadlock avoided",
+    "File name too long",
+    "No locks available",
+    "Function not implemented",
+    "Directory not empty",
+    "Too many levels of symbolic links",
+    "No data available",
+    "Timer expired",
+    "Protocol error",
+    "Bad message",
+    "Value too large for defined data type",
+    "Invalid or incomplete multibyte or wide character",
+    "Socket operation on non-socket",
+    "Message too long",
+    "Protocol not supported",
+    "Operation not supported",
+    "Address family not supported by protocol",
+    "Address already in use",
+    "Cannot assign requested address",
+    "Network is down",
+    "Network is unreachable",
+    "Software caused connection abort",
+    "Connection reset by peer",
+    "No buffer space available",
+    "Transport endpoint is already connected",
+    "Transport endpoint is not connected",
+    "Connection timed out",
+    "Connection refused",
+    "Host is down",
+    "No route to host",
+    "Operation already in progress",
+    "Operation now in progress",
+    "Stale file handle",
+    "Disk quota exceeded",
+    "Operation canceled",
+];
+
+/// Whether a message is exactly an operating-system error text
+/// ([`OS_ERROR_TEXTS`]).
+pub(crate) fn is_os_error_text(m: &Message) -> bool {
+    matches!(m.as_slice(), [MsgPart::Text { text, .. }] if OS_ERROR_TEXTS.contains(&text.as_str()))
+}
+
 /// The text a run-time value takes in a pattern.
 pub const HOLE: &str = "%v";
 

@@ -335,10 +335,7 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
             .child_by_field_name("left")
             .map(|l| cx.text(l))
             .unwrap_or("");
-        if !matches!(
-            target,
-            "message" | "msg" | "self.message" | "self.msg" | "self.args"
-        ) {
+        if target != "self.args" && !crate::is_message_name(target) {
             return;
         }
         n.child_by_field_name("right")
@@ -351,11 +348,29 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
     let Some(class) =
         enclosing_exception_class(n, &["__init__", "__str__", "format_message", "message"], cx)
     else {
+        kept_message(n, value, cx);
         return;
     };
     let mut site = cx.site(n, &class, ErrorType::Exception, Severity::Error);
     site.error_class = Some(class);
     let (message, holes) = M.message_of(value, cx);
+    cx.push(site, message, holes, n);
+}
+
+/// `msg = f"cannot open {path}"` (later `raise X(msg)`), `e.strerror =
+/// f"Unable to load configuration file ({e.strerror})"`: a message kept
+/// under a name and raised or printed elsewhere, outside an exception
+/// class.
+fn kept_message(n: Node<'_>, value: Node<'_>, cx: &mut Cx<'_>) {
+    let target = n.child_by_field_name("left").map_or("", |l| cx.text(l));
+    if n.kind() != "assignment" || !crate::is_message_name(target) {
+        return;
+    }
+    let (message, holes) = M.message_of(value, cx);
+    if crate::message::is_os_error_text(&message) {
+        return;
+    }
+    let site = cx.site(n, "=", ErrorType::Exception, Severity::Error);
     cx.push(site, message, holes, n);
 }
 
@@ -663,6 +678,29 @@ def f(path, n, e):
         );
         assert_eq!(s[1].2, vec!["path", "e"]);
         assert_eq!(s[3].2, vec!["n", "path"]);
+    }
+
+    #[test]
+    fn messages_kept_under_a_name_are_sites() {
+        let s = patterns_of(
+            "pkg/config.py",
+            r#"
+def load(path):
+    try:
+        open(path)
+    except OSError as e:
+        e.strerror = f"Unable to load configuration file ({e.strerror})"
+        raise
+    msg = "cannot parse " + path
+    raise ValueError(msg)
+    name = "not a message"
+    reason = "Connection refused"
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            vec!["Unable to load configuration file (%v)", "cannot parse %v"]
+        );
     }
 
     #[test]
