@@ -321,11 +321,19 @@ impl Explainer {
             // reading that explains more wins.
             if let Some(q) = self.marker_kept(text, &prepared) {
                 let g: A::Parts = self.trace_parts(&q);
-                if g.explains_more_than(&parts) {
+                if g.explains_more_than(&parts, prepared.prefix.len() - q.prefix.len()) {
                     return answer(&q, &g);
                 }
             }
             return answer(&prepared, &parts);
+        }
+        // The last level marker may be the message's own first word
+        // (`error: name does not exist` is casbin's whole message).
+        if let Some(q) = prepared.with_marker(text) {
+            let g: A::Parts = self.trace_parts(&q);
+            if g.explains_more_than(&parts, prepared.prefix.len() - q.prefix.len()) {
+                return answer(&q, &g);
+            }
         }
         match self.retry(text, hints, &prepared, |q| {
             let g: A::Parts = self.trace_parts(&q);
@@ -389,11 +397,11 @@ impl Explainer {
         self.marker_heads.contains(&marker).then_some(q)
     }
 
-    /// For a line whose plain reading `p` finds nothing, tries other
-    /// readings in turn and gives the first answer `try_reading` gives:
-    /// the line with its last level marker kept (the marker may be the
-    /// message's own first word), then behind each unknown head where a
-    /// known prefix starts (`web-1  | 2026-12-02T01:00:00Z ERROR msg`).
+    /// For a line whose plain reading `p` finds nothing (its level marker
+    /// kept did not help either), tries other readings in turn and gives
+    /// the first answer `try_reading` gives: behind each unknown head
+    /// where a known prefix starts (`web-1  | 2026-12-02T01:00:00Z ERROR
+    /// msg`).
     /// Kept out of line, since most lines find something at the first
     /// reading.
     #[cold]
@@ -405,9 +413,6 @@ impl Explainer {
         p: &prefix::Prepared<'a>,
         mut try_reading: impl FnMut(prefix::Prepared<'a>) -> Option<T>,
     ) -> Option<T> {
-        if let Some(t) = p.with_marker(line).and_then(&mut try_reading) {
-            return Some(t);
-        }
         for at in prefix::unknown_heads(line) {
             if let Some(mut q) = prefix::behind_unknown_head(line, at) {
                 if !hints.files.is_empty() || hints.line.is_some() {
@@ -610,6 +615,25 @@ mod tests {
             (e.prefix.as_str(), ids(&e)),
             ("ERROR: ", vec!["other".to_string()])
         );
+    }
+
+    #[test]
+    fn a_template_of_the_marker_word_alone_is_no_printer() {
+        // ripgrep's validator returns the bare word `"error"`: it explains
+        // no `error: ` printer in front of clap's message.
+        let ex = Explainer::new(vec![
+            row("word", "BurntSushi/ripgrep", "error", &[]),
+            row("whole", "casbin/casbin", "error: name does not exist", &[]),
+        ]);
+        let e = ex.explain("error: Found argument '--bogus' which wasn't expected");
+        assert_eq!(
+            (e.prefix.as_str(), e.verdict),
+            ("error: ", Verdict::Unknown)
+        );
+        let o = ex.outline("error: Found argument '--bogus'");
+        assert_eq!(o.verdict, Verdict::Unknown);
+        let e = ex.explain("error: name does not exist");
+        assert_eq!((e.frames.len(), e.verdict), (1, Verdict::Traced));
     }
 
     #[test]

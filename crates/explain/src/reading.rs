@@ -98,17 +98,34 @@ pub(crate) trait Gather: Default {
     /// What the parts found, for the verdict.
     fn tally(&self) -> Tally;
     /// How the reading's one part fared: frames, whether it left a head
-    /// unexplained, whether it left text unmatched.
-    fn shape(&self) -> Option<(usize, bool, bool)>;
-    /// Whether this reading (a level marker kept) explains more than
-    /// `other` (the marker stripped): a frame more, starting at the
-    /// text's start, and no text unmatched that `other` explains.
-    fn explains_more_than(&self, other: &Self) -> bool {
+    /// unexplained, whether it left text unmatched, where its outermost
+    /// frame ends.
+    fn shape(&self) -> Option<Shape>;
+    /// Whether this reading, with a level marker of `marker` bytes kept,
+    /// explains more than `other`, the marker stripped: a frame more,
+    /// starting at the text's start and reaching past the marker (a
+    /// template of the word `error` alone explains no printer), and no
+    /// text unmatched that `other` explains.
+    fn explains_more_than(&self, other: &Self, marker: usize) -> bool {
         match (self.shape(), other.shape()) {
-            (Some((fa, head, ua)), Some((fb, _, ub))) => fa > fb && !head && (!ua || ub),
+            (Some(a), Some(b)) => {
+                a.frames > b.frames
+                    && !a.head
+                    && a.first_end > marker
+                    && (!a.unmatched || b.unmatched)
+            }
             _ => false,
         }
     }
+}
+
+/// See [`Gather::shape`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Shape {
+    frames: usize,
+    head: bool,
+    unmatched: bool,
+    first_end: usize,
 }
 
 impl Gather for Vec<Trace> {
@@ -133,11 +150,16 @@ impl Gather for Vec<Trace> {
         }
     }
 
-    fn shape(&self) -> Option<(usize, bool, bool)> {
+    fn shape(&self) -> Option<Shape> {
         let [t] = &self[..] else {
             return None;
         };
-        Some((t.frames.len(), t.head.is_some(), !t.unmatched.is_empty()))
+        Some(Shape {
+            frames: t.frames.len(),
+            head: t.head.is_some(),
+            unmatched: !t.unmatched.is_empty(),
+            first_end: t.frames.first().map_or(0, |f| f.end),
+        })
     }
 }
 
@@ -147,10 +169,9 @@ pub(crate) struct OutlineParts {
     tally: Tally,
     /// The outermost site of the first part that has one.
     top: Option<u32>,
-    /// The parts pushed, and the first one's shape (see
-    /// [`Gather::shape`]).
+    /// The parts pushed, and the first one's shape.
     parts: usize,
-    first: (usize, bool, bool),
+    first: Shape,
 }
 
 impl Gather for OutlineParts {
@@ -162,7 +183,12 @@ impl Gather for OutlineParts {
             self.top = o.top;
         }
         if self.parts == 0 {
-            self.first = (o.frames, o.head.is_some(), o.unmatched);
+            self.first = Shape {
+                frames: o.frames,
+                head: o.head.is_some(),
+                unmatched: o.unmatched,
+                first_end: o.first_end,
+            };
         }
         self.parts += 1;
         self.tally.frames |= o.frames > 0;
@@ -180,7 +206,7 @@ impl Gather for OutlineParts {
         self.tally
     }
 
-    fn shape(&self) -> Option<(usize, bool, bool)> {
+    fn shape(&self) -> Option<Shape> {
         (self.parts == 1).then_some(self.first)
     }
 }

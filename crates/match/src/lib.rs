@@ -121,6 +121,8 @@ pub struct TraceOutline {
     pub unmatched: bool,
     /// See [`Trace::head`].
     pub head: Option<(usize, usize)>,
+    /// Where the outermost frame ends (0 without frames).
+    pub first_end: usize,
 }
 
 impl Frame {

@@ -66,7 +66,7 @@ impl Sink for Trace {
 }
 
 impl Sink for TraceOutline {
-    fn frame(&mut self, set: &TemplateSet, hits: &[Hit], _span: Span, hints: &Hints) {
+    fn frame(&mut self, set: &TemplateSet, hits: &[Hit], span: Span, hints: &Hints) {
         // The hits of one frame explain the same literal length over the
         // same span, so their candidates tie on score: the first exact
         // site leads, then the first hinted one, then the first of all.
@@ -93,6 +93,7 @@ impl Sink for TraceOutline {
         }
         if self.frames == 0 {
             self.top = first_exact.or(first_hinted).or(first);
+            self.first_end = span.end;
         }
         self.frames += 1;
         // A frame lists at most MAX_CANDIDATES sites, exact ones first,

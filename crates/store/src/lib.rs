@@ -62,7 +62,8 @@ pub struct RepoSummary {
     pub dataset_version: String,
     /// When it was indexed.
     pub indexed_at: String,
-    /// Records stored.
+    /// Records stored (the trace-only tier of info and debug logs not
+    /// counted).
     pub records: u64,
     /// Counts of the last run.
     pub stats: IndexStats,

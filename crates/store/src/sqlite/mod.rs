@@ -400,8 +400,10 @@ fn next_version(tx: &rusqlite::Transaction<'_>) -> Result<String> {
     Ok(version)
 }
 
-/// The severities of the trace-only tier, as SQL.
-const TRACE_ONLY: &str = "'info', 'debug'";
+/// The trace-only tier, as an SQL condition on a record: log statements
+/// at info and debug level. An error value the analyser rates info by
+/// its meaning (a cooperative shutdown) is not of it.
+const TRACE_ONLY: &str = "error_type = 'log' AND severity IN ('info', 'debug')";
 
 impl ListQuery {
     /// WHERE clause and parameters.
@@ -428,7 +430,7 @@ impl ListQuery {
             args.push(self.path_prefix.clone().unwrap_or_default());
         }
         if !self.all_levels && self.severity.is_none() {
-            clauses.push(format!("severity NOT IN ({TRACE_ONLY})"));
+            clauses.push(format!("NOT ({TRACE_ONLY})"));
         }
         let sql = if clauses.is_empty() {
             String::new()
@@ -518,11 +520,12 @@ impl Store for SqliteStore {
 
     fn repos(&self) -> Result<Vec<RepoSummary>> {
         let conn = self.conn();
-        let mut st = conn.prepare(
+        // The records a repository shows: its trace-only tier is not counted.
+        let mut st = conn.prepare(&format!(
             "SELECT r.repo, r.commit_sha, r.remote_url, r.dataset_version, r.indexed_at, r.stats,
-                    (SELECT count(*) FROM records WHERE repo = r.repo)
-             FROM repos r ORDER BY r.repo",
-        )?;
+                    (SELECT count(*) FROM records WHERE repo = r.repo AND NOT ({TRACE_ONLY}))
+             FROM repos r ORDER BY r.repo"
+        ))?;
         let rows = st.query_map([], |r| {
             Ok((
                 RepoSummary {
@@ -602,7 +605,7 @@ impl Store for SqliteStore {
         let mut st = conn.prepare(&format!(
             "SELECT r.record FROM records_fts f JOIN records r ON r.seq = f.rowid
              WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)
-               AND r.severity NOT IN ({TRACE_ONLY})
+               AND NOT ({TRACE_ONLY})
              ORDER BY bm25(records_fts) LIMIT ?3"
         ))?;
         let rows = st

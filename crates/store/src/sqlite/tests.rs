@@ -319,18 +319,41 @@ fn info_and_debug_records_are_a_trace_only_tier() {
     let s = SqliteStore::open_in_memory().unwrap();
     let mut info = record("a/a", "server started on port", 2);
     info.severity = Severity::Info;
+    info.error_type = ErrorType::Log;
     let mut debug = record("a/a", "tick took", 3);
     debug.severity = Severity::Debug;
-    s.replace_repo(&dataset("a/a", vec![record("a/a", "boom", 1), info, debug]))
-        .unwrap();
+    debug.error_type = ErrorType::Log;
+    // An error value rated info by its meaning is no log statement.
+    let mut stop = record("a/a", "stop requested", 4);
+    stop.severity = Severity::Info;
+    s.replace_repo(&dataset(
+        "a/a",
+        vec![record("a/a", "boom", 1), info, debug, stop],
+    ))
+    .unwrap();
     let n = |q: ListQuery| s.count(&q).unwrap();
-    assert_eq!(n(ListQuery::default()), 1, "hidden by default");
-    assert_eq!(s.list(&ListQuery::default()).unwrap()[0].message_pattern, "boom");
-    assert_eq!(n(ListQuery { all_levels: true, ..Default::default() }), 3);
-    assert_eq!(n(ListQuery { severity: Some("info".into()), ..Default::default() }), 1);
+    assert_eq!(n(ListQuery::default()), 2, "hidden by default");
+    assert_eq!(
+        s.list(&ListQuery::default()).unwrap()[0].message_pattern,
+        "boom"
+    );
+    assert_eq!(
+        n(ListQuery {
+            all_levels: true,
+            ..Default::default()
+        }),
+        4
+    );
+    assert_eq!(
+        n(ListQuery {
+            severity: Some("info".into()),
+            ..Default::default()
+        }),
+        2
+    );
     assert!(s.search("server started", None, 10).unwrap().is_empty());
     // Tracing sees every level.
-    assert_eq!(s.trace_rows(None).unwrap().len(), 3);
+    assert_eq!(s.trace_rows(None).unwrap().len(), 4);
 }
 
 #[test]
