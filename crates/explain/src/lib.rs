@@ -335,7 +335,7 @@ impl Explainer {
                 return answer(&q, &g);
             }
         }
-        match self.retry(text, hints, &prepared, |q| {
+        match self.retry(text, hints, |q| {
             let g: A::Parts = self.trace_parts(&q);
             g.found().then_some((q, g))
         }) {
@@ -397,7 +397,7 @@ impl Explainer {
         self.marker_heads.contains(&marker).then_some(q)
     }
 
-    /// For a line whose plain reading `p` finds nothing (its level marker
+    /// For a line whose plain reading finds nothing (its level marker
     /// kept did not help either), tries other readings in turn and gives
     /// the first answer `try_reading` gives: behind each unknown head
     /// where a known prefix starts (`web-1  | 2026-12-02T01:00:00Z ERROR
@@ -410,7 +410,6 @@ impl Explainer {
         &self,
         line: &'a str,
         hints: &Hints,
-        p: &prefix::Prepared<'a>,
         mut try_reading: impl FnMut(prefix::Prepared<'a>) -> Option<T>,
     ) -> Option<T> {
         for at in prefix::unknown_heads(line) {

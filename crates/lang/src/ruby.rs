@@ -41,8 +41,39 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
     match n.kind() {
         "call" => call(n, cx),
         "method" | "singleton_method" => wrapper_def(n, cx),
+        "assignment" => kept_message(n, cx),
         _ => {}
     }
+}
+
+/// `msg = String.new "Could not find a valid gem #{gem}"`, `message =
+/// "…"`: a message kept under a name and raised or printed later.
+fn kept_message(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(left), Some(mut right)) = (
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    if !crate::is_message_name(cx.text(left)) {
+        return;
+    }
+    // `String.new "…"` is the text itself.
+    if right.kind() == "call" && cx.text(right).starts_with("String.new") {
+        match arguments(right).first() {
+            Some(a) => right = *a,
+            None => return,
+        }
+    }
+    if !is_text(right) {
+        return;
+    }
+    let (message, holes) = M.message_of(right, cx);
+    if crate::message::is_os_error_text(&message) {
+        return;
+    }
+    let site = cx.site(n, "=", ErrorType::Exception, Severity::Error);
+    cx.push(site, message, holes, n);
 }
 
 static SYNTAX: Syntax = Syntax {
@@ -250,6 +281,7 @@ fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
     };
     params.retain(|p| p.kind() != "block_parameter");
     let Some(splat) = params.iter().position(|p| p.kind() == "splat_parameter") else {
+        statement_function(n, name, &params, cx);
         return;
     };
     if splat == 0 || params[splat - 1].kind() != "identifier" {
@@ -265,6 +297,28 @@ fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
     let body = cx.text(n);
     let raises = body.contains("raise ") || body.contains("raise(");
     cx.wrapper_def(&name, splat - 1, raises);
+}
+
+/// `def error(statement) raise X, statement`, `def alert_error(statement,
+/// q = nil) @errs.puts "ERROR:  #{statement}"`: a method named for a level
+/// that raises or prints its first parameter; its calls with a literal
+/// are sites.
+fn statement_function(n: Node<'_>, name: Node<'_>, params: &[Node<'_>], cx: &mut Cx<'_>) {
+    let name = cx.text(name);
+    let Some(first) = params.first().filter(|p| p.kind() == "identifier") else {
+        return;
+    };
+    if crate::level_from_name(name).is_none() {
+        return;
+    }
+    let p = cx.text(*first);
+    let body = cx.text(n);
+    let raises = body.contains(&format!(", {p}\n")) && body.contains("raise ");
+    let prints = body.contains(&format!("#{{{p}}}"));
+    if raises || prints {
+        let name = name.to_string();
+        cx.wrapper_def(&name, 0, raises);
+    }
 }
 
 /// Positional arguments of a call (comments, `key: value` pairs and
@@ -575,6 +629,34 @@ end
     /// Extracts a real code base: must not panic. Prints files, sites,
     /// dynamic sites, files with syntax errors and time; with
     /// `ERRDEX_CORPUS_OUT` set, writes one line per site there.
+    #[test]
+    fn kept_messages_and_statement_functions_are_sites() {
+        let patterns = |path: &str, src: &str| -> Vec<String> {
+            let lang = crate::language_for_path(path).unwrap();
+            let mut files = vec![lang.extract(path, src, &Default::default())];
+            crate::apply_wrappers(&mut files, false);
+            let (sites, _) = crate::resolve_package(files);
+            sites.into_iter().map(|s| s.message_pattern).collect()
+        };
+        let s = patterns(
+            "lib/gem.rb",
+            r#"
+class Policy
+  def error(statement)
+    raise Gem::InvalidSpecificationException, statement
+  end
+  def check(files, gem)
+    error "[#{files}] are not files"
+    msg = String.new "Could not find a valid gem #{gem}"
+    msg << " in any repository"
+    name = "not a message"
+  end
+end
+"#,
+        );
+        assert_eq!(s, ["Could not find a valid gem %v", "[%v] are not files"]);
+    }
+
     #[test]
     fn writes_to_an_error_stream_are_sites() {
         let s = patterns_of(
