@@ -170,17 +170,26 @@ impl Explainer {
     /// Builds the template set from the store's rows.
     pub fn new(rows: Vec<TraceRow>) -> Explainer {
         let mut b = TemplateSetBuilder::new();
-        let mut payload = 0;
-        for row in &rows {
-            let lang = language(row.language);
-            for site in &row.sites {
-                let t = lang.template(&row.message_pattern, &site.args, &site.callee);
-                // A message of several lines reaches a log a line at a time.
-                for line in t.lines() {
-                    b.add(line, payload, &site.file_path, site.line_number);
+        // A site's payload is its number across the atlas. Sites in built
+        // copies of a package's code (`dist/axios.js` beside
+        // `lib/core/settle.js`) are added last, so that of equally good
+        // sites the source's come first.
+        for copies in [false, true] {
+            let mut payload = 0;
+            for row in &rows {
+                let lang = language(row.language);
+                for site in &row.sites {
+                    if is_built_copy(&site.file_path) == copies {
+                        let t = lang.template(&row.message_pattern, &site.args, &site.callee);
+                        // A message of several lines reaches a log a line
+                        // at a time.
+                        for line in t.lines() {
+                            b.add(line, payload, &site.file_path, site.line_number);
+                        }
+                        b.add(t, payload, &site.file_path, site.line_number);
+                    }
+                    payload += 1;
                 }
-                b.add(t, payload, &site.file_path, site.line_number);
-                payload += 1;
             }
         }
         Explainer::assemble(Records::new(&rows), b.build())
@@ -444,6 +453,16 @@ impl Explainer {
     }
 }
 
+/// Whether a file is a built copy of a package's code: a `dist/` folder,
+/// a minified or bundled script.
+fn is_built_copy(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    path.split('/').any(|d| d == "dist")
+        || [".min.js", ".bundle.js", ".min.mjs", ".umd.js"]
+            .iter()
+            .any(|e| file.ends_with(e))
+}
+
 /// The stack reading of a line for the same line without its colour
 /// codes: offsets into the coloured line do not fit it, so a reading
 /// with any is taken again from the plain line alone.
@@ -558,6 +577,25 @@ mod tests {
         );
         assert_eq!(e.unmatched[0].text, "dial tcp: i/o timeout");
         assert_eq!(e.verdict, Verdict::Partial);
+    }
+
+    #[test]
+    fn sources_come_before_their_built_copies() {
+        let mut r = row("settle", "axios/axios", "Request failed with status code %v", &["status"]);
+        let site = r.sites[0].clone();
+        r.sites = ["dist/axios.js", "dist/browser/axios.cjs", "lib/core/settle.js"]
+            .iter()
+            .map(|f| TraceSite {
+                file_path: f.to_string(),
+                ..site.clone()
+            })
+            .collect();
+        let ex = Explainer::new(vec![r]);
+        let line = "Request failed with status code 404";
+        let e = ex.explain(line);
+        assert_eq!(e.frames[0].candidates[0].file_path, "lib/core/settle.js");
+        let top = ex.outline(line).top.unwrap();
+        assert_eq!(ex.site(top).1.file_path, "lib/core/settle.js");
     }
 
     #[test]
