@@ -164,6 +164,8 @@ pub struct Explainer {
     /// The level markers some template starts with (a CLI's `Error: `
     /// printer): a line behind one is read both ways.
     marker_heads: Vec<&'static str>,
+    /// The last bytes (spaces aside) of those markers, for a first check.
+    marker_ends: [bool; 256],
 }
 
 impl Explainer {
@@ -183,7 +185,7 @@ impl Explainer {
                         let t = lang.template(&row.message_pattern, &site.args, &site.callee);
                         // A message of several lines reaches a log a line
                         // at a time.
-                        for line in t.lines() {
+                        for line in t.lines().into_iter().filter(worth_a_line) {
                             b.add(line, payload, &site.file_path, site.line_number);
                         }
                         b.add(t, payload, &site.file_path, site.line_number);
@@ -196,13 +198,20 @@ impl Explainer {
     }
 
     fn assemble(records: Records, set: TemplateSet) -> Explainer {
-        let marker_heads = prefix::level_markers()
+        let marker_heads: Vec<&'static str> = prefix::level_markers()
             .filter(|m| set.starts_a_template(m))
             .collect();
+        let mut marker_ends = [false; 256];
+        for m in &marker_heads {
+            if let Some(&b) = m.trim_end_matches(' ').as_bytes().last() {
+                marker_ends[b as usize] = true;
+            }
+        }
         Explainer {
             records,
             set,
             marker_heads,
+            marker_ends,
         }
     }
 
@@ -260,18 +269,27 @@ impl Explainer {
     /// The verdict and the outermost frame's best record, without building
     /// an [`Explanation`]: what grouping a whole log needs, at less cost.
     pub fn outline(&self, line: &str) -> Outline {
+        let o: Outline = self.read_text(line, 0, line.len(), &Hints::default());
+        if o.verdict == Verdict::Traced {
+            return o;
+        }
+        // Colour codes are looked for only where the line did not trace.
         match without_colours(line) {
             Some(plain) => self.read_text(&plain, 0, plain.len(), &Hints::default()),
-            None => self.read_text(line, 0, line.len(), &Hints::default()),
+            None => o,
         }
     }
 
     /// [`Explainer::outline`] of a line as [`stack::read`] read it; frame
     /// and link lines have no outline.
     pub fn outline_line(&self, line: &str, s: &StackLine) -> Option<Outline> {
+        let o: Option<Outline> = self.read_line(line, s);
+        if o.is_none_or(|o| o.verdict == Verdict::Traced) {
+            return o;
+        }
         match without_colours(line) {
             Some(plain) => self.read_line(&plain, &plain_reading(s, &plain)),
-            None => self.read_line(line, s),
+            None => o,
         }
     }
 
@@ -398,7 +416,10 @@ impl Explainer {
         line: &'a str,
         p: &prefix::Prepared<'a>,
     ) -> Option<prefix::Prepared<'a>> {
-        if self.marker_heads.is_empty() {
+        // Most lines strip no marker that a template starts with: told from
+        // the last byte of the prefix before the marker is looked for.
+        let end = p.prefix.trim_end_matches(' ').as_bytes().last()?;
+        if !self.marker_ends[*end as usize] {
             return None;
         }
         let q = p.with_marker(line)?;
@@ -453,6 +474,16 @@ impl Explainer {
     }
 }
 
+/// Whether one line of a message of several is worth a template of its
+/// own: a line of a few letters (`  -v`, `%s:`) would match any line.
+fn worth_a_line(t: &errdex_model::Template) -> bool {
+    t.literal_alnum() >= LINE_TEMPLATE_ALNUM
+}
+
+/// Letters and digits a line of a message of several needs to be traced
+/// alone.
+const LINE_TEMPLATE_ALNUM: usize = 8;
+
 /// Whether a file is a built copy of a package's code: a `dist/` folder,
 /// a minified or bundled script.
 fn is_built_copy(path: &str) -> bool {
@@ -478,7 +509,7 @@ fn plain_reading(s: &StackLine, plain: &str) -> StackLine {
 /// The line without its ANSI escape sequences (`\x1b[33m`, `\x1b[0m`),
 /// when it has any.
 fn without_colours(line: &str) -> Option<String> {
-    line.as_bytes().contains(&0x1b).then_some(())?;
+    memchr::memchr(0x1b, line.as_bytes())?;
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
     while let Some(i) = rest.find('\x1b') {
@@ -581,15 +612,24 @@ mod tests {
 
     #[test]
     fn sources_come_before_their_built_copies() {
-        let mut r = row("settle", "axios/axios", "Request failed with status code %v", &["status"]);
+        let mut r = row(
+            "settle",
+            "axios/axios",
+            "Request failed with status code %v",
+            &["status"],
+        );
         let site = r.sites[0].clone();
-        r.sites = ["dist/axios.js", "dist/browser/axios.cjs", "lib/core/settle.js"]
-            .iter()
-            .map(|f| TraceSite {
-                file_path: f.to_string(),
-                ..site.clone()
-            })
-            .collect();
+        r.sites = [
+            "dist/axios.js",
+            "dist/browser/axios.cjs",
+            "lib/core/settle.js",
+        ]
+        .iter()
+        .map(|f| TraceSite {
+            file_path: f.to_string(),
+            ..site.clone()
+        })
+        .collect();
         let ex = Explainer::new(vec![r]);
         let line = "Request failed with status code 404";
         let e = ex.explain(line);
