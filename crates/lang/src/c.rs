@@ -265,12 +265,9 @@ fn message_assignment(n: Node<'_>, cx: &mut Cx<'_>) {
     {
         return;
     }
-    let (m, h) = plain_message(right, cx);
-    if crate::message::is_os_error_text(&m) {
-        return;
-    }
-    let site = cx.site(n, "=", ErrorType::Exception, Severity::Error);
-    push(cx, site, m, h, n);
+    let (mut m, h) = plain_message(right, cx);
+    trim_newline(&mut m);
+    cx.push_kept_message(n, "=", m, h);
 }
 
 /// `case CURLE_COULDNT_CONNECT: return "Couldn't connect to server";` in
@@ -301,12 +298,9 @@ fn table_return(n: Node<'_>, cx: &mut Cx<'_>) {
     if !head.contains("char") || !head.contains('*') {
         return;
     }
-    let (m, h) = plain_message(value, cx);
-    if crate::message::is_os_error_text(&m) {
-        return;
-    }
-    let site = cx.site(n, "return", ErrorType::Exception, Severity::Error);
-    push(cx, site, m, h, n);
+    let (mut m, h) = plain_message(value, cx);
+    trim_newline(&mut m);
+    cx.push_kept_message(n, "return", m, h);
 }
 
 /// Calls whose names say what they print; the rest, if their name

@@ -367,11 +367,7 @@ fn kept_message(n: Node<'_>, value: Node<'_>, cx: &mut Cx<'_>) {
         return;
     }
     let (message, holes) = M.message_of(value, cx);
-    if crate::message::is_os_error_text(&message) {
-        return;
-    }
-    let site = cx.site(n, "=", ErrorType::Exception, Severity::Error);
-    cx.push(site, message, holes, n);
+    cx.push_kept_message(n, "=", message, holes);
 }
 
 /// `def fail(msg, *args)`, or `def fail(self, message, param=None)` whose

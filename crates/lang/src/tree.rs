@@ -117,6 +117,24 @@ impl<'a> Cx<'a> {
         self.facts.push_site(site, message, expression);
     }
 
+    /// Records a message kept under a name or in a table (`msg = "…"`,
+    /// `case X: return "…";`), raised or printed elsewhere: a site unless
+    /// it is exactly an operating-system error text, which a log cannot
+    /// tell from the OS's own.
+    pub fn push_kept_message(
+        &mut self,
+        n: Node<'_>,
+        callee: &str,
+        message: Message,
+        args: Vec<String>,
+    ) {
+        if crate::message::is_os_error_text(&message) {
+            return;
+        }
+        let site = self.site(n, callee, ErrorType::Exception, Severity::Error);
+        self.push(site, message, args, n);
+    }
+
     /// Records a call that becomes a site if a message function of its
     /// name is defined anywhere in the repository.
     pub fn wrapper_call(

@@ -173,10 +173,7 @@ impl TemplateSet {
         // those passes are skipped; only a repr's quoted text is left.
         let anchored = sc.occ.iter().any(|o| span.holds(o));
         if anchored {
-            let cbase = sc.cands.len();
-            self.candidates(sc, span, true);
-            self.best(cx.text, sc, cbase, span.end);
-            sc.cands.truncate(cbase);
+            self.explain_whole(cx, sc, span);
         }
         if sc.hits.len() == hbase && !outermost {
             // A wrapped error printed with its repr (Python's `{reason!r}`:
@@ -213,6 +210,16 @@ impl TemplateSet {
         sc.spans.truncate(sbase);
     }
 
+    /// Appends the hits of the best templates that explain all of `span`
+    /// from its start.
+    #[inline]
+    fn explain_whole(&self, cx: &Cx<'_>, sc: &mut Scratch, span: Span) {
+        let cbase = sc.cands.len();
+        self.candidates(sc, span, true);
+        self.best(cx.text, sc, cbase, span.end);
+        sc.cands.truncate(cbase);
+    }
+
     /// The message may follow a prefix nobody stripped (outermost), or
     /// text no template explains (a wrapped error's `{conn}: ` before its
     /// message): lets templates that start with their anchor start where
@@ -244,10 +251,8 @@ impl TemplateSet {
         let mut from = s;
         while let Some(p) = bytes::colon_space(&cx.text.as_bytes()[from..e]) {
             let split = from + p;
-            let (cbase, hbase, sbase) = (sc.cands.len(), sc.hits.len(), sc.spans.len());
-            self.candidates(sc, Span::new(s, split), true);
-            self.best(cx.text, sc, cbase, split);
-            sc.cands.truncate(cbase);
+            let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+            self.explain_whole(cx, sc, Span::new(s, split));
             if sc.hits.len() > hbase {
                 self.push_frame(cx, sc, hbase, Span::new(s, split), depth, out);
                 sc.hits.truncate(hbase);
@@ -315,10 +320,8 @@ impl TemplateSet {
         {
             return;
         }
-        let (cbase, hbase, sbase) = (sc.cands.len(), sc.hits.len(), sc.spans.len());
-        self.candidates(sc, span, true);
-        self.best(cx.text, sc, cbase, span.end);
-        sc.cands.truncate(cbase);
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        self.explain_whole(cx, sc, span);
         // Its literals must be a good share of it: a short template whose
         // holes take most of a value (`failed to destroy %s: %w`) is a
         // guess, not a layer.
