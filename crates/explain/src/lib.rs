@@ -184,9 +184,16 @@ impl Explainer {
                     if is_built_copy(&site.file_path) == copies {
                         let t = lang.template(&row.message_pattern, &site.args, &site.callee);
                         // A message of several lines reaches a log a line
-                        // at a time.
+                        // at a time; a line's leading white space is
+                        // stripped before it is traced.
                         for line in t.lines().into_iter().filter(worth_a_line) {
+                            let line = line.trimmed_start();
                             b.add(line, payload, &site.file_path, site.line_number);
+                        }
+                        // Inside a chain the white space stays.
+                        let trimmed = t.clone().trimmed_start();
+                        if trimmed != t && !trimmed.segments.is_empty() {
+                            b.add(trimmed, payload, &site.file_path, site.line_number);
                         }
                         b.add(t, payload, &site.file_path, site.line_number);
                     }

@@ -142,6 +142,22 @@ impl Template {
         out
     }
 
+    /// The template without white space before its first literal text:
+    /// a log line's leading white space is stripped before it is traced
+    /// (`fmt.Fprintf(os.Stderr, "\tto the %d declared here")`).
+    pub fn trimmed_start(mut self) -> Template {
+        if let Some(Segment::Lit(l)) = self.segments.first_mut() {
+            let t = l.trim_start();
+            if t.len() != l.len() {
+                *l = t.to_string();
+            }
+            if l.is_empty() {
+                self.segments.remove(0);
+            }
+        }
+        self
+    }
+
     /// The holes, in order.
     pub fn holes(&self) -> impl Iterator<Item = &Hole> {
         self.segments.iter().filter_map(|s| match s {
@@ -154,6 +170,23 @@ impl Template {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn leading_white_space_is_trimmed() {
+        let mut t = Template::default();
+        t.push_lit("\tto the ");
+        t.push_hole(Hole {
+            kind: HoleKind::Int,
+            verb: "%d".into(),
+            arg: None,
+            chain: false,
+        });
+        let t = t.trimmed_start();
+        assert_eq!(t.segments[0], Segment::Lit("to the ".into()));
+        let mut blank = Template::default();
+        blank.push_lit("  ");
+        assert!(blank.trimmed_start().segments.is_empty());
+    }
 
     #[test]
     fn a_template_of_several_lines_splits_into_lines() {
