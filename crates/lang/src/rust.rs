@@ -49,7 +49,25 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "macro_definition" => wrapper_def(n, cx),
         "const_item" | "static_item" => constant(n, cx),
         "function_item" => description(n, cx),
+        "field_initializer" => message_field(n, cx),
         _ => {}
+    }
+}
+
+/// `Error { message: format!("{} Found argument '{}' …", …), kind, … }`
+/// (clap 2): a message kept in a struct's field and shown later.
+fn message_field(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(field), Some(value)) = (
+        n.child_by_field_name("field"),
+        n.child_by_field_name("value"),
+    ) else {
+        return;
+    };
+    if !crate::is_message_name(cx.text(field)) || in_test_code(n, cx) {
+        return;
+    }
+    if let Some((m, h)) = message_of(value, cx) {
+        cx.push_kept_message(n, "message:", m, h);
     }
 }
 
@@ -1228,6 +1246,29 @@ fn f(path: &str, n: u32, e: std::io::Error) {
             ]
         );
         assert_eq!(s[0].2, vec!["path", "e"]);
+    }
+
+    #[test]
+    fn a_message_field_of_a_struct_literal_is_a_site() {
+        let s = patterns_of(
+            "src/errors.rs",
+            r#"
+fn unknown_argument(arg: &str, usage: &str) -> Error {
+    Error {
+        message: format!("{} Found argument '{}' which wasn't expected\n{}", "error:", arg, usage),
+        kind: ErrorKind::UnknownArgument,
+        info: Some(vec![arg.to_owned()]),
+    }
+}
+fn other() -> Config {
+    Config { name: format!("x {}", 1), message: None }
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            vec!["%v Found argument '%v' which wasn't expected\n%v"]
+        );
     }
 
     #[test]
