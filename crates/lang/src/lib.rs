@@ -294,19 +294,22 @@ pub fn level_from_name(name: &str) -> Option<(ErrorType, Severity)> {
     })
 }
 
+/// The last name of an access path, lowercase: `self.Stderr` → `stderr`,
+/// `u->err` → `err`, `*err` → `err`, `@errs` → `errs`.
+fn last_name_lowercase(path: &str) -> String {
+    path.rsplit(['.', '>', ':', '@', '$', '*', ' ', '('])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
 /// Whether a stream expression names where a program writes its errors:
 /// `os.Stderr`, `sys.stderr`, `$stderr`, `STDERR`, `cmd.ErrOrStderr()`,
 /// `c.App.ErrWriter`, curl's `global->errors`, rubygems' `@errs`. A
 /// message printed there is the program's error output, a site like any
 /// log call.
 pub fn is_error_stream(expr: &str) -> bool {
-    let last = expr
-        .trim()
-        .trim_end_matches("()")
-        .rsplit(['.', '>', ':', '@', '$', ' ', '('])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let last = last_name_lowercase(expr.trim().trim_end_matches("()"));
     last.ends_with("stderr")
         || matches!(
             last.as_str(),
@@ -330,12 +333,7 @@ pub fn is_error_stream(expr: &str) -> bool {
 /// in one place and shown in another (nginx's `u->err = "invalid port"`,
 /// Redis's `err = "Bad directive …"; goto loaderr;`).
 pub fn is_message_name(target: &str) -> bool {
-    let last = target
-        .trim()
-        .rsplit(['.', '>', ':', '@', '$', '*', ' ', '('])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let last = last_name_lowercase(target.trim());
     matches!(
         last.as_str(),
         "err"
