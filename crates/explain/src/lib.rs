@@ -20,7 +20,7 @@ use errdex_lang::language;
 pub use errdex_match::stack;
 use errdex_match::stack::{Role, StackLine};
 use errdex_match::{prefix, Hints, TemplateSet, TemplateSetBuilder};
-use errdex_store::TraceRow;
+use errdex_store::{TraceRow, TraceSite};
 use reading::{Answer, Gather, PartTrace, Reading};
 use records::Records;
 pub use records::{RecordView, SiteView};
@@ -176,30 +176,20 @@ impl Explainer {
         // copies of a package's code (`dist/axios.js` beside
         // `lib/core/settle.js`) are added last, so that of equally good
         // sites the source's come first.
-        for copies in [false, true] {
-            let mut payload = 0;
-            for row in &rows {
-                let lang = language(row.language);
-                for site in &row.sites {
-                    if is_built_copy(&site.file_path) == copies {
-                        let t = lang.template(&row.message_pattern, &site.args, &site.callee);
-                        // A message of several lines reaches a log a line
-                        // at a time; a line's leading white space is
-                        // stripped before it is traced.
-                        for line in t.lines().into_iter().filter(worth_a_line) {
-                            let line = line.trimmed_start();
-                            b.add(line, payload, &site.file_path, site.line_number);
-                        }
-                        // Inside a chain the white space stays.
-                        let trimmed = t.clone().trimmed_start();
-                        if trimmed != t && !trimmed.segments.is_empty() {
-                            b.add(trimmed, payload, &site.file_path, site.line_number);
-                        }
-                        b.add(t, payload, &site.file_path, site.line_number);
-                    }
-                    payload += 1;
+        let mut copies = Vec::new();
+        let mut payload = 0;
+        for row in &rows {
+            for site in &row.sites {
+                if is_built_copy(&site.file_path) {
+                    copies.push((row, site, payload));
+                } else {
+                    add_site(&mut b, row, site, payload);
                 }
+                payload += 1;
             }
+        }
+        for (row, site, payload) in copies {
+            add_site(&mut b, row, site, payload);
         }
         Explainer::assemble(Records::new(&rows), b.build())
     }
@@ -255,12 +245,20 @@ impl Explainer {
     /// codes are no part of any message: a line with them is read without
     /// them (offsets are then in that text), and `input` stays the line.
     pub fn explain_line(&self, line: &str, s: &StackLine) -> Explanation {
-        if let Some(plain) = without_colours(line) {
-            let mut e = self.explain_line(&plain, &plain_reading(s, &plain));
+        let read = |line: &str, s: &StackLine| {
+            let e: Option<Explanation> = self.read_line(line, s);
+            if e.as_ref().is_none_or(|e| e.verdict == Verdict::Traced) {
+                return e;
+            }
+            // Colour codes are looked for only where the line did not trace.
+            let Some(plain) = without_colours(line) else {
+                return e;
+            };
+            let mut e: Explanation = self.read_line(&plain, &plain_reading(s, &plain))?;
             e.input = line.to_string();
-            return e;
-        }
-        self.read_line(line, s).unwrap_or_else(|| Explanation {
+            Some(e)
+        };
+        read(line, s).unwrap_or_else(|| Explanation {
             input: line.to_string(),
             prefix: String::new(),
             verdict: Verdict::Unknown,
@@ -350,24 +348,23 @@ impl Explainer {
                 },
             )
         };
-        if parts.found() {
-            // `Error: ` may be a level marker or a CLI's own printer: the
-            // reading that explains more wins.
-            if let Some(q) = self.marker_kept(text, &prepared) {
-                let g: A::Parts = self.trace_parts(&q);
-                if g.explains_more_than(&parts, prepared.prefix.len() - q.prefix.len()) {
-                    return answer(&q, &g);
-                }
-            }
-            return answer(&prepared, &parts);
-        }
-        // The last level marker may be the message's own first word
-        // (`error: name does not exist` is casbin's whole message).
-        if let Some(q) = prepared.with_marker(text) {
+        // `Error: ` may be a level marker or a CLI's own printer, and the
+        // last marker may be the message's own first word (`error: name
+        // does not exist` is casbin's whole message): the reading with it
+        // kept wins when it explains more.
+        let kept = if parts.found() {
+            self.marker_kept(text, &prepared)
+        } else {
+            prepared.with_marker(text)
+        };
+        if let Some(q) = kept {
             let g: A::Parts = self.trace_parts(&q);
             if g.explains_more_than(&parts, prepared.prefix.len() - q.prefix.len()) {
                 return answer(&q, &g);
             }
+        }
+        if parts.found() {
+            return answer(&prepared, &parts);
         }
         match self.retry(text, hints, |q| {
             let g: A::Parts = self.trace_parts(&q);
@@ -430,8 +427,14 @@ impl Explainer {
             return None;
         }
         let q = p.with_marker(line)?;
-        let marker = line.get(q.prefix.len()..p.prefix.len())?;
-        self.marker_heads.contains(&marker).then_some(q)
+        // Compared without the padding a logger adds (`ERROR:  `).
+        let marker = line
+            .get(q.prefix.len()..p.prefix.len())?
+            .trim_end_matches(' ');
+        self.marker_heads
+            .iter()
+            .any(|m| m.trim_end_matches(' ') == marker)
+            .then_some(q)
     }
 
     /// For a line whose plain reading finds nothing (its level marker
@@ -479,6 +482,23 @@ impl Explainer {
             documentation: row.documentation.map(str::to_string),
         }
     }
+}
+
+/// Adds a site's templates: its message; the message trimmed of leading
+/// white space, which a log line's reading strips (inside a chain it
+/// stays); and each line of a message of several, since a log is read a
+/// line at a time.
+fn add_site(b: &mut TemplateSetBuilder, row: &TraceRow, site: &TraceSite, payload: u32) {
+    let t = language(row.language).template(&row.message_pattern, &site.args, &site.callee);
+    let mut add = |t| b.add(t, payload, &site.file_path, site.line_number);
+    for line in t.lines().into_iter().filter(worth_a_line) {
+        add(line.trimmed_start());
+    }
+    let trimmed = t.clone().trimmed_start();
+    if trimmed != t && !trimmed.segments.is_empty() {
+        add(trimmed);
+    }
+    add(t);
 }
 
 /// Whether one line of a message of several is worth a template of its
@@ -553,7 +573,6 @@ fn add_hints(p: &mut prefix::Prepared<'_>, hints: &Hints) {
 mod tests {
     use super::*;
     use errdex_model::Lang;
-    use errdex_store::TraceSite;
 
     #[test]
     fn verdict_names_are_the_json_names() {
@@ -699,6 +718,28 @@ mod tests {
             (e.prefix.as_str(), ids(&e)),
             ("ERROR: ", vec!["other".to_string()])
         );
+    }
+
+    #[test]
+    fn a_padded_printer_head_is_read_both_ways() {
+        // rubygems' `@errs.puts "ERROR:  #{statement}"`.
+        let ex = Explainer::new(vec![
+            row("alert", "rubygems/rubygems", "ERROR:  %v", &["statement"]),
+            row(
+                "build",
+                "rubygems/rubygems",
+                "Couldn't find a gemspec file matching %v",
+                &["x"],
+            ),
+        ]);
+        let line = "ERROR:  Couldn't find a gemspec file matching 'x.gemspec'";
+        let ids: Vec<String> = ex
+            .explain(line)
+            .frames
+            .iter()
+            .map(|f| f.candidates[0].id.clone())
+            .collect();
+        assert_eq!(ids, ["alert", "build"]);
     }
 
     #[test]
