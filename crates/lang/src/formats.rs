@@ -170,10 +170,19 @@ fn verb_kind(verb: char, dialect: Printf) -> HoleKind {
     }
 }
 
+/// The argument of the hole that ends a piece of text other pieces
+/// continue (see `rust::pieces`): what follows is traced again, as a
+/// wrapped error's text is.
+pub const CONTINUED: &str = "(continued)";
+
 /// Whether an argument expression, in any language, is an error value
 /// whose text is another layer: `err`, `e`, `exc`, `cause`, `ex.getMessage()`,
-/// `str(e)`, `err.message`, `e.to_string()`, `strerror(errno)`.
+/// `str(e)`, `err.message`, `e.to_string()`, `strerror(errno)`, or what
+/// further pieces write after a piece ([`CONTINUED`]).
 pub fn looks_like_error(arg: &str) -> bool {
+    if arg == CONTINUED {
+        return true;
+    }
     let mut a = arg.trim().trim_start_matches(['&', '*', '$', '@']);
     for (open, close) in [
         ("str(", ")"),

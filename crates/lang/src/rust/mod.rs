@@ -10,6 +10,8 @@
 //! top-level commas. Items inside item-position macros (`cfg_rt! { … }`)
 //! are tokens too, so they are parsed again on their own.
 
+mod pieces;
+
 use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use crate::formats;
 use crate::message::{Message, MsgPart};
@@ -398,6 +400,7 @@ fn macro_call(n: Node<'_>, cx: &mut Cx<'_>) {
         "write" | "writeln" => {
             // In `impl Display for SomeError`: the error's text.
             let Some(class) = display_impl(n, cx) else {
+                pieces::write_piece(n, name, &args, cx);
                 return;
             };
             let Some(fmt) = args.get(1).and_then(|a| a.literal(cx)) else {
@@ -1005,6 +1008,12 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             };
             if method == "fmt" {
                 literal_fmt(n, f, cx);
+                return;
+            }
+            if method == "push_str" {
+                if let (Some(at), Some(arg)) = (f.child_by_field_name("field"), args.first()) {
+                    pieces::push_piece(at, *arg, cx);
+                }
                 return;
             }
             let value = args.first().copied().and_then(closure_value);
