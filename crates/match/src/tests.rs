@@ -271,6 +271,41 @@ fn a_message_nobody_wrote_is_not_pinned_to_a_short_template_it_ends_with() {
     }
 }
 
+#[test]
+fn a_few_plain_words_before_a_longer_message_are_a_head() {
+    let s = set(vec![
+        (tpl(vec![lit("Failed to parse JSON data.")]), 1),
+        (
+            tpl(vec![
+                lit("`"),
+                hole(HoleKind::Any, "%v", false),
+                lit("` is not a valid tool option"),
+            ]),
+            2,
+        ),
+        (tpl(vec![lit("closed")]), 3),
+    ]);
+    let h = Hints::default();
+    for (text, want, head) in [
+        ("tool error JSON.parse Failed to parse JSON data.", 1, 22),
+        ("PAM Failed to parse JSON data.", 1, 4),
+        ("tool error `x` is not a valid tool option", 2, 11),
+    ] {
+        let t = s.trace(text, &h);
+        assert_eq!(payloads(&t.frames[0]), vec![want], "{text}");
+        assert_eq!((t.head, t.unmatched.len()), (Some((0, head)), 0), "{text}");
+    }
+    // Five words, a head over 32 bytes, a short template: no.
+    for text in [
+        "one two three four five Failed to parse JSON data.",
+        "averyveryverylongheadwordthatgoeson Failed to parse JSON data.",
+        "the widget was closed",
+    ] {
+        let t = s.trace(text, &h);
+        assert!(t.frames.is_empty(), "{text}: {t:?}");
+    }
+}
+
 use crate::sample::{render, Rng};
 
 const KINDS: &[(HoleKind, &str)] = &[

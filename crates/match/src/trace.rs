@@ -394,9 +394,10 @@ impl TemplateSet {
     /// Appends those starts for the candidates from `base` on, where a head
     /// can end: inside a chain after a `: ` separator (an unknown head is
     /// one layer, not any text); on the `outermost` layer where log
-    /// prefixes end, so that the last words of a message nobody wrote
-    /// (`file already closed`) are not taken for a short template
-    /// (`closed`) behind a prefix.
+    /// prefixes end, or after a few plain words when the template is the
+    /// longer text (`npm error 404 `), so that the last words of a message
+    /// nobody wrote (`file already closed`) are not taken for a short
+    /// template (`closed`) behind a prefix.
     fn floating(&self, sc: &mut Scratch, base: usize, span: Span, outermost: bool) {
         let (s, e) = (span.start, span.end);
         let end = sc.cands.len();
@@ -419,6 +420,8 @@ impl TemplateSet {
                 let before = &sc.text.bytes()[..p];
                 let head_ends = if outermost {
                     prefix::ends_like_prefix(before)
+                        || (prefix::is_plain_head(&before[s..])
+                            && prefix::plain_head_fits(p - s, x.lit_len as usize))
                 } else {
                     before.ends_with(b": ")
                 };

@@ -18,6 +18,35 @@ pub(crate) fn ends_like_prefix(before: &[u8]) -> bool {
     }
 }
 
+/// The most literal bytes a head without a closing mark may have, and
+/// the most words (see [`is_plain_head`]).
+const MAX_PLAIN_HEAD: usize = 32;
+const MAX_PLAIN_HEAD_WORDS: usize = 4;
+
+/// Whether `head`, the text before a message on the outermost layer, is a
+/// few words a program prints before its messages with no closing mark
+/// (`npm error 404 `, `PAM `, `WORKER Error `): at most four words and
+/// 32 bytes, one space after each. The template behind it must be the
+/// longer text (`plain_head_fits`), so that the last words of a message
+/// nobody wrote are not taken for a short template behind a prefix.
+pub(crate) fn is_plain_head(head: &[u8]) -> bool {
+    let Some(words) = head.strip_suffix(b" ") else {
+        return false;
+    };
+    !words.is_empty()
+        && head.len() <= MAX_PLAIN_HEAD
+        && words.split(|&c| c == b' ').count() <= MAX_PLAIN_HEAD_WORDS
+        && words.split(|&c| c == b' ').all(|w| !w.is_empty())
+        && !words.iter().any(|&c| c == b'\t' || c < b' ')
+}
+
+/// Whether a template of `literal` bytes may stand behind a plain head of
+/// `head` bytes ([`is_plain_head`]): it holds 16 literal bytes or more,
+/// and more than the head.
+pub(crate) fn plain_head_fits(head: usize, literal: usize) -> bool {
+    literal >= 16 && literal > head
+}
+
 /// The marks before a space that end a log prefix (see [`ends_like_prefix`]).
 fn ends_head(c: u8) -> bool {
     matches!(c, b':' | b']' | b'|' | b'>' | b'-' | b'}' | b'=')

@@ -10,6 +10,8 @@
 //! Template literals and `+` concatenations become `%v` holes; format
 //! strings of `util.format` stay printf.
 
+mod kept;
+
 use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use crate::formats::{self, Piece};
 use crate::message::{Message, MsgPart};
@@ -141,7 +143,13 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
     match n.kind() {
         "throw_statement" => throw(n, cx),
         "new_expression" => new_expression(n, cx),
-        "call_expression" => call(n, cx),
+        "call_expression" => {
+            if let Some(f) = n.child_by_field_name("function") {
+                kept::pushed(n, f, cx);
+            }
+            call(n, cx)
+        }
+        "return_statement" => kept::returned(n, cx),
         "object" => code_object(n, cx),
         "assignment_expression" => this_message(n, cx),
         "variable_declarator" => constant(n, cx),
@@ -1033,6 +1041,7 @@ fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
             cx.facts.constants.contains_key(cx.text(n))
                 || local_value(n, cx).is_some_and(|v| is_text(v, cx))
         }
+        "call_expression" if joined_array(n, cx).is_some() => true,
         "call_expression" => {
             let (Some(f), Some(first)) = (
                 n.child_by_field_name("function"),
@@ -1047,6 +1056,51 @@ fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
         }
         _ => false,
     }
+}
+
+/// `['Missing script: "x"', '', 'To see a list…'].join('\n')`: an array
+/// of texts joined by a literal separator (a message of several lines).
+/// Gives the items and the separator when some item is text (the others
+/// are holes).
+fn joined_array<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<(Vec<Node<'t>>, String)> {
+    let f = n.child_by_field_name("function")?;
+    if f.kind() != "member_expression"
+        || f.child_by_field_name("property").map(|p| cx.text(p)) != Some("join")
+    {
+        return None;
+    }
+    let array = unwrap(f.child_by_field_name("object")?);
+    if array.kind() != "array" {
+        return None;
+    }
+    let sep = match arguments(n.child_by_field_name("arguments")).as_slice() {
+        [] => ",".to_string(),
+        [one] => string_value(*one, cx)?,
+        _ => return None,
+    };
+    let mut cur = array.walk();
+    let items: Vec<Node<'t>> = array
+        .named_children(&mut cur)
+        .filter(|c| c.kind() != "comment")
+        .collect();
+    items
+        .iter()
+        .any(|i| is_text(*i, cx))
+        .then_some((items, sep))
+}
+
+/// The message of a joined array: each item's, `sep` between them.
+fn joined_message(items: &[Node<'_>], sep: &str, cx: &Cx<'_>) -> (Message, Vec<String>) {
+    let (mut m, mut h) = (Vec::new(), Vec::new());
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 && !sep.is_empty() {
+            m.push(text_part(sep));
+        }
+        let (m2, h2) = message_of(*item, cx);
+        m.extend(m2);
+        h.extend(h2);
+    }
+    (m, h)
 }
 
 fn is_format_call(callee: &str) -> bool {
@@ -1274,6 +1328,9 @@ fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
                 n.child_by_field_name("arguments")
                     .filter(|a| a.kind() == "arguments"),
             );
+            if let Some((items, sep)) = joined_array(n, cx) {
+                return joined_message(&items, &sep, cx);
+            }
             // `i18n.t("…")`, `t("…")`: the translation of a message.
             if formats::is_translation(callee) {
                 if let Some(first) = args.first() {
@@ -1297,6 +1354,30 @@ mod tests {
 
     fn sites(path: &str, src: &str) -> Patterns {
         patterns_of(path, src)
+    }
+
+    #[test]
+    fn an_array_of_texts_joined_is_one_message() {
+        let s = sites(
+            "lib/run.js",
+            r#"
+function f(event, hint) {
+  throw new Error([
+    `No such task: "${event}"${hint}`,
+    '',
+    'To list the tasks, run:',
+  ].join('\n'));
+  throw new Error(['a', name, 'b'].join(' '));
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            vec![
+                "No such task: \"%v\"%v\n\nTo list the tasks, run:",
+                "a %v b"
+            ]
+        );
     }
 
     #[test]

@@ -1,0 +1,124 @@
+//! Messages a function builds for an error and hands back, printed by its
+//! caller: in a function named for an error message (`errorMessage`,
+//! `exitErrorMessage`, `formatErrMsg`), each text it returns and each text
+//! it pushes onto a list of lines (npm's `summary.push(['404', msg])`,
+//! `detail.push([code, ['…', '…'].join('\n')])`).
+
+use super::{is_text, message_of, unwrap, FUNCTIONS};
+use crate::message::MsgPart;
+use crate::tree::{arguments, Cx};
+use tree_sitter::Node;
+
+/// `return <text>` in an error-message function.
+pub(super) fn returned(n: Node<'_>, cx: &mut Cx<'_>) {
+    if let Some(v) = n.named_child(0).filter(|v| v.kind() != "comment") {
+        if in_message_function(n, cx) {
+            keep(n, v, ".return", cx);
+        }
+    }
+}
+
+/// `lines.push(text, …)` / `lines.push([title, text])` in an
+/// error-message function: each text argument or element.
+pub(super) fn pushed(n: Node<'_>, f: Node<'_>, cx: &mut Cx<'_>) {
+    if f.kind() != "member_expression"
+        || f.child_by_field_name("property").map(|p| cx.text(p)) != Some("push")
+        || !in_message_function(n, cx)
+    {
+        return;
+    }
+    for a in arguments(n.child_by_field_name("arguments")) {
+        let a = unwrap(a);
+        if a.kind() == "array" {
+            let mut cur = a.walk();
+            let items: Vec<Node<'_>> = a.named_children(&mut cur).collect();
+            for item in items {
+                keep(item, item, ".push", cx);
+            }
+        } else {
+            keep(a, a, ".push", cx);
+        }
+    }
+}
+
+/// Records `value` as a kept message when it is text of two words or
+/// more, apart by spaces (a bare code such as `'E404'` or `'JSON.parse'`
+/// is a title).
+fn keep(at: Node<'_>, value: Node<'_>, callee: &str, cx: &mut Cx<'_>) {
+    if !is_text(value, cx) {
+        return;
+    }
+    let (m, h) = message_of(value, cx);
+    let words: usize = m
+        .iter()
+        .map(|p| match p {
+            MsgPart::Text { text, .. } => text
+                .split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+                .count(),
+            _ => 0,
+        })
+        .sum();
+    if words >= 2 {
+        cx.push_kept_message(at, callee, m, h);
+    }
+}
+
+/// Whether the function that `n` is directly in is named for an error
+/// message: its name holds `error` or `err` and `message` or `msg`.
+fn in_message_function(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    let Some(f) =
+        std::iter::successors(n.parent(), |p| p.parent()).find(|p| FUNCTIONS.contains(&p.kind()))
+    else {
+        return false;
+    };
+    let Some(name) = super::function_name(f, cx) else {
+        return false;
+    };
+    let name = name.to_ascii_lowercase();
+    name.contains("err") && (name.contains("message") || name.contains("msg"))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::{pattern_column, patterns_of};
+
+    #[test]
+    fn texts_an_error_message_function_returns_or_lists_are_sites() {
+        let s = patterns_of(
+            "lib/report.js",
+            r#"
+class Tool {
+  exitErrorMessage () {
+    if (this.logFiles.length) {
+      return `The full log is in: ${this.logFiles}`
+    }
+    return 'E1'
+  }
+}
+function errorMessage (er) {
+  const summary = []
+  const detail = []
+  summary.push(['E404', 'Not found anywhere'])
+  detail.push(['JSON.parse', [
+    'Could not parse the data.',
+    'Note: the file must be JSON.',
+  ].join('\n')])
+  return { summary, detail }
+}
+function render (rows) {
+  rows.push('not an error message')
+  return 'nor is this one'
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            vec![
+                "The full log is in: %v",
+                "Not found anywhere",
+                "Could not parse the data.\nNote: the file must be JSON.",
+            ]
+        );
+    }
+}
