@@ -420,8 +420,8 @@ impl TemplateSet {
                 let before = &sc.text.bytes()[..p];
                 let head_ends = if outermost {
                     prefix::ends_like_prefix(before)
-                        || (prefix::is_plain_head(&before[s..])
-                            && prefix::plain_head_fits(p - s, x.lit_len as usize))
+                        || (prefix::plain_head_fits(p - s, x.lit_len as usize)
+                            && prefix::is_plain_head(&before[s..]))
                 } else {
                     before.ends_with(b": ")
                 };
