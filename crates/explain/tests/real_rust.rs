@@ -20,7 +20,10 @@
 //!   `None` (the standard library's text: unknown), a task's `panic!` and
 //!   tokio's `JoinError` for it;
 //! - clap's usage errors, which clap_builder composes with `write!` into
-//!   a styled buffer: not in the atlas, so unknown.
+//!   a styled buffer, piece by piece: `error: ` (format.rs:135) then the
+//!   kind's own text, `Usage: ` and the `For more information` hint.
+//!   `invalid value '…' for '…'` is written identically for two kinds
+//!   (format.rs:222 and :321): ambiguous, the truthful answer.
 //!
 //! `ERRDEX_REAL_DUMP=1` prints what the explainer says of each message
 //! line, to check by hand against the sources before the expected file
