@@ -19,4 +19,4 @@ pub use record::{
     DynamicSite, ErrorType, IndexStats, Lang, RawSite, Record, RelatedError, RepoDataset, Severity,
     Site, SiteFacts, MAX_CHECKS, SCHEMA_VERSION,
 };
-pub use template::{Hole, HoleKind, Segment, Template};
+pub use template::{Hole, HoleKind, Segment, Template, BULLETS};

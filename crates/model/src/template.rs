@@ -58,6 +58,10 @@ pub enum Segment {
     Hole(Hole),
 }
 
+/// The list bullets loggers and programs put before a line (`- `, `* `,
+/// `• `, `> `, `└ `, `| `): a log line's reading strips them.
+pub const BULLETS: &[&str] = &["- ", "* ", "• ", "> ", "└ ", "| "];
+
 /// A message pattern as literal segments and holes, adjacent literals
 /// merged.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -142,6 +146,23 @@ impl Template {
         out
     }
 
+    /// The template without the list bullet its first literal text
+    /// starts with (`" - A typo in the package name"`), which a log line's
+    /// reading strips as it strips leading white space; `None` when it
+    /// starts with none.
+    pub fn without_bullet(mut self) -> Option<Template> {
+        let Some(Segment::Lit(l)) = self.segments.first_mut() else {
+            return None;
+        };
+        let t = l.trim_start();
+        let b = BULLETS.iter().find(|b| t.starts_with(**b))?;
+        *l = t[b.len()..].trim_start().to_string();
+        if l.is_empty() {
+            self.segments.remove(0);
+        }
+        Some(self)
+    }
+
     /// The template without white space before its first literal text:
     /// a log line's leading white space is stripped before it is traced
     /// (`fmt.Fprintf(os.Stderr, "\tto the %d declared here")`).
@@ -186,6 +207,26 @@ mod tests {
         let mut blank = Template::default();
         blank.push_lit("  ");
         assert!(blank.trimmed_start().segments.is_empty());
+    }
+
+    #[test]
+    fn a_leading_bullet_is_dropped() {
+        let mut t = Template::default();
+        t.push_lit(" - A typo in ");
+        t.push_hole(Hole {
+            kind: HoleKind::Any,
+            verb: "%s".into(),
+            arg: None,
+            chain: false,
+        });
+        let t = t.without_bullet().unwrap();
+        assert_eq!(t.segments[0], Segment::Lit("A typo in ".into()));
+        let mut plain = Template::default();
+        plain.push_lit("*** FATAL -- ");
+        assert!(plain.without_bullet().is_none());
+        let mut bare = Template::default();
+        bare.push_lit("- ");
+        assert!(bare.without_bullet().unwrap().segments.is_empty());
     }
 
     #[test]

@@ -47,7 +47,7 @@ pub(super) fn bullet(s: &str) -> Option<usize> {
     if !matches!(s.as_bytes().first(), Some(b'-' | b'*' | b'>' | b'|' | 0xe2)) {
         return None;
     }
-    for b in ["- ", "* ", "• ", "> ", "└ ", "| "] {
+    for b in errdex_model::BULLETS {
         if s.starts_with(b) {
             return Some(b.len());
         }

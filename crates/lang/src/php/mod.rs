@@ -7,6 +7,8 @@
 //! the project's own message functions (`function fail(string $format,
 //! ...$args)`).
 
+mod console;
+
 use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use crate::expr::{self, hole, Messages, Read};
 use crate::formats::{self, Piece};
@@ -42,7 +44,15 @@ pub(crate) static CONVENTIONS: Conventions = Conventions {
 fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
     match n.kind() {
         "throw_expression" => throw(n, cx),
-        "assignment_expression" => assigned_exception(n, cx),
+        "assignment_expression" => {
+            assigned_exception(n, cx);
+            console::kept(n, cx);
+        }
+        "augmented_assignment_expression"
+            if n.child_by_field_name("operator").is_some_and(|o| cx.text(o) == ".=") =>
+        {
+            console::kept(n, cx)
+        }
         "function_call_expression" => function_call(n, cx),
         "member_call_expression" | "nullsafe_member_call_expression" => {
             method_call(n, "object", cx)
@@ -300,6 +310,9 @@ fn method_call(n: Node<'_>, object_field: &str, cx: &mut Cx<'_>) {
             return;
         }
         wrapper_call(n, method, &pos, cx);
+        return;
+    }
+    if console::printer(n, object, method, &pos, cx) {
         return;
     }
     if !object.to_ascii_lowercase().contains("log") {
@@ -560,7 +573,7 @@ fn is_literal(n: Node<'_>) -> bool {
 }
 
 /// An expression that evaluates to text with a literal part.
-fn is_text(n: Node<'_>) -> bool {
+pub(super) fn is_text(n: Node<'_>) -> bool {
     match n.kind() {
         "string" | "encapsed_string" | "heredoc" | "nowdoc" => true,
         "binary_expression" | "parenthesized_expression" => n
@@ -593,7 +606,9 @@ fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
             continue;
         }
         match c.kind() {
-            "string_content" | "nowdoc_string" => pieces.push(Piece::Text(cx.text(c).to_string())),
+            "string_content" | "nowdoc_string" => {
+                pieces.push(Piece::Text(console::without_console_tags(cx.text(c))))
+            }
             "escape_sequence" => pieces.push(Piece::Text(tree::decode_c_escapes(cx.text(c)))),
             "heredoc_body" | "nowdoc_body" => {
                 // A closing marker's indentation is removed from every line.
@@ -667,7 +682,7 @@ fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
                     out.push(c);
                 }
             }
-            Some(out)
+            Some(console::without_console_tags(&out))
         }
         "encapsed_string" | "nowdoc" | "heredoc" => formats::plain_text(string_pieces(n, cx)),
         "parenthesized_expression" => literal(n.named_child(0)?, cx),

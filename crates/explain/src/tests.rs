@@ -1,0 +1,274 @@
+use super::*;
+use errdex_model::Lang;
+
+#[test]
+fn verdict_names_are_the_json_names() {
+    for v in [
+        Verdict::Traced,
+        Verdict::Partial,
+        Verdict::Ambiguous,
+        Verdict::Unknown,
+    ] {
+        assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+    }
+}
+
+fn row(id: &str, repo: &str, pattern: &str, args: &[&str]) -> TraceRow {
+    TraceRow {
+        id: id.into(),
+        repo: repo.into(),
+        slug: id.into(),
+        message_pattern: pattern.into(),
+        language: Lang::Go,
+        documentation: None,
+        sites: vec![TraceSite {
+            file_path: format!("{id}.go"),
+            line_number: 1,
+            function: None,
+            callee: "fmt.Errorf".into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            github_url: None,
+        }],
+    }
+}
+
+#[test]
+fn frames_come_from_different_repositories() {
+    // A kops message wrapping a vendored AWS SDK message.
+    let ex = Explainer::new(vec![
+        row(
+            "outer",
+            "kubernetes/kops",
+            "error listing instances: %v",
+            &["err"],
+        ),
+        row(
+            "inner",
+            "aws/aws-sdk-go",
+            "RequestError: send request failed caused by: %v",
+            &["origErr"],
+        ),
+    ]);
+    let e = ex.explain("error listing instances: RequestError: send request failed caused by: dial tcp: i/o timeout");
+    let layers: Vec<(&str, &str)> = e
+        .frames
+        .iter()
+        .map(|f| (f.candidates[0].repo.as_str(), f.candidates[0].id.as_str()))
+        .collect();
+    assert_eq!(
+        layers,
+        vec![("kubernetes/kops", "outer"), ("aws/aws-sdk-go", "inner")]
+    );
+    assert_eq!(e.unmatched[0].text, "dial tcp: i/o timeout");
+    assert_eq!(e.verdict, Verdict::Partial);
+}
+
+#[test]
+fn sources_come_before_their_built_copies() {
+    let mut r = row(
+        "settle",
+        "axios/axios",
+        "Request failed with status code %v",
+        &["status"],
+    );
+    let site = r.sites[0].clone();
+    r.sites = [
+        "dist/axios.js",
+        "dist/browser/axios.cjs",
+        "lib/core/settle.js",
+    ]
+    .iter()
+    .map(|f| TraceSite {
+        file_path: f.to_string(),
+        ..site.clone()
+    })
+    .collect();
+    let ex = Explainer::new(vec![r]);
+    let line = "Request failed with status code 404";
+    let e = ex.explain(line);
+    assert_eq!(e.frames[0].candidates[0].file_path, "lib/core/settle.js");
+    let top = ex.outline(line).top.unwrap();
+    assert_eq!(ex.site(top).1.file_path, "lib/core/settle.js");
+}
+
+#[test]
+fn colour_codes_are_read_past() {
+    let ex = Explainer::new(vec![row(
+        "quit",
+        "pallets/werkzeug",
+        "Press CTRL+C to quit",
+        &[],
+    )]);
+    let line = "\x1b[33mPress CTRL+C to quit\x1b[0m";
+    let e = ex.explain(line);
+    assert_eq!((e.input.as_str(), e.verdict), (line, Verdict::Traced));
+    assert_eq!(ex.outline(line).verdict, Verdict::Traced);
+    assert_eq!(
+        without_colours("a\x1b[1;31mb\x1b[0m\x1b").as_deref(),
+        Some("ab")
+    );
+    assert_eq!(without_colours("plain"), None);
+}
+
+#[test]
+fn a_cli_printer_head_is_read_both_ways() {
+    let ex = Explainer::new(vec![
+        row("printer", "etcd/etcdctl", "Error: %v", &["err"]),
+        row("inner", "etcd/etcdctl", "bad number of arguments", &[]),
+        row("other", "acme/app", "disk is full", &[]),
+    ]);
+    let ids = |e: &Explanation| -> Vec<String> {
+        e.frames
+            .iter()
+            .map(|f| f.candidates[0].id.clone())
+            .collect()
+    };
+    // The printer explains the head as well as a level marker would.
+    let e = ex.explain("Error: bad number of arguments");
+    assert_eq!(ids(&e), ["printer", "inner"]);
+    assert_eq!((e.prefix.as_str(), e.verdict), ("", Verdict::Traced));
+    let o = ex.outline("Error: bad number of arguments");
+    assert_eq!(o.verdict, Verdict::Traced);
+    assert_eq!(ex.site(o.top.unwrap()).0.id, "printer");
+    // Behind a timestamp too; and an unknown inner message keeps the
+    // printer, with the rest unmatched.
+    let e = ex.explain("2026-12-02T01:00:00Z Error: bad number of arguments");
+    assert_eq!(ids(&e), ["printer", "inner"]);
+    let e = ex.explain("Error: zzz qqq");
+    assert_eq!(
+        (ids(&e), e.verdict),
+        (vec!["printer".to_string()], Verdict::Partial)
+    );
+    // A marker that no template starts with stays a level.
+    let e = ex.explain("ERROR: disk is full");
+    assert_eq!(
+        (e.prefix.as_str(), ids(&e)),
+        ("ERROR: ", vec!["other".to_string()])
+    );
+}
+
+#[test]
+fn a_padded_printer_head_is_read_both_ways() {
+    // rubygems' `@errs.puts "ERROR:  #{statement}"`.
+    let ex = Explainer::new(vec![
+        row("alert", "rubygems/rubygems", "ERROR:  %v", &["statement"]),
+        row(
+            "build",
+            "rubygems/rubygems",
+            "Couldn't find a gemspec file matching %v",
+            &["x"],
+        ),
+    ]);
+    let line = "ERROR:  Couldn't find a gemspec file matching 'x.gemspec'";
+    let ids: Vec<String> = ex
+        .explain(line)
+        .frames
+        .iter()
+        .map(|f| f.candidates[0].id.clone())
+        .collect();
+    assert_eq!(ids, ["alert", "build"]);
+}
+
+#[test]
+fn a_template_of_the_marker_word_alone_is_no_printer() {
+    // ripgrep's validator returns the bare word `"error"`: it explains
+    // no `error: ` printer in front of clap's message.
+    let ex = Explainer::new(vec![
+        row("word", "BurntSushi/ripgrep", "error", &[]),
+        row("whole", "casbin/casbin", "error: name does not exist", &[]),
+    ]);
+    let e = ex.explain("error: Found argument '--bogus' which wasn't expected");
+    assert_eq!(
+        (e.prefix.as_str(), e.verdict),
+        ("error: ", Verdict::Unknown)
+    );
+    let o = ex.outline("error: Found argument '--bogus'");
+    assert_eq!(o.verdict, Verdict::Unknown);
+    let e = ex.explain("error: name does not exist");
+    assert_eq!((e.frames.len(), e.verdict), (1, Verdict::Traced));
+}
+
+#[test]
+fn a_message_that_starts_with_a_level_word_is_still_found() {
+    let ex = Explainer::new(vec![
+        row("whole", "casbin/casbin", "error: name does not exist", &[]),
+        row("other", "acme/app", "disk is full", &[]),
+    ]);
+    for (line, prefix) in [
+        ("error: name does not exist", ""),
+        (
+            "2026-12-02T01:00:00Z error: name does not exist",
+            "2026-12-02T01:00:00Z ",
+        ),
+    ] {
+        let e = ex.explain(line);
+        assert_eq!(e.verdict, Verdict::Traced, "{line}");
+        assert_eq!(e.frames[0].candidates[0].id, "whole");
+        assert_eq!(e.prefix, prefix);
+        assert_eq!(ex.outline(line).verdict, Verdict::Traced, "{line}");
+    }
+    // A marker that is a level stays stripped.
+    let e = ex.explain("ERROR: disk is full");
+    assert_eq!((e.prefix.as_str(), e.verdict), ("ERROR: ", Verdict::Traced));
+    assert_eq!(
+        ex.explain("error: nothing like it").verdict,
+        Verdict::Unknown
+    );
+}
+
+#[test]
+fn known_prefixes_behind_an_unknown_head_are_stripped() {
+    let ex = Explainer::new(vec![row("disk", "acme/app", "disk is full", &[])]);
+    for (line, prefix) in [
+        (
+            "web-1  | 2026-12-02T01:00:00Z ERROR disk is full",
+            "web-1  | 2026-12-02T01:00:00Z ERROR ",
+        ),
+        ("cmd/ctr: level=error msg=\"disk is full\"", "cmd/ctr: "),
+    ] {
+        let e = ex.explain(line);
+        assert_eq!(e.verdict, Verdict::Traced, "{line}");
+        assert_eq!(e.prefix, prefix, "{line}");
+        assert_eq!(&line[e.frames[0].start..e.frames[0].end], "disk is full");
+        assert_eq!(ex.outline(line).verdict, Verdict::Traced, "{line}");
+    }
+    // Behind prose the unknown layer stays unmatched.
+    let e = ex.explain("upstream said no: ERROR disk is full");
+    assert_ne!(e.verdict, Verdict::Traced);
+}
+
+#[test]
+fn trailing_blanks_are_padding() {
+    // Symfony Console pads an exception's block to its width.
+    let ex = Explainer::new(vec![row(
+        "undefined",
+        "symfony/console",
+        "Command \"%s\" is not defined.",
+        &["name"],
+    )]);
+    for line in [
+        "  Command \"frobnicate\" is not defined.  ",
+        "Command \"x\" is not defined.\t ",
+    ] {
+        let e = ex.explain(line);
+        assert_eq!(e.verdict, Verdict::Traced, "{line:?}");
+        assert!(e.unmatched.is_empty(), "{line:?}: {:?}", e.unmatched);
+        assert_eq!(ex.outline(line).verdict, Verdict::Traced, "{line:?}");
+    }
+}
+
+#[test]
+fn a_bulleted_line_of_a_message_of_several_traces() {
+    // Composer's hints: a list printed in one string.
+    let ex = Explainer::new(vec![row(
+        "hints",
+        "composer/composer",
+        "Potential causes:\n - A typo in the package name\n - It's a private package",
+        &[],
+    )]);
+    for line in [" - A typo in the package name", "* It's a private package"] {
+        let e = ex.explain(line);
+        assert_eq!(e.verdict, Verdict::Traced, "{line:?}");
+        assert_eq!(e.frames[0].candidates[0].id, "hints", "{line:?}");
+    }
+}

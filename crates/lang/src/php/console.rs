@@ -1,0 +1,264 @@
+//! What a PHP command-line program prints on its console: Symfony
+//! Console's markup, its output and IO printers (`$output->writeln(…)`,
+//! Composer's `$io->writeError(…)`), and messages kept in a variable that
+//! the function then throws or prints.
+
+use super::{is_text, M};
+use crate::expr::Read;
+use crate::tree::Cx;
+use errdex_model::{ErrorType, Severity};
+use tree_sitter::Node;
+
+/// The printers of Symfony's `OutputInterface` and Composer's
+/// `IOInterface`.
+const PRINTERS: &[&str] = &["write", "writeln", "writeError", "writeErrorRaw", "overwrite"];
+
+/// Symfony Console's styles: `<info>…</info>` and the like are markup the
+/// formatter turns into colours, never printed.
+const STYLES: &[&str] = &["info", "comment", "error", "warning", "question", "highlight"];
+
+/// `text` without Symfony Console's markup: the named styles, `</>` and
+/// inline styles (`<fg=red;options=bold>`, `<href=…>`).
+pub(super) fn without_console_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        match tail.find('>').filter(|end| is_style_tag(&tail[1..*end])) {
+            Some(end) => rest = &tail[end + 1..],
+            None => {
+                out.push('<');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether `inner` (a tag without its angle brackets) is a Console style.
+fn is_style_tag(inner: &str) -> bool {
+    let name = inner.strip_prefix('/').unwrap_or(inner);
+    name.is_empty() && inner == "/"
+        || STYLES.contains(&name)
+        || ["fg=", "bg=", "options=", "href="]
+            .iter()
+            .any(|p| name.starts_with(p) && !name.contains([' ', '<']))
+}
+
+/// `$output->writeln('<error>…</error>')`, `$this->io->writeError('…')`:
+/// a console printer called on an output or IO object. Its level is the
+/// style around the text: `<error>` an error, `<warning>` a warning, the
+/// rest the trace-only tier. Returns whether `n` is such a call.
+pub(super) fn printer(n: Node<'_>, object: &str, method: &str, pos: &[Node<'_>], cx: &mut Cx<'_>) -> bool {
+    let receiver = object.rsplit("->").next().unwrap_or(object).to_ascii_lowercase();
+    let console = matches!(receiver.trim_start_matches('$'), "io" | "getio()")
+        || receiver.contains("output");
+    if !PRINTERS.contains(&method) || !console {
+        return false;
+    }
+    let Some(msg) = pos.first().copied().filter(|m| is_text(*m)) else {
+        return true;
+    };
+    let sev = match style_of(cx.text(msg)) {
+        Some("error") => Severity::Error,
+        Some("warning") => Severity::Warning,
+        _ if cx.opts.all_levels => Severity::Info,
+        _ => return true,
+    };
+    let site = cx.site(n, &format!("{object}->{method}"), ErrorType::Log, sev);
+    let (message, holes) = M.message_of(msg, cx);
+    cx.push(site, message, holes, n);
+    true
+}
+
+/// The style the source text of a message opens its first string with
+/// (`'<error>…'`, `sprintf('<warning>%s…', …)`).
+fn style_of(source: &str) -> Option<&str> {
+    let quote = source.find(['\'', '"'])?;
+    let inner = source[quote + 1..].strip_prefix('<')?;
+    let name = &inner[..inner.find('>')?];
+    STYLES.contains(&name).then_some(name)
+}
+
+/// `$message = sprintf('Command "%s" is not defined.', $name)` or `$text
+/// .= "  Problem …"`: text kept in a variable (or appended to it, or to
+/// an array, `$hints[] = '…'`) that the function throws or prints — or any
+/// such text inside an exception class's methods, which build the
+/// message they carry. The site is the assignment.
+pub(super) fn kept(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(left), Some(value)) = (
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    let var = match left.kind() {
+        "variable_name" => left,
+        "subscript_expression" => match left.named_child(0) {
+            Some(v) if v.kind() == "variable_name" => v,
+            _ => return,
+        },
+        _ => return,
+    };
+    if !is_text(value) {
+        return;
+    }
+    let name = cx.text(var);
+    let used = crate::is_message_name(name.trim_start_matches('$'))
+        || in_exception_class(n, cx)
+        || thrown_or_printed(n, name, cx);
+    if !used {
+        return;
+    }
+    let (message, holes): Read = M.message_of(value, cx);
+    if !has_words(&message) {
+        return;
+    }
+    let op = if n.kind() == "assignment_expression" { "=" } else { ".=" };
+    cx.push_kept_message(n, op, message, holes);
+}
+
+/// Whether a message has a letter in its text (`$text = "\n"` does not).
+fn has_words(m: &crate::message::Message) -> bool {
+    m.iter().any(|p| match p {
+        crate::message::MsgPart::Text { text, .. } => text.chars().any(char::is_alphabetic),
+        _ => false,
+    })
+}
+
+/// Whether `n` is inside a method of a class named `…Exception` or
+/// `…Error`.
+fn in_exception_class(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    let mut p = n.parent();
+    while let Some(q) = p {
+        if q.kind() == "class_declaration" {
+            return q.child_by_field_name("name").is_some_and(|c| {
+                let c = cx.text(c);
+                c.ends_with("Exception") || c.ends_with("Error")
+            });
+        }
+        p = q.parent();
+    }
+    false
+}
+
+/// Whether the function around `n` throws `name` or prints it (a
+/// `throw` or a console printer call whose text names the variable).
+fn thrown_or_printed(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
+    let mut scope = n.parent();
+    while let Some(q) = scope {
+        if matches!(q.kind(), "function_definition" | "method_declaration") {
+            break;
+        }
+        scope = q.parent();
+    }
+    let Some(scope) = scope else {
+        return false;
+    };
+    let text = &cx.text(scope)[n.end_byte() - scope.start_byte()..];
+    let names_it = |s: &str| {
+        s.match_indices(name).any(|(i, _)| {
+            !s[i + name.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        })
+    };
+    statements(text).any(|s| {
+        let s = s.trim_start();
+        let prints = PRINTERS
+            .iter()
+            .any(|p| s.contains(&format!("->{p}(")));
+        (s.starts_with("throw ") || prints) && names_it(s)
+    })
+}
+
+/// The statements of a PHP text, cut at `;` (near enough for a check of
+/// what a throw names).
+fn statements(text: &str) -> impl Iterator<Item = &str> {
+    text.split(';')
+        .flat_map(|s| s.rsplit(['{', '}']).next())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_console_tags;
+    use crate::test_support::{pattern_column, patterns_of};
+
+    #[test]
+    fn console_printers_are_sites_at_their_style() {
+        let s = patterns_of(
+            "src/Command/Run.php",
+            r#"<?php
+class Run {
+    function go($io, $output, $cmd) {
+        $this->io->writeError('<error>Script '.$cmd.' returned with error code 3</error>');
+        $output->writeln(sprintf('<warning>%s is deprecated</warning>', $cmd));
+        $this->getIO()->writeError('<info>Loading packages</info>');
+        $ratio->write('<error>not a console</error>');
+    }
+}
+"#,
+        );
+        // Info printers are the trace-only tier: not indexed by default.
+        assert_eq!(
+            pattern_column(&s),
+            ["Script %v returned with error code 3", "%s is deprecated"]
+        );
+        assert_eq!(s[0].0, "$this->io->writeError");
+    }
+
+    #[test]
+    fn text_kept_in_a_variable_is_a_site_where_it_is_thrown() {
+        let s = patterns_of(
+            "src/Application.php",
+            r#"<?php
+class Application {
+    function find($name) {
+        $message = sprintf('Command "%s" is not defined.', $name);
+        if ($alternatives) {
+            $message .= "\n\nDid you mean this?\n    ";
+        }
+        $label = 'unrelated text that goes nowhere';
+        $hint = 'Run the list command to see them';
+        $this->io->writeError($hint);
+        throw new CommandNotFoundException($message, $alternatives);
+    }
+}
+class SolverProblemsException extends \RuntimeException {
+    function pretty($problems) {
+        $text = "\n";
+        foreach ($problems as $problem) {
+            $text .= "  Problem ".($i++).$problem;
+        }
+        $hints[] = "Potential causes:\n - A typo in the package name";
+        return $text;
+    }
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "Command \"%s\" is not defined.",
+                "\n\nDid you mean this?\n    ",
+                "Run the list command to see them",
+                "  Problem %v%v",
+                "Potential causes:\n - A typo in the package name",
+            ]
+        );
+    }
+
+    #[test]
+    fn console_markup_is_no_text() {
+        for (src, want) in [
+            ("<info>Loading packages</info>", "Loading packages"),
+            ("<error>Script %s failed</error>", "Script %s failed"),
+            ("<fg=red;options=bold>x</> y", "x y"),
+            ("<href=https://x.org>docs</>", "docs"),
+            ("a <b> c < d", "a <b> c < d"),
+            ("see <https://getcomposer.org/doc>", "see <https://getcomposer.org/doc>"),
+        ] {
+            assert_eq!(without_console_tags(src), want, "{src}");
+        }
+    }
+}
