@@ -208,6 +208,24 @@ class Run {
     }
 
     #[test]
+    fn a_styled_escaped_line_prints_its_inner_format() {
+        let s = patterns_of(
+            "src/Application.php",
+            r#"<?php
+class Application {
+    function render($output, $e, $len) {
+        $messages = [];
+        $messages[] = sprintf('<comment>%s</comment>', OutputFormatter::escape(sprintf('In %s line %s:', basename($e->getFile()), $e->getLine())));
+        $messages[] = $emptyLine = sprintf('<error>%s</error>', str_repeat(' ', $len));
+        $output->writeln($messages, OutputInterface::VERBOSITY_QUIET);
+    }
+}
+"#,
+        );
+        assert_eq!(pattern_column(&s), ["In %s line %s:"]);
+    }
+
+    #[test]
     fn text_kept_in_a_variable_is_a_site_where_it_is_thrown() {
         let s = patterns_of(
             "src/Application.php",

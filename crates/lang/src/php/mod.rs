@@ -693,6 +693,9 @@ fn literal(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
 /// `sprintf('…%s', $x)` and a message function's arguments.
 fn printf_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<String>) {
     match literal(fmt, cx) {
+        // `sprintf('<comment>%s</comment>', $text)`: a format of one
+        // placeholder prints its argument's message.
+        Some(text) if text == "%s" && rest.len() == 1 => M.message_of(rest[0], cx),
         Some(text) => (
             vec![MsgPart::Text { text, format: true }],
             rest.iter().map(|a| cx.text(*a).to_string()).collect(),
@@ -723,6 +726,15 @@ fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
         "encapsed_string" | "heredoc" => Some(formats::interpolated(string_pieces(n, cx))),
         "function_call_expression" => {
             Some(function_call_message(n, cx).unwrap_or_else(|| hole(n, cx)))
+        }
+        // `OutputFormatter::escape('…')`: escaping keeps the words.
+        "scoped_call_expression" => {
+            let method = n.child_by_field_name("name").map(|m| cx.text(m));
+            let args = arguments(n.child_by_field_name("arguments"));
+            match (method, positional(&args).first()) {
+                (Some("escape"), Some(a)) => Some(M.message_of(*a, cx)),
+                _ => None,
+            }
         }
         "member_call_expression" => {
             // `$this->translator->trans('…')`
@@ -763,6 +775,7 @@ fn function_call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
             _ => None,
         },
         "implode" | "join" => None,
+        "htmlspecialchars" | "htmlentities" => Some(M.message_of(*pos.first()?, cx)),
         _ if formats::is_translation(callee) => Some(M.message_of(*pos.first()?, cx)),
         _ => None,
     }
