@@ -6,6 +6,7 @@
 
 use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use crate::expr::{self, hole, Messages, Read};
+use crate::flow;
 use crate::formats::{self, Piece};
 use crate::message::{Message, MsgPart};
 use crate::tree::{self, arguments, last_name, text_part, Cx, Syntax, TreeLanguage};
@@ -163,6 +164,10 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             return;
         }
     }
+    if name == "append" && f.kind() == "attribute" {
+        flowing_message(n, receiver, positional.first().copied(), cx);
+        return;
+    }
     match callee {
         "warnings.warn" | "warn" => {
             if let Some(m) = positional.first() {
@@ -186,9 +191,18 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             }
             return;
         }
+        // Prints to stdout are the trace-only tier: a server's banner
+        // (`click.echo(f" * Serving Flask app '{path}'")`).
         "print" | "echo" | "secho" | "click.echo" | "click.secho" => {
-            if writes_to_stderr(n, &args, cx) && !positional.is_empty() {
-                let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
+            let sev = if writes_to_stderr(n, &args, cx) {
+                Severity::Error
+            } else if cx.opts.all_levels && positional.first().is_some_and(|p| is_text(*p, cx)) {
+                Severity::Info
+            } else {
+                return;
+            };
+            if !positional.is_empty() {
+                let site = cx.site(n, callee, ErrorType::Log, sev);
                 let (message, holes) = joined(&positional, cx);
                 cx.push(site, message, holes, n);
             }
@@ -225,16 +239,38 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     }
     // A call of a project message function: `fail("bad %s", x)`.
     if crate::level_from_name(name).is_some() && (f.kind() == "identifier" || receiver == "self") {
+        // `_log("info", "…%s", x)`: a leading level name is the level.
+        let level = positional.first().and_then(|l| level_named(*l, cx));
+        let skip = usize::from(level.is_some() && positional.len() > 1);
         if let Some((i, fmt)) = positional
             .iter()
             .enumerate()
+            .skip(skip)
             .find(|(_, a)| is_text(**a, cx))
         {
             let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
             let (message, holes) = format_message(*fmt, &positional[i + 1..], cx);
             cx.wrapper_call(name, i, site, message, holes, n);
+            if skip == 1 {
+                cx.wrapper_call_level(level);
+            }
         }
     }
+}
+
+/// The level a string literal names (`"info"`, `'error'`).
+fn level_named(n: Node<'_>, cx: &Cx<'_>) -> Option<Severity> {
+    if n.kind() != "string" {
+        return None;
+    }
+    Some(match cx.text(n).trim_matches(['"', '\'']) {
+        "critical" | "fatal" => Severity::Critical,
+        "error" | "exception" => Severity::Error,
+        "warning" | "warn" => Severity::Warning,
+        "info" => Severity::Info,
+        "debug" => Severity::Debug,
+        _ => return None,
+    })
 }
 
 /// Whether a `print`/`echo` call writes to the error stream: `err=True`
@@ -336,6 +372,7 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
             .map(|l| cx.text(l))
             .unwrap_or("");
         if target != "self.args" && !crate::is_message_name(target) {
+            flowing_message(n, target, n.child_by_field_name("right"), cx);
             return;
         }
         n.child_by_field_name("right")
@@ -364,6 +401,42 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
 fn kept_message(n: Node<'_>, value: Node<'_>, cx: &mut Cx<'_>) {
     let target = n.child_by_field_name("left").map_or("", |l| cx.text(l));
     if n.kind() != "assignment" || !crate::is_message_name(target) {
+        return;
+    }
+    let (message, holes) = M.message_of(value, cx);
+    cx.push_kept_message(n, "=", message, holes);
+}
+
+/// What a Python function prints or raises: a name one of these names is
+/// a message.
+const OUTPUTS: flow::Outputs = flow::Outputs {
+    starts: &["raise "],
+    calls: &[
+        "print", "echo", "secho", "write", "error", "exception", "critical", "fatal",
+        "warning", "warn", "info", "debug", "log", "_log", "fail", "abort", "exit",
+    ],
+};
+
+/// `hint = _("Try '{command}' for help.").format(…)` then `echo(…{hint}…)`,
+/// `messages.append(f" * Running on {url}")` then `_log("info",
+/// "\n".join(messages))`: text kept under a local name that the function
+/// later prints, logs or raises.
+fn flowing_message(n: Node<'_>, target: &str, value: Option<Node<'_>>, cx: &mut Cx<'_>) {
+    let Some(value) = value.filter(|v| is_text(*v, cx)) else {
+        return;
+    };
+    if target.is_empty() || !target.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return;
+    }
+    let mut scope = n.parent();
+    while let Some(q) = scope.filter(|q| q.kind() != "function_definition") {
+        scope = q.parent();
+    }
+    let Some(scope) = scope else {
+        return;
+    };
+    let after = &cx.text(scope)[n.end_byte() - scope.start_byte()..];
+    if !flow::reaches_output(after, target, &OUTPUTS) {
         return;
     }
     let (message, holes) = M.message_of(value, cx);
@@ -640,6 +713,46 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_support::all_level_patterns_of;
+
+    #[test]
+    fn text_kept_under_a_name_is_a_site_where_it_flows_out() {
+        let s = all_level_patterns_of(
+            "src/serving.py",
+            r#"
+def _log(type, message, *args, **kwargs):
+    getattr(_logger, type)(message.rstrip(), *args, **kwargs)
+
+def show(self, file=None):
+    hint = _("Try '{command}' for help.").format(command=self.path)
+    unused = "text that goes nowhere at all"
+    echo(
+        f"{self.usage}\n{hint}",
+        file=file,
+    )
+
+def startup(self):
+    messages = []
+    messages.append(f" * Running on {self.url}")
+    _log("info", "\n".join(messages))
+    _log("warning", "port %s is taken", self.port)
+    click.echo(f" * Debug mode: {self.debug}")
+    print(self.banner)
+"#,
+        );
+        let rows: Vec<(&str, &str)> = s.iter().map(|(c, p, _)| (c.as_str(), p.as_str())).collect();
+        assert_eq!(
+            rows,
+            [
+                ("=", "Try '%v' for help."),
+                ("echo", "%v\n%v"),
+                ("=", " * Running on %v"),
+                ("click.echo", " * Debug mode: %v"),
+                ("_log", "port %s is taken"),
+            ]
+        );
+    }
+
     use crate::test_support::pattern_column;
     use crate::test_support::patterns_of;
 

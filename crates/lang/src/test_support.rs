@@ -116,6 +116,24 @@ pub(crate) fn sites_of(path: &str, src: &str) -> Vec<RawSite> {
 /// Callee, pattern and values of each site.
 pub(crate) type Patterns = Vec<(String, String, Vec<String>)>;
 
+/// Callee, pattern and values of each site of one file indexed at every
+/// level, with the calls of the file's own message functions resolved.
+pub(crate) fn all_level_patterns_of(path: &str, src: &str) -> Patterns {
+    let lang = language_for_path(path).expect("a language claims the path");
+    let opts = ExtractOptions {
+        all_levels: true,
+        ..ExtractOptions::default()
+    };
+    let mut facts = vec![lang.extract(path, src, &opts)];
+    assert_eq!(facts[0].syntax_errors, 0, "{path} has syntax errors");
+    apply_wrappers(&mut facts, true);
+    resolve_package(facts)
+        .0
+        .into_iter()
+        .map(|s| (s.callee, s.message_pattern, s.args))
+        .collect()
+}
+
 /// [`sites_of`] as callee, pattern and values.
 pub(crate) fn patterns_of(path: &str, src: &str) -> Patterns {
     sites_of(path, src)

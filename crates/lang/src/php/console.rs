@@ -5,6 +5,7 @@
 
 use super::{is_text, M};
 use crate::expr::Read;
+use crate::flow;
 use crate::tree::Cx;
 use errdex_model::{ErrorType, Severity};
 use tree_sitter::Node;
@@ -147,6 +148,10 @@ fn in_exception_class(n: Node<'_>, cx: &Cx<'_>) -> bool {
 /// Whether the function around `n` throws `name` or prints it (a
 /// `throw` or a console printer call whose text names the variable).
 fn thrown_or_printed(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
+    const OUTPUTS: flow::Outputs = flow::Outputs {
+        starts: &["throw "],
+        calls: PRINTERS,
+    };
     let mut scope = n.parent();
     while let Some(q) = scope {
         if matches!(q.kind(), "function_definition" | "method_declaration") {
@@ -157,26 +162,8 @@ fn thrown_or_printed(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
     let Some(scope) = scope else {
         return false;
     };
-    let text = &cx.text(scope)[n.end_byte() - scope.start_byte()..];
-    let names_it = |s: &str| {
-        s.match_indices(name).any(|(i, _)| {
-            !s[i + name.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-        })
-    };
-    statements(text).any(|s| {
-        let s = s.trim_start();
-        let prints = PRINTERS
-            .iter()
-            .any(|p| s.contains(&format!("->{p}(")));
-        (s.starts_with("throw ") || prints) && names_it(s)
-    })
-}
-
-/// The statements of a PHP text, cut at `;` (near enough for a check of
-/// what a throw names).
-fn statements(text: &str) -> impl Iterator<Item = &str> {
-    text.split(';')
-        .flat_map(|s| s.rsplit(['{', '}']).next())
+    let after = &cx.text(scope)[n.end_byte() - scope.start_byte()..];
+    flow::reaches_output(after, name, &OUTPUTS)
 }
 
 #[cfg(test)]

@@ -1,0 +1,98 @@
+//! Whether text kept under a name reaches an output later in its
+//! function: `$message = sprintf(…)` … `throw new X($message)`, `hint =
+//! _("Try …")` … `echo(f"{usage}\n{hint}", file=file)`. A check on the
+//! function's source text, statement by statement, for the languages
+//! whose readers follow no values (PHP, Python): a name that a later
+//! `throw`, `raise` or printing call names is a message.
+
+/// What counts as an output in one language.
+pub(crate) struct Outputs {
+    /// Statements that start so are outputs (`throw `, `raise `).
+    pub starts: &'static [&'static str],
+    /// Calls whose callee's last name is one of these are outputs.
+    pub calls: &'static [&'static str],
+}
+
+/// Whether a statement of `after` (the function's text after the
+/// assignment) is an output that names `name`.
+pub(crate) fn reaches_output(after: &str, name: &str, outputs: &Outputs) -> bool {
+    statements(after).any(|s| {
+        let s = s.trim_start();
+        let output = outputs.starts.iter().any(|p| s.starts_with(p))
+            || outputs.calls.iter().any(|c| calls(s, c));
+        output && mentions(s, name)
+    })
+}
+
+/// Whether `text` names `name` as a whole word (`$msg` is not `$msgs`).
+pub(crate) fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        !before.is_some_and(|c| word(c) || (c == '$' && !name.starts_with('$')))
+            && !after.is_some_and(word)
+    })
+}
+
+/// Whether `s` calls a function whose last name is `callee`.
+fn calls(s: &str, callee: &str) -> bool {
+    s.match_indices(callee).any(|(i, _)| {
+        let before = s[..i].chars().next_back();
+        s[i + callee.len()..].starts_with('(')
+            && !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    })
+}
+
+/// The statements of a function's text, near enough: cut at `;`, braces
+/// and line breaks outside parentheses and brackets.
+fn statements(text: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0usize;
+    let mut start = 0;
+    let mut out = Vec::new();
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            ';' | '{' | '}' | '\n' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out.into_iter()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OUT: Outputs = Outputs {
+        starts: &["throw ", "raise "],
+        calls: &["echo", "writeError"],
+    };
+
+    #[test]
+    fn a_name_reaches_a_later_throw_or_print() {
+        let php = "\n if ($x) {\n  $message .= 'more';\n }\n throw new NotFound($message, $alt);\n";
+        assert!(reaches_output(php, "$message", &OUT));
+        assert!(!reaches_output(php, "$alt2", &OUT));
+        let py = "\n    echo(\n        f\"{usage}\\n{hint}\",\n        file=file,\n    )\n";
+        assert!(reaches_output(py, "hint", &OUT));
+        assert!(!reaches_output(py, "hin", &OUT));
+        // Named, but not by an output.
+        assert!(!reaches_output("\n log_it(hint)\n other = hint\n", "hint", &OUT));
+        assert!(!reaches_output("\n $this->reecho($m);\n", "$m", &OUT));
+    }
+
+    #[test]
+    fn a_name_is_a_whole_word() {
+        assert!(mentions("throw new X($msg)", "$msg"));
+        assert!(!mentions("throw new X($msgs)", "$msg"));
+        assert!(mentions("f\"{hint}\\n\"", "hint"));
+        assert!(!mentions("hints", "hint"));
+        assert!(!mentions("$hint", "hint"));
+    }
+}
