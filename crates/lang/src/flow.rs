@@ -14,14 +14,44 @@ pub(crate) struct Outputs {
 }
 
 /// Whether a statement of `after` (the function's text after the
-/// assignment) is an output that names `name`.
+/// assignment) is an output that names `name`, directly or through
+/// another name it is put into (`dev_warning` → `messages =
+/// [dev_warning]` → `_log("info", "\n".join(messages))`), two steps at
+/// most.
 pub(crate) fn reaches_output(after: &str, name: &str, outputs: &Outputs) -> bool {
-    statements(after).any(|s| {
-        let s = s.trim_start();
+    reaches(after, name, outputs, 2)
+}
+
+fn reaches(after: &str, name: &str, outputs: &Outputs, steps: usize) -> bool {
+    statements(after).any(|(at, whole)| {
+        let s = whole.trim_start();
+        if !mentions(s, name) {
+            return false;
+        }
         let output = outputs.starts.iter().any(|p| s.starts_with(p))
             || outputs.calls.iter().any(|c| calls(s, c));
-        output && mentions(s, name)
+        output
+            || steps > 0
+                && put_into(s)
+                    .filter(|other| *other != name)
+                    .is_some_and(|other| reaches(&after[at + whole.len()..], other, outputs, steps - 1))
     })
+}
+
+/// The name a statement puts its value into: `other = …`, `other += …`,
+/// `$other[] = …`, `other.append(…)`.
+fn put_into(s: &str) -> Option<&str> {
+    let end = s
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(s.len());
+    let (target, rest) = s.split_at(end);
+    let rest = rest.trim_start();
+    let assigns = rest.starts_with(".append(")
+        || rest.starts_with("[] =")
+        || rest.starts_with("+=")
+        || rest.starts_with(".=")
+        || rest.starts_with('=') && !rest.starts_with("==");
+    (!target.is_empty() && assigns).then_some(target)
 }
 
 /// Whether `text` names `name` as a whole word (`$msg` is not `$msgs`).
@@ -44,9 +74,9 @@ fn calls(s: &str, callee: &str) -> bool {
     })
 }
 
-/// The statements of a function's text, near enough: cut at `;`, braces
-/// and line breaks outside parentheses and brackets.
-fn statements(text: &str) -> impl Iterator<Item = &str> {
+/// The statements of a function's text with their offsets, near enough:
+/// cut at `;`, braces and line breaks outside parentheses and brackets.
+fn statements(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut depth = 0usize;
     let mut start = 0;
     let mut out = Vec::new();
@@ -55,13 +85,13 @@ fn statements(text: &str) -> impl Iterator<Item = &str> {
             '(' | '[' => depth += 1,
             ')' | ']' => depth = depth.saturating_sub(1),
             ';' | '{' | '}' | '\n' if depth == 0 => {
-                out.push(&text[start..i]);
+                out.push((start, &text[start..i]));
                 start = i + 1;
             }
             _ => {}
         }
     }
-    out.push(&text[start..]);
+    out.push((start, &text[start..]));
     out.into_iter()
 }
 
@@ -85,6 +115,9 @@ mod tests {
         // Named, but not by an output.
         assert!(!reaches_output("\n log_it(hint)\n other = hint\n", "hint", &OUT));
         assert!(!reaches_output("\n $this->reecho($m);\n", "$m", &OUT));
+        let through = "\n    messages = [dev_warning]\n    messages.append(x)\n    echo(\"\\n\".join(messages))\n";
+        assert!(reaches_output(through, "dev_warning", &OUT));
+        assert!(!reaches_output("\n    a = w\n    b = a\n    c = b\n    echo(c)\n", "w", &OUT));
     }
 
     #[test]

@@ -460,7 +460,11 @@ fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
             "msg" | "fmt" | "format" | "message" | "template" | "text"
         )
     };
-    let splat = params.iter().position(|p| p.kind() == "list_splat_pattern");
+    // `*args` or, annotated, `*args: t.Any` (a typed parameter).
+    let splat = params.iter().position(|p| {
+        let t = cx.text(*p);
+        p.kind() == "list_splat_pattern" || t.starts_with('*') && !t.starts_with("**")
+    });
     if splat.is_none() && !names.iter().any(|p| is_message(p)) {
         return;
     }
@@ -516,20 +520,19 @@ fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
             let Some(f) = n.child_by_field_name("function") else {
                 return false;
             };
-            match f.kind() {
-                "attribute" => {
-                    f.child_by_field_name("attribute")
-                        .is_some_and(|a| cx.text(a) == "format")
-                        && f.child_by_field_name("object")
-                            .is_some_and(|o| is_text(o, cx))
-                }
-                _ => {
-                    formats::is_translation(cx.text(f))
-                        && arguments(n.child_by_field_name("arguments"))
-                            .first()
-                            .is_some_and(|a| is_text(*a, cx))
-                }
-            }
+            let callee = cx.text(f);
+            let formats = f.kind() == "attribute"
+                && f.child_by_field_name("attribute")
+                    .is_some_and(|a| cx.text(a) == "format")
+                && f.child_by_field_name("object")
+                    .is_some_and(|o| is_text(o, cx));
+            let passes_on = (f.kind() != "attribute" && formats::is_translation(callee))
+                || formats::is_styling(callee);
+            formats
+                || passes_on
+                    && arguments(n.child_by_field_name("arguments"))
+                        .first()
+                        .is_some_and(|a| is_text(*a, cx))
         }
         _ => false,
     }
@@ -705,9 +708,10 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
             return Some(formats::brace_message(&text, &values, true));
         }
     }
+    let callee = cx.text(f);
     let first = args
         .first()
-        .filter(|_| formats::is_translation(cx.text(f)))?;
+        .filter(|_| formats::is_translation(callee) || formats::is_styling(callee))?;
     Some(M.message_of(*first, cx))
 }
 
@@ -720,7 +724,7 @@ mod tests {
         let s = all_level_patterns_of(
             "src/serving.py",
             r#"
-def _log(type, message, *args, **kwargs):
+def _log(type: str, message: str, *args: t.Any, **kwargs: t.Any) -> None:
     getattr(_logger, type)(message.rstrip(), *args, **kwargs)
 
 def show(self, file=None):
@@ -735,6 +739,7 @@ def startup(self):
     messages = []
     messages.append(f" * Running on {self.url}")
     _log("info", "\n".join(messages))
+    _log("info", _ansi_style("Press CTRL+C to quit", "yellow"))
     _log("warning", "port %s is taken", self.port)
     click.echo(f" * Debug mode: {self.debug}")
     print(self.banner)
@@ -748,6 +753,7 @@ def startup(self):
                 ("echo", "%v\n%v"),
                 ("=", " * Running on %v"),
                 ("click.echo", " * Debug mode: %v"),
+                ("_log", "Press CTRL+C to quit"),
                 ("_log", "port %s is taken"),
             ]
         );
