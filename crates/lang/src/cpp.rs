@@ -48,6 +48,7 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Cpp,
+    prepare: c::preprocessed,
     visit,
     names: Names {
         function: c::function_name,

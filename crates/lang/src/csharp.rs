@@ -49,6 +49,7 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::CSharp,
+    prepare: tree::as_written,
     visit,
     names: tree::NAME_FIELDS,
     grammar: || tree_sitter_c_sharp::LANGUAGE.into(),

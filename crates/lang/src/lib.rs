@@ -255,6 +255,9 @@ pub struct WrapperDef {
     /// Its name is a logger method the extractor already knows
     /// (`Errorf`, `Warn`…): calls are sites by name, not as a wrapper.
     pub known_logger: bool,
+    /// The level its body prints at, for a name that implies none (curl's
+    /// `helpf` writes to the error stream).
+    pub level: Option<Severity>,
 }
 
 /// A call with a literal string argument to a function whose name implies
@@ -363,9 +366,15 @@ pub fn is_message_name(target: &str) -> bool {
 /// that call it need a whole-file parse).
 pub fn wrapper_matters(w: &WrapperDef, all_levels: bool) -> bool {
     !w.known_logger
-        && level_from_name(&w.name).is_some_and(|(_, sev)| {
+        && wrapper_level(&w.name, w.level).is_some_and(|(_, sev)| {
             w.returns_error || all_levels || !matches!(sev, Severity::Info | Severity::Debug)
         })
+}
+
+/// The level of a message function: the one its name implies, else the
+/// one its body prints at.
+fn wrapper_level(name: &str, body: Option<Severity>) -> Option<(ErrorType, Severity)> {
+    level_from_name(name).or(body.map(|sev| (ErrorType::Log, sev)))
 }
 
 /// Turns calls of repository-defined printf wrappers into sites: a wrapper
@@ -375,14 +384,16 @@ pub fn wrapper_matters(w: &WrapperDef, all_levels: bool) -> bool {
 pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
     // Several functions may share a name (in different packages): a call
     // matches any of them whose format parameter sits where its literal is.
-    let mut defs: std::collections::HashMap<(String, usize), bool> =
+    let mut defs: std::collections::HashMap<(String, usize), (bool, Option<Severity>)> =
         std::collections::HashMap::new();
     for f in files.iter() {
         for w in &f.wrappers {
-            *defs.entry((w.name.clone(), w.format_index)).or_default() |= w.returns_error;
+            let d = defs.entry((w.name.clone(), w.format_index)).or_default();
+            d.0 |= w.returns_error;
+            d.1 = d.1.or(w.level);
         }
     }
-    let aliased: Vec<((String, usize), bool)> = files
+    let aliased: Vec<((String, usize), (bool, Option<Severity>))> = files
         .iter()
         .flat_map(|f| &f.aliases)
         .flat_map(|(alias, target)| {
@@ -392,15 +403,18 @@ pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
                 .collect::<Vec<_>>()
         })
         .collect();
-    for (k, r) in aliased {
-        *defs.entry(k).or_default() |= r;
+    for (k, (r, level)) in aliased {
+        let d = defs.entry(k).or_default();
+        d.0 |= r;
+        d.1 = d.1.or(level);
     }
     for f in files.iter_mut() {
         for call in std::mem::take(&mut f.wrapper_calls) {
-            let Some(&returns_error) = defs.get(&(call.name.clone(), call.format_index)) else {
+            let Some(&(returns_error, def_level)) = defs.get(&(call.name.clone(), call.format_index))
+            else {
                 continue;
             };
-            let Some((mut ty, mut sev)) = level_from_name(&call.name) else {
+            let Some((mut ty, mut sev)) = wrapper_level(&call.name, def_level) else {
                 continue;
             };
             if returns_error {

@@ -74,6 +74,7 @@ fn kept_message(n: Node<'_>, cx: &mut Cx<'_>) {
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Ruby,
+    prepare: tree::as_written,
     visit,
     names: tree::NAME_FIELDS,
     grammar: || tree_sitter_ruby::LANGUAGE.into(),

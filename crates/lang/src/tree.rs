@@ -20,6 +20,10 @@ pub(crate) struct Syntax {
     pub visit: fn(Node<'_>, &mut Cx<'_>),
     /// The language.
     pub lang: Lang,
+    /// The source as the parser should see it, same length, same lines
+    /// (C blanks conditional directives inside expressions); `None`
+    /// keeps it as written.
+    pub prepare: fn(&str) -> Option<String>,
     /// Its grammar.
     pub grammar: fn() -> tree_sitter::Language,
     /// Function and method definitions (with a `name` field, or a
@@ -175,7 +179,16 @@ impl<'a> Cx<'a> {
             format_index,
             returns_error,
             known_logger: false,
+            level: None,
         });
+    }
+
+    /// Gives the message function just recorded by [`Cx::wrapper_def`]
+    /// the level its body prints at.
+    pub fn wrapper_def_level(&mut self, level: Option<Severity>) {
+        if let Some(w) = self.facts.wrappers.last_mut() {
+            w.level = level;
+        }
     }
 }
 
@@ -184,6 +197,11 @@ fn clip(s: &str) -> String {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_string(),
     }
+}
+
+/// [`Syntax::prepare`] for languages that parse their source as written.
+pub(crate) fn as_written(_: &str) -> Option<String> {
+    None
 }
 
 /// Parses a file and walks it with the language's visitor.
@@ -196,6 +214,8 @@ pub(crate) fn extract(
     thread_local! {
         static PARSER: RefCell<Parser> = RefCell::new(Parser::new());
     }
+    let prepared = (syntax.prepare)(source);
+    let source = prepared.as_deref().unwrap_or(source);
     let tree = PARSER.with(|p| {
         let mut p = p.borrow_mut();
         p.set_language(&(syntax.grammar)()).ok()?;

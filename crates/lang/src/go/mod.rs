@@ -905,7 +905,8 @@ impl<'a> FileCx<'a> {
             format_index: before - 1,
             returns_error,
             known_logger: method_spec("x", self.text(name), true).is_some(),
-        });
+            level: None,
+            });
     }
 
     fn panic_call(&mut self, call: Node<'_>) {

@@ -81,6 +81,7 @@ const RETURNS: &[&str] = &["return_statement", "throw_statement"];
 
 static JS_SYNTAX: Syntax = Syntax {
     lang: Lang::JavaScript,
+    prepare: tree::as_written,
     visit,
     names: Names {
         function: function_name,
@@ -98,6 +99,7 @@ static JS_SYNTAX: Syntax = Syntax {
 
 static TS_SYNTAX: Syntax = Syntax {
     lang: Lang::TypeScript,
+    prepare: tree::as_written,
     visit,
     names: Names {
         function: function_name,
@@ -120,6 +122,7 @@ static TS_SYNTAX: Syntax = Syntax {
 
 static TSX_SYNTAX: Syntax = Syntax {
     lang: Lang::TypeScript,
+    prepare: tree::as_written,
     grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
     ..TS_SYNTAX
 };

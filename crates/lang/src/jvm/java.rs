@@ -63,6 +63,7 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Java,
+    prepare: tree::as_written,
     visit,
     names: tree::NAME_FIELDS,
     grammar: || tree_sitter_java::LANGUAGE.into(),

@@ -51,6 +51,7 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Kotlin,
+    prepare: tree::as_written,
     visit,
     names: Names {
         function: function_name,

@@ -59,6 +59,7 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Scala,
+    prepare: tree::as_written,
     visit,
     names: tree::NAME_FIELDS,
     grammar: || tree_sitter_scala::LANGUAGE.into(),

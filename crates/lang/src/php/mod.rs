@@ -66,6 +66,7 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Php,
+    prepare: tree::as_written,
     visit,
     names: tree::NAME_FIELDS,
     grammar: || tree_sitter_php::LANGUAGE_PHP.into(),

@@ -75,6 +75,7 @@ fn message_field(n: Node<'_>, cx: &mut Cx<'_>) {
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::Rust,
+    prepare: tree::as_written,
     visit,
     names: Names {
         class: class_name,

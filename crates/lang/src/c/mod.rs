@@ -11,6 +11,9 @@
 //! C++ reuses all of this (see `cpp.rs`): the helpers it shares are
 //! `pub(crate)`.
 
+mod directives;
+
+pub(crate) use directives::preprocessed;
 use crate::conventions::{Conventions, FunctionHeads, Handling};
 use crate::formats;
 use crate::message::{trim_newline, Message, MsgPart};
@@ -37,6 +40,7 @@ pub(crate) static CONVENTIONS: Conventions = Conventions {
 
 static SYNTAX: Syntax = Syntax {
     lang: Lang::C,
+    prepare: preprocessed,
     visit,
     names: Names {
         function: function_name,
@@ -160,6 +164,19 @@ fn function_wrapper(n: Node<'_>, cx: &mut Cx<'_>) {
     }
     let throws = n.kind() == "function_definition" && cx.text(n).contains("throw ");
     cx.wrapper_def(&name, params.len() - 2, throws);
+    if crate::level_from_name(&name).is_none() && n.kind() == "function_definition" {
+        cx.wrapper_def_level(body_level(cx.text(n)));
+    }
+}
+
+/// The level of a message function whose name implies none: an error
+/// when its body hands the format to `vfprintf` on an error stream
+/// (curl's `helpf(errors, fmt, …)`).
+fn body_level(body: &str) -> Option<Severity> {
+    body.match_indices("vfprintf(")
+        .filter_map(|(i, _)| body[i + 9..].split(',').next())
+        .any(crate::is_error_stream)
+        .then_some(Severity::Error)
 }
 
 /// `#define error(...) sshlog(…, __VA_ARGS__)`: a message function whose
@@ -657,7 +674,10 @@ fn ereport(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
 /// format sits there. OpenSSH's `_f` variants print the function's name
 /// first, and its `_r`/`_fr` ones append ": " and `ssh_err(r)`.
 fn message_function_call(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
-    if crate::level_from_name(name).is_none() || formats_into_buffer(name) {
+    // Names in printf's style (`helpf`, `notef`) may print at a level
+    // their body tells.
+    let printf_named = name.len() > 3 && name.ends_with('f');
+    if crate::level_from_name(name).is_none() && !printf_named || formats_into_buffer(name) {
         return;
     }
     let Some(i) = args.iter().position(|a| is_text(*a, cx)) else {
@@ -1107,7 +1127,36 @@ pub(crate) fn brace_format(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::pattern_column;
+    use crate::test_support::{all_level_patterns_of, pattern_column};
+
+    #[test]
+    fn a_printf_named_function_prints_at_its_streams_level() {
+        let s = all_level_patterns_of(
+            "src/tool_msgs.c",
+            r#"
+void helpf(FILE *errors, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("curl: ", errors);
+  vfprintf(errors, fmt, ap);
+  va_end(ap);
+}
+void notef(struct cfg *c, const char *fmt, ...)
+{
+  vsnprintf(c->buf, sizeof(c->buf), fmt, ap);
+}
+int parse(const char *opt, const char *reason)
+{
+  helpf(global->errors, "option %s: %s\n", opt, reason);
+  notef(global, "noted %s here", opt);
+  return 1;
+}
+"#,
+        );
+        assert_eq!(pattern_column(&s), ["curl: ", "option %s: %s"]);
+        assert_eq!(s[1].0, "helpf");
+    }
     use crate::{language_for_path, resolve_package, ExtractOptions};
 
     fn sites(src: &str) -> Vec<(String, String, String, Vec<String>)> {
