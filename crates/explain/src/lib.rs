@@ -369,6 +369,16 @@ impl Explainer {
             }
         }
         if parts.found() {
+            // A frame found only mid-text may hide an earlier layer that
+            // another reading finds.
+            // (The frame's start is in its part; heads are in the text.)
+            let offset = prepared.parts.first().map_or(0, |p| p.offset);
+            if let Some(first) = parts.shape().and_then(|s| s.mid_text_start()) {
+                let first = first + offset;
+                if let Some((q, g)) = self.behind_heads(text, first, hints, &parts) {
+                    return answer(&q, &g);
+                }
+            }
             return answer(&prepared, &parts);
         }
         match self.retry(text, hints, |q| {
@@ -440,6 +450,31 @@ impl Explainer {
             .iter()
             .any(|m| m.trim_end_matches(' ') == marker)
             .then_some(q)
+    }
+
+    /// The first reading behind one of the line's unknown heads (ending
+    /// before `first`, where the plain reading's outermost frame starts)
+    /// that finds more layers than `plain` and leaves nothing unmatched.
+    #[cold]
+    #[inline(never)]
+    fn behind_heads<'a, G: Gather>(
+        &self,
+        line: &'a str,
+        first: usize,
+        hints: &Hints,
+        plain: &G,
+    ) -> Option<(prefix::Prepared<'a>, G)> {
+        prefix::unknown_heads(line)
+            .into_iter()
+            .filter(|at| *at < first)
+            .find_map(|at| {
+                let mut q = prefix::behind_head(line, at)?;
+                if !hints.files.is_empty() || hints.line.is_some() {
+                    add_hints(&mut q, hints);
+                }
+                let g: G = self.trace_parts(&q);
+                g.recovers_layers_of(plain).then_some((q, g))
+            })
     }
 
     /// For a line whose plain reading finds nothing (its level marker

@@ -101,6 +101,17 @@ pub(crate) trait Gather: Default {
     /// unexplained, whether it left text unmatched, where its outermost
     /// frame ends.
     fn shape(&self) -> Option<Shape>;
+    /// Whether this reading, of a text whose other reading `other` found
+    /// its outermost frame only mid-text (an earlier layer unread:
+    /// `curl: option --bogus: is unknown` found `is unknown` alone), finds
+    /// more layers and leaves no more text unmatched.
+    fn recovers_layers_of(&self, other: &Self) -> bool {
+        match (self.shape(), other.shape()) {
+            (Some(a), Some(b)) => b.starts_mid_text() && a.frames > b.frames && !a.unmatched,
+            _ => false,
+        }
+    }
+
     /// Whether this reading, with a level marker of `marker` bytes kept,
     /// explains more than `other`, the marker stripped: a frame more,
     /// starting at the text's start and reaching past the marker (a
@@ -126,6 +137,19 @@ pub(crate) struct Shape {
     head: bool,
     unmatched: bool,
     first_end: usize,
+    first_start: usize,
+}
+
+impl Shape {
+    /// Whether the outermost frame starts after unmatched text.
+    fn starts_mid_text(&self) -> bool {
+        self.first_start > 0 && self.unmatched
+    }
+
+    /// Where the outermost frame starts, when after unmatched text.
+    pub(crate) fn mid_text_start(&self) -> Option<usize> {
+        self.starts_mid_text().then_some(self.first_start)
+    }
 }
 
 impl Gather for Vec<Trace> {
@@ -159,6 +183,7 @@ impl Gather for Vec<Trace> {
             head: t.head.is_some(),
             unmatched: !t.unmatched.is_empty(),
             first_end: t.frames.first().map_or(0, |f| f.end),
+            first_start: t.frames.first().map_or(0, |f| f.start),
         })
     }
 }
@@ -188,6 +213,7 @@ impl Gather for OutlineParts {
                 head: o.head.is_some(),
                 unmatched: o.unmatched,
                 first_end: o.first_end,
+                first_start: o.first_start,
             };
         }
         self.parts += 1;

@@ -272,3 +272,24 @@ fn a_bulleted_line_of_a_message_of_several_traces() {
         assert_eq!(e.frames[0].candidates[0].id, "hints", "{line:?}");
     }
 }
+
+#[test]
+fn a_mid_line_match_does_not_hide_an_earlier_layer() {
+    // curl's `helpf`: `curl: `, then the call's format, then the reason.
+    let ex = Explainer::new(vec![
+        row("option", "curl/curl", "option %s: %s", &["opt", "reason"]),
+        row("reason", "curl/curl", "is unknown", &[]),
+    ]);
+    let e = ex.explain("curl: option --bogus: is unknown");
+    let ids: Vec<&str> = e
+        .frames
+        .iter()
+        .map(|f| f.candidates[0].id.as_str())
+        .collect();
+    assert_eq!(ids, ["option", "reason"], "{e:?}");
+    assert!(e.unmatched.is_empty(), "{:?}", e.unmatched);
+    assert_eq!(
+        ex.outline("curl: option --bogus: is unknown").verdict,
+        Verdict::Traced
+    );
+}

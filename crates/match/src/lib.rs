@@ -123,6 +123,8 @@ pub struct TraceOutline {
     pub head: Option<(usize, usize)>,
     /// Where the outermost frame ends (0 without frames).
     pub first_end: usize,
+    /// Where the outermost frame starts (0 without frames).
+    pub first_start: usize,
 }
 
 impl Frame {

@@ -94,6 +94,7 @@ impl Sink for TraceOutline {
         if self.frames == 0 {
             self.top = first_exact.or(first_hinted).or(first);
             self.first_end = span.end;
+            self.first_start = span.start;
         }
         self.frames += 1;
         // A frame lists at most MAX_CANDIDATES sites, exact ones first,

@@ -114,7 +114,21 @@ pub fn behind_unknown_head(line: &str, at: usize) -> Option<Prepared<'_>> {
         || p.parts.len() != 1
         || p.parts[0].offset != 0
         || p.parts[0].text.len() != rest.trim_end_matches(['\r', '\n']).len();
-    stripped.then(|| Prepared {
+    stripped.then(|| shifted(line, at, p))
+}
+
+/// The reading of `line` behind a head that ends at `at` (one of
+/// [`unknown_heads`]), whatever starts there: `curl: ` before `option
+/// --bogus: is unknown`, when the line's own reading found only its last
+/// layer.
+pub fn behind_head(line: &str, at: usize) -> Option<Prepared<'_>> {
+    let rest = line.get(at..)?;
+    Some(shifted(line, at, prepare(rest)))
+}
+
+/// A reading of `line[at..]` as a reading of `line`.
+fn shifted<'a>(line: &'a str, at: usize, p: Prepared<'a>) -> Prepared<'a> {
+    Prepared {
         prefix: &line[..at + p.prefix.len()],
         parts: p
             .parts
@@ -125,5 +139,5 @@ pub fn behind_unknown_head(line: &str, at: usize) -> Option<Prepared<'_>> {
             })
             .collect(),
         hints: p.hints,
-    })
+    }
 }
