@@ -497,12 +497,17 @@ pub fn plain_text(pieces: Vec<Piece<'_>>) -> Option<String> {
     Some(out)
 }
 
-/// Calls that colour or style their first argument and print its words
-/// unchanged (`click.style("…", fg="red")`, werkzeug's `_ansi_style`,
-/// `termcolor.colored`).
-pub fn is_styling(callee: &str) -> bool {
-    let last = callee.rsplit(['.', ':']).next().unwrap_or(callee);
-    matches!(last, "style" | "colored" | "colorize" | "stylize") || last.ends_with("_style")
+/// Calls that colour, style, clean or escape their first argument and
+/// print its words unchanged (`click.style("…", fg="red")`, werkzeug's
+/// `_ansi_style`, `termcolor.colored`, RubyGems' `clean_text`, Symfony's
+/// `OutputFormatter::escape`, `htmlspecialchars`).
+pub fn keeps_words(callee: &str) -> bool {
+    let last = callee.rsplit(['.', ':', '>']).next().unwrap_or(callee);
+    matches!(
+        last,
+        "style" | "colored" | "colorize" | "stylize" | "escape" | "clean_text" | "sanitize"
+            | "htmlspecialchars" | "htmlentities"
+    ) || last.ends_with("_style")
 }
 
 /// Words that mark a call as a translation lookup whose argument is the

@@ -528,7 +528,7 @@ fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
                 && f.child_by_field_name("object")
                     .is_some_and(|o| is_text(o, cx));
             let passes_on = (f.kind() != "attribute" && formats::is_translation(callee))
-                || formats::is_styling(callee);
+                || formats::keeps_words(callee);
             formats
                 || passes_on
                     && arguments(n.child_by_field_name("arguments"))
@@ -712,7 +712,7 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
     let callee = cx.text(f);
     let first = args
         .first()
-        .filter(|_| formats::is_translation(callee) || formats::is_styling(callee))?;
+        .filter(|_| formats::is_translation(callee) || formats::keeps_words(callee))?;
     Some(M.message_of(*first, cx))
 }
 

@@ -118,6 +118,16 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             }
             return;
         }
+        // Prints to stdout are the trace-only tier (RubyGems' `say "Gem
+        // '#{name}' is not installed"`).
+        "say" | "puts" | "print" if plain && cx.opts.all_levels => {
+            if let Some(first) = args.first().filter(|a| is_text(**a)) {
+                let site = cx.site(n, method, ErrorType::Log, Severity::Info);
+                let (message, holes) = M.message_of(*first, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
         // Sinatra: `halt 404, "not found"`, `halt 500, body`.
         "halt" if plain => {
             if let (Some(status), Some(body)) = (
@@ -576,7 +586,8 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
             return Some(printf_message(*first, &args[1..], cx));
         }
     }
-    let translated = formats::is_translation(&callee) || callee == "I18n.t";
+    let translated =
+        formats::is_translation(&callee) || callee == "I18n.t" || formats::keeps_words(method);
     args.first()
         .filter(|_| translated)
         .map(|first| M.message_of(*first, cx))
@@ -585,7 +596,34 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 #[cfg(test)]
 mod tests {
     use crate::test_support::pattern_column;
-    use crate::test_support::patterns_of;
+    use crate::test_support::{all_level_patterns_of, patterns_of};
+
+    #[test]
+    fn cleaned_text_and_stdout_prints_are_sites() {
+        let s = all_level_patterns_of(
+            "lib/rubygems/command_manager.rb",
+            r#"
+def alert_error(statement, question=nil)
+  @errs.puts "ERROR:  #{statement}"
+end
+
+def run(args)
+  say "Gem '#{name}' is not installed" if specs.empty?
+  puts banner
+rescue StandardError => ex
+  alert_error clean_text("While executing gem ... (#{ex.class})\n    #{ex}")
+end
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "ERROR:  %v",
+                "Gem '%v' is not installed",
+                "While executing gem ... (%v)\n    %v",
+            ]
+        );
+    }
 
     #[test]
     fn raise_with_every_ruby_string_form() {

@@ -733,7 +733,7 @@ fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
             let method = n.child_by_field_name("name").map(|m| cx.text(m));
             let args = arguments(n.child_by_field_name("arguments"));
             match (method, positional(&args).first()) {
-                (Some("escape"), Some(a)) => Some(M.message_of(*a, cx)),
+                (Some(m), Some(a)) if formats::keeps_words(m) => Some(M.message_of(*a, cx)),
                 _ => None,
             }
         }
@@ -776,7 +776,7 @@ fn function_call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
             _ => None,
         },
         "implode" | "join" => None,
-        "htmlspecialchars" | "htmlentities" => Some(M.message_of(*pos.first()?, cx)),
+        _ if formats::keeps_words(callee) => Some(M.message_of(*pos.first()?, cx)),
         _ if formats::is_translation(callee) => Some(M.message_of(*pos.first()?, cx)),
         _ => None,
     }
