@@ -54,6 +54,21 @@ fn put_into(s: &str) -> Option<&str> {
     (!target.is_empty() && assigns).then_some(target)
 }
 
+/// The words of a message's text, apart by spaces and holding a letter:
+/// `"."` and `"\n"` kept under a name are no messages, and a lone word
+/// (`f"line {n}"`) is too little to trace a name's text by.
+pub(crate) fn words(m: &crate::message::Message) -> usize {
+    m.iter()
+        .map(|p| match p {
+            crate::message::MsgPart::Text { text, .. } => text
+                .split_whitespace()
+                .filter(|w| w.chars().any(char::is_alphabetic))
+                .count(),
+            _ => 0,
+        })
+        .sum()
+}
+
 /// Whether `text` names `name` as a whole word (`$msg` is not `$msgs`).
 pub(crate) fn mentions(text: &str, name: &str) -> bool {
     let word = |c: char| c.is_alphanumeric() || c == '_';

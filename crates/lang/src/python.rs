@@ -380,6 +380,19 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
     } else {
         n.named_child(0)
     };
+    // `message = [f"Could not build url for endpoint {e!r}"]`, joined later.
+    if let Some(list) = value.filter(|v| v.kind() == "list" && n.kind() == "assignment") {
+        let mut cur = list.walk();
+        let items: Vec<Node<'_>> = list
+            .named_children(&mut cur)
+            .filter(|i| is_text(*i, cx))
+            .collect();
+        for item in items {
+            let (message, holes) = M.message_of(item, cx);
+            cx.push_kept_message(item, "=", message, holes);
+        }
+        return;
+    }
     let Some(value) = value.filter(|v| is_text(*v, cx)) else {
         return;
     };
@@ -401,11 +414,31 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
 /// class.
 fn kept_message(n: Node<'_>, value: Node<'_>, cx: &mut Cx<'_>) {
     let target = n.child_by_field_name("left").map_or("", |l| cx.text(l));
-    if n.kind() != "assignment" || !crate::is_message_name(target) {
-        return;
+    let kept = if n.kind() == "assignment" {
+        crate::is_message_name(target)
+    } else {
+        in_message_function(n, cx)
+    };
+    if kept {
+        let op = if n.kind() == "assignment" { "=" } else { "return" };
+        let (message, holes) = M.message_of(value, cx);
+        cx.push_kept_message(n, op, message, holes);
     }
-    let (message, holes) = M.message_of(value, cx);
-    cx.push_kept_message(n, "=", message, holes);
+}
+
+/// Whether the function `n` is directly in is named for a message
+/// (jinja2's `_undefined_message` returns the text `UndefinedError`
+/// prints).
+fn in_message_function(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    let mut p = n.parent();
+    while let Some(q) = p.filter(|q| q.kind() != "function_definition") {
+        p = q.parent();
+    }
+    p.and_then(|f| f.child_by_field_name("name"))
+        .is_some_and(|name| {
+            let name = cx.text(name).to_ascii_lowercase();
+            name.contains("message") || name.contains("msg")
+        })
 }
 
 /// What a Python function prints or raises: a name one of these names is
@@ -416,6 +449,12 @@ const OUTPUTS: flow::Outputs = flow::Outputs {
         "print", "echo", "secho", "write", "error", "exception", "critical", "fatal",
         "warning", "warn", "info", "debug", "log", "_log", "fail", "abort", "exit",
     ],
+};
+
+/// What an exception's `__str__` hands back is what it prints.
+const RETURNS: flow::Outputs = flow::Outputs {
+    starts: &["return "],
+    calls: &[],
 };
 
 /// `hint = _("Try '{command}' for help.").format(…)` then `echo(…{hint}…)`,
@@ -437,11 +476,17 @@ fn flowing_message(n: Node<'_>, target: &str, value: Option<Node<'_>>, cx: &mut 
         return;
     };
     let after = &cx.text(scope)[n.end_byte() - scope.start_byte()..];
-    if !flow::reaches_output(after, target, &OUTPUTS) {
+    // An exception's `__str__` prints what it returns.
+    let returns_print = enclosing_exception_class(n, &["__str__", "__init__", "message"], cx)
+        .is_some()
+        && flow::reaches_output(after, target, &RETURNS);
+    if !returns_print && !flow::reaches_output(after, target, &OUTPUTS) {
         return;
     }
     let (message, holes) = M.message_of(value, cx);
-    cx.push_kept_message(n, "=", message, holes);
+    if flow::words(&message) >= 2 {
+        cx.push_kept_message(n, "=", message, holes);
+    }
 }
 
 /// `def fail(msg, *args)`, or `def fail(self, message, param=None)` whose
@@ -719,6 +764,44 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 #[cfg(test)]
 mod tests {
     use crate::test_support::all_level_patterns_of;
+
+    #[test]
+    fn an_exceptions_joined_parts_and_a_message_functions_returns_are_sites() {
+        let s = all_level_patterns_of(
+            "src/routing/exceptions.py",
+            r#"
+class BuildError(RoutingException):
+    def __str__(self) -> str:
+        message = [f"Could not build url for endpoint {self.endpoint!r}"]
+        if self.values:
+            message.append(f" with values {sorted(self.values)!r}")
+        message.append(".")
+        parts = []
+        parts.append("never returned text")
+        return "".join(message)
+
+class Undefined:
+    @property
+    def _undefined_message(self) -> str:
+        if self._undefined_obj is missing:
+            return f"{self._undefined_name!r} is undefined"
+        return f"{self._undefined_name!r} has no attribute"
+
+    def _name(self):
+        return f"not a message {self.x}"
+"#,
+        );
+        let rows: Vec<(&str, &str)> = s.iter().map(|(c, p, _)| (c.as_str(), p.as_str())).collect();
+        assert_eq!(
+            rows,
+            [
+                ("=", "Could not build url for endpoint %v"),
+                ("=", " with values %v"),
+                ("return", "%v is undefined"),
+                ("return", "%v has no attribute"),
+            ]
+        );
+    }
 
     #[test]
     fn text_kept_under_a_name_is_a_site_where_it_flows_out() {

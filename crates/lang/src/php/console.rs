@@ -114,19 +114,11 @@ pub(super) fn kept(n: Node<'_>, cx: &mut Cx<'_>) {
         return;
     }
     let (message, holes): Read = M.message_of(value, cx);
-    if !has_words(&message) {
+    if flow::words(&message) == 0 {
         return;
     }
     let op = if n.kind() == "assignment_expression" { "=" } else { ".=" };
     cx.push_kept_message(n, op, message, holes);
-}
-
-/// Whether a message has a letter in its text (`$text = "\n"` does not).
-fn has_words(m: &crate::message::Message) -> bool {
-    m.iter().any(|p| match p {
-        crate::message::MsgPart::Text { text, .. } => text.chars().any(char::is_alphabetic),
-        _ => false,
-    })
 }
 
 /// Whether `n` is inside a method of a class named `…Exception` or
