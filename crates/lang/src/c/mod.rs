@@ -143,12 +143,14 @@ fn function_wrapper(n: Node<'_>, cx: &mut Cx<'_>) {
         .children(&mut cur)
         .filter(|p| p.is_named() && !p.kind().contains("comment") || p.kind() == "...")
         .collect();
-    if params.len() < 2
-        || !matches!(
-            params[params.len() - 1].kind(),
-            "variadic_parameter" | "..."
-        )
+    if !params
+        .last()
+        .is_some_and(|p| matches!(p.kind(), "variadic_parameter" | "..."))
     {
+        message_parameter_function(n, &params, cx);
+        return;
+    }
+    if params.len() < 2 {
         return;
     }
     let fmt = cx.text(params[params.len() - 2]);
@@ -166,6 +168,28 @@ fn function_wrapper(n: Node<'_>, cx: &mut Cx<'_>) {
     cx.wrapper_def(&name, params.len() - 2, throws);
     if crate::level_from_name(&name).is_none() && n.kind() == "function_definition" {
         cx.wrapper_def_level(body_level(cx.text(n)));
+    }
+}
+
+/// `void addReplyError(client *c, const char *err)`: a function named
+/// for a level that takes its message as a plain string parameter (no
+/// format); its calls with a literal there are sites, the literal's text
+/// as written.
+fn message_parameter_function(n: Node<'_>, params: &[Node<'_>], cx: &mut Cx<'_>) {
+    let Some(name) = function_name(n, cx) else {
+        return;
+    };
+    let name = last_name(&name).to_string();
+    if crate::level_from_name(&name).is_none() || formats_into_buffer(&name) {
+        return;
+    }
+    let message = params.iter().position(|p| {
+        let t = cx.text(*p);
+        let param = t.rsplit(['*', ' ']).next().unwrap_or("");
+        t.contains("char") && t.contains('*') && crate::is_message_name(param)
+    });
+    if let Some(i) = message {
+        cx.wrapper_def(&name, i, false);
     }
 }
 
@@ -1128,6 +1152,29 @@ pub(crate) fn brace_format(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<Stri
 mod tests {
     use super::*;
     use crate::test_support::{all_level_patterns_of, pattern_column};
+
+    #[test]
+    fn a_level_named_function_of_a_message_parameter_makes_its_calls_sites() {
+        let s = all_level_patterns_of(
+            "src/networking.c",
+            r#"
+void addReplyError(client *c, const char *err) {
+    addReplyErrorLength(c, err, strlen(err));
+}
+void addReplyErrorObject(client *c, robj *err) {
+    addReply(c, err);
+}
+void setName(client *c, const char *name) {
+    c->name = name;
+}
+void get(client *c) {
+    addReplyError(c, "value is not an integer or out of range");
+    setName(c, "error-free name");
+}
+"#,
+        );
+        assert_eq!(pattern_column(&s), ["value is not an integer or out of range"]);
+    }
 
     #[test]
     fn a_printf_named_function_prints_at_its_streams_level() {
