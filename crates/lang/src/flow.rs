@@ -34,7 +34,9 @@ fn reaches(after: &str, name: &str, outputs: &Outputs, steps: usize) -> bool {
             || steps > 0
                 && put_into(s)
                     .filter(|other| *other != name)
-                    .is_some_and(|other| reaches(&after[at + whole.len()..], other, outputs, steps - 1))
+                    .is_some_and(|other| {
+                        reaches(&after[at + whole.len()..], other, outputs, steps - 1)
+                    })
     })
 }
 
@@ -128,11 +130,19 @@ mod tests {
         assert!(reaches_output(py, "hint", &OUT));
         assert!(!reaches_output(py, "hin", &OUT));
         // Named, but not by an output.
-        assert!(!reaches_output("\n log_it(hint)\n other = hint\n", "hint", &OUT));
+        assert!(!reaches_output(
+            "\n log_it(hint)\n other = hint\n",
+            "hint",
+            &OUT
+        ));
         assert!(!reaches_output("\n $this->reecho($m);\n", "$m", &OUT));
         let through = "\n    messages = [dev_warning]\n    messages.append(x)\n    echo(\"\\n\".join(messages))\n";
         assert!(reaches_output(through, "dev_warning", &OUT));
-        assert!(!reaches_output("\n    a = w\n    b = a\n    c = b\n    echo(c)\n", "w", &OUT));
+        assert!(!reaches_output(
+            "\n    a = w\n    b = a\n    c = b\n    echo(c)\n",
+            "w",
+            &OUT
+        ));
     }
 
     #[test]

@@ -505,8 +505,15 @@ pub fn keeps_words(callee: &str) -> bool {
     let last = callee.rsplit(['.', ':', '>']).next().unwrap_or(callee);
     matches!(
         last,
-        "style" | "colored" | "colorize" | "stylize" | "escape" | "clean_text" | "sanitize"
-            | "htmlspecialchars" | "htmlentities"
+        "style"
+            | "colored"
+            | "colorize"
+            | "stylize"
+            | "escape"
+            | "clean_text"
+            | "sanitize"
+            | "htmlspecialchars"
+            | "htmlentities"
     ) || last.ends_with("_style")
 }
 

@@ -371,6 +371,13 @@ pub fn wrapper_matters(w: &WrapperDef, all_levels: bool) -> bool {
         })
 }
 
+/// A message function's name and format index.
+type WrapperKey = (String, usize);
+
+/// Whether a message function returns an error, and the level its body
+/// prints at.
+type WrapperKind = (bool, Option<Severity>);
+
 /// The level of a message function: the one its name implies, else the
 /// one its body prints at.
 fn wrapper_level(name: &str, body: Option<Severity>) -> Option<(ErrorType, Severity)> {
@@ -384,7 +391,7 @@ fn wrapper_level(name: &str, body: Option<Severity>) -> Option<(ErrorType, Sever
 pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
     // Several functions may share a name (in different packages): a call
     // matches any of them whose format parameter sits where its literal is.
-    let mut defs: std::collections::HashMap<(String, usize), (bool, Option<Severity>)> =
+    let mut defs: std::collections::HashMap<WrapperKey, WrapperKind> =
         std::collections::HashMap::new();
     for f in files.iter() {
         for w in &f.wrappers {
@@ -393,7 +400,7 @@ pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
             d.1 = d.1.or(w.level);
         }
     }
-    let aliased: Vec<((String, usize), (bool, Option<Severity>))> = files
+    let aliased: Vec<(WrapperKey, WrapperKind)> = files
         .iter()
         .flat_map(|f| &f.aliases)
         .flat_map(|(alias, target)| {
@@ -410,7 +417,8 @@ pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
     }
     for f in files.iter_mut() {
         for call in std::mem::take(&mut f.wrapper_calls) {
-            let Some(&(returns_error, def_level)) = defs.get(&(call.name.clone(), call.format_index))
+            let Some(&(returns_error, def_level)) =
+                defs.get(&(call.name.clone(), call.format_index))
             else {
                 continue;
             };

@@ -420,7 +420,11 @@ fn kept_message(n: Node<'_>, value: Node<'_>, cx: &mut Cx<'_>) {
         in_message_function(n, cx)
     };
     if kept {
-        let op = if n.kind() == "assignment" { "=" } else { "return" };
+        let op = if n.kind() == "assignment" {
+            "="
+        } else {
+            "return"
+        };
         let (message, holes) = M.message_of(value, cx);
         cx.push_kept_message(n, op, message, holes);
     }
@@ -446,8 +450,23 @@ fn in_message_function(n: Node<'_>, cx: &Cx<'_>) -> bool {
 const OUTPUTS: flow::Outputs = flow::Outputs {
     starts: &["raise "],
     calls: &[
-        "print", "echo", "secho", "write", "error", "exception", "critical", "fatal",
-        "warning", "warn", "info", "debug", "log", "_log", "fail", "abort", "exit",
+        "print",
+        "echo",
+        "secho",
+        "write",
+        "error",
+        "exception",
+        "critical",
+        "fatal",
+        "warning",
+        "warn",
+        "info",
+        "debug",
+        "log",
+        "_log",
+        "fail",
+        "abort",
+        "exit",
     ],
 };
 

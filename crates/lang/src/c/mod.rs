@@ -13,11 +13,11 @@
 
 mod directives;
 
-pub(crate) use directives::preprocessed;
 use crate::conventions::{Conventions, FunctionHeads, Handling};
 use crate::formats;
 use crate::message::{trim_newline, Message, MsgPart};
 use crate::tree::{self, arguments, last_name, text_part, Cx, Names, Syntax, TreeLanguage};
+pub(crate) use directives::preprocessed;
 use errdex_model::{ErrorType, Lang, Severity};
 use tree_sitter::Node;
 
@@ -1173,7 +1173,10 @@ void get(client *c) {
 }
 "#,
         );
-        assert_eq!(pattern_column(&s), ["value is not an integer or out of range"]);
+        assert_eq!(
+            pattern_column(&s),
+            ["value is not an integer or out of range"]
+        );
     }
 
     #[test]

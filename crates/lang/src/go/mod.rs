@@ -906,7 +906,7 @@ impl<'a> FileCx<'a> {
             returns_error,
             known_logger: method_spec("x", self.text(name), true).is_some(),
             level: None,
-            });
+        });
     }
 
     fn panic_call(&mut self, call: Node<'_>) {

@@ -12,11 +12,24 @@ use tree_sitter::Node;
 
 /// The printers of Symfony's `OutputInterface` and Composer's
 /// `IOInterface`.
-const PRINTERS: &[&str] = &["write", "writeln", "writeError", "writeErrorRaw", "overwrite"];
+const PRINTERS: &[&str] = &[
+    "write",
+    "writeln",
+    "writeError",
+    "writeErrorRaw",
+    "overwrite",
+];
 
 /// Symfony Console's styles: `<info>…</info>` and the like are markup the
 /// formatter turns into colours, never printed.
-const STYLES: &[&str] = &["info", "comment", "error", "warning", "question", "highlight"];
+const STYLES: &[&str] = &[
+    "info",
+    "comment",
+    "error",
+    "warning",
+    "question",
+    "highlight",
+];
 
 /// `text` without Symfony Console's markup: the named styles, `</>` and
 /// inline styles (`<fg=red;options=bold>`, `<href=…>`).
@@ -52,10 +65,20 @@ fn is_style_tag(inner: &str) -> bool {
 /// a console printer called on an output or IO object. Its level is the
 /// style around the text: `<error>` an error, `<warning>` a warning, the
 /// rest the trace-only tier. Returns whether `n` is such a call.
-pub(super) fn printer(n: Node<'_>, object: &str, method: &str, pos: &[Node<'_>], cx: &mut Cx<'_>) -> bool {
-    let receiver = object.rsplit("->").next().unwrap_or(object).to_ascii_lowercase();
-    let console = matches!(receiver.trim_start_matches('$'), "io" | "getio()")
-        || receiver.contains("output");
+pub(super) fn printer(
+    n: Node<'_>,
+    object: &str,
+    method: &str,
+    pos: &[Node<'_>],
+    cx: &mut Cx<'_>,
+) -> bool {
+    let receiver = object
+        .rsplit("->")
+        .next()
+        .unwrap_or(object)
+        .to_ascii_lowercase();
+    let console =
+        matches!(receiver.trim_start_matches('$'), "io" | "getio()") || receiver.contains("output");
     if !PRINTERS.contains(&method) || !console {
         return false;
     }
@@ -117,7 +140,11 @@ pub(super) fn kept(n: Node<'_>, cx: &mut Cx<'_>) {
     if flow::words(&message) == 0 {
         return;
     }
-    let op = if n.kind() == "assignment_expression" { "=" } else { ".=" };
+    let op = if n.kind() == "assignment_expression" {
+        "="
+    } else {
+        ".="
+    };
     cx.push_kept_message(n, op, message, holes);
 }
 
@@ -253,7 +280,10 @@ class SolverProblemsException extends \RuntimeException {
             ("<fg=red;options=bold>x</> y", "x y"),
             ("<href=https://x.org>docs</>", "docs"),
             ("a <b> c < d", "a <b> c < d"),
-            ("see <https://getcomposer.org/doc>", "see <https://getcomposer.org/doc>"),
+            (
+                "see <https://getcomposer.org/doc>",
+                "see <https://getcomposer.org/doc>",
+            ),
         ] {
             assert_eq!(without_console_tags(src), want, "{src}");
         }

@@ -49,7 +49,8 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
             console::kept(n, cx);
         }
         "augmented_assignment_expression"
-            if n.child_by_field_name("operator").is_some_and(|o| cx.text(o) == ".=") =>
+            if n.child_by_field_name("operator")
+                .is_some_and(|o| cx.text(o) == ".=") =>
         {
             console::kept(n, cx)
         }
