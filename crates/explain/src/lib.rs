@@ -531,7 +531,13 @@ impl Explainer {
 fn add_site(b: &mut TemplateSetBuilder, row: &TraceRow, site: &TraceSite, payload: u32) {
     let t = language(row.language).template(&row.message_pattern, &site.args, &site.callee);
     let mut add = |t| b.add(t, payload, &site.file_path, site.line_number);
-    for line in t.lines().into_iter().filter(worth_a_line) {
+    // A message of one line and its line break (`f"… {message}\n"`) is
+    // that line: a log is read a line at a time.
+    let (t, lines) = match <[_; 1]>::try_from(t.lines()) {
+        Ok([line]) => (line, Vec::new()),
+        Err(lines) => (t, lines),
+    };
+    for line in lines.into_iter().filter(worth_a_line) {
         if let Some(unbulleted) = line.clone().without_bullet() {
             add(unbulleted);
         }

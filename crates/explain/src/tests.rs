@@ -293,3 +293,16 @@ fn a_mid_line_match_does_not_hide_an_earlier_layer() {
         Verdict::Traced
     );
 }
+
+#[test]
+fn a_message_and_its_line_break_is_its_line() {
+    // werkzeug's access line: `f"{address} - - [{date}] {message}\n"`.
+    let ex = Explainer::new(vec![row(
+        "access",
+        "pallets/werkzeug",
+        "%v - - [%v] %v\n",
+        &["address", "date", "message"],
+    )]);
+    let e = ex.explain("127.0.0.1 - - [02/Dec/2026 07:59:30] \"GET /boom HTTP/1.1\" 500 -");
+    assert_eq!(e.verdict, Verdict::Traced, "{e:?}");
+}

@@ -7,8 +7,33 @@ use crate::bytes;
 use crate::Hints;
 use errdex_model::{HoleKind, Segment, Template};
 
-/// Templates with fewer literal letters and digits never match alone.
+/// Templates with fewer literal letters and digits never match alone,
+/// unless they are a log format's skeleton ([`is_log_skeleton`]).
 const MIN_ALNUM: usize = 4;
+
+/// Whether a template may match a text alone, not only as glue in a
+/// chain.
+fn may_match_alone(t: &Template) -> bool {
+    t.literal_alnum() >= MIN_ALNUM || is_log_skeleton(t)
+}
+
+/// An access-log format is all holes and punctuation (werkzeug's `%s - -
+/// [%s] %s`, nginx's `$remote_addr - $remote_user [$time_local]
+/// "$request" …`): three holes or more between eight literal bytes or
+/// more, four of them marks (not blanks), are selective enough.
+fn is_log_skeleton(t: &Template) -> bool {
+    let (mut holes, mut bytes, mut marks) = (0, 0, 0);
+    for s in &t.segments {
+        match s {
+            Segment::Hole(_) => holes += 1,
+            Segment::Lit(l) => {
+                bytes += l.len();
+                marks += l.bytes().filter(|b| b.is_ascii_punctuation()).count();
+            }
+        }
+    }
+    holes >= 3 && bytes >= 8 && marks >= 4
+}
 
 /// A piece of a compiled template. Literal bytes live in the set's
 /// arenas, so a template is a run of small, copyable segments.
@@ -109,7 +134,7 @@ impl TemplateSetBuilder {
         let mut anchors = Anchors::build(
             self.templates
                 .iter()
-                .map(|(t, _)| (t, t.literal_alnum() >= MIN_ALNUM)),
+                .map(|(t, _)| (t, may_match_alone(t))),
         );
         let mut set = TemplateSet {
             templates: self.templates.len() as u32,

@@ -512,3 +512,24 @@ fn a_short_template_does_not_claim_a_long_plain_hole() {
     let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
     assert_eq!(got, [vec![1]]);
 }
+
+#[test]
+fn an_access_log_format_of_holes_and_marks_matches_alone() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![(
+        tpl(vec![
+            any("%v"),
+            lit(" - - ["),
+            any("%v"),
+            lit("] "),
+            any("%v"),
+        ]),
+        1,
+    )]);
+    let t = s.trace(
+        "127.0.0.1 - - [02/Dec/2026 07:59:30] \"GET /boom HTTP/1.1\" 500 -",
+        &Hints::default(),
+    );
+    assert_eq!(t.frames.len(), 1, "{t:?}");
+    assert!(t.unmatched.is_empty(), "{:?}", t.unmatched);
+}
