@@ -497,6 +497,47 @@ pub fn plain_text(pieces: Vec<Piece<'_>>) -> Option<String> {
     Some(out)
 }
 
+/// A log format held as data: text whose placeholders are named
+/// variables, `$remote_addr` and `${status}` (nginx, Apache) or
+/// `%(asctime)s` (Python logging), each a hole named by its variable;
+/// `None` with fewer than two.
+pub fn named_placeholders(text: &str) -> Option<(Message, Vec<String>)> {
+    let ident = |s: &str| {
+        s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(s.len())
+    };
+    let mut m: Message = Vec::new();
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(['$', '%']) {
+        let tail = &rest[at..];
+        let (name, len) = if let Some(braced) = tail.strip_prefix("${") {
+            let n = ident(braced);
+            (&braced[..n], (braced[n..].starts_with('}')).then_some(n + 3))
+        } else if let Some(paren) = tail.strip_prefix("%(") {
+            let n = ident(paren);
+            let closed = paren[n..].starts_with(')') && paren.len() > n + 1;
+            (&paren[..n], closed.then_some(n + 4))
+        } else if let Some(plain) = tail.strip_prefix('$') {
+            let n = ident(plain);
+            (&plain[..n], Some(n + 1))
+        } else {
+            ("", None)
+        };
+        let Some(len) = len.filter(|_| !name.is_empty()) else {
+            crate::expr::push_text(&mut m, &rest[..at + 1]);
+            rest = &rest[at + 1..];
+            continue;
+        };
+        crate::expr::push_text(&mut m, &rest[..at]);
+        m.push(MsgPart::Hole);
+        names.push(name.to_string());
+        rest = &rest[at + len..];
+    }
+    crate::expr::push_text(&mut m, rest);
+    (names.len() >= 2).then_some((m, names))
+}
+
 /// Calls that colour, style, clean or escape their first argument and
 /// print its words unchanged (`click.style("…", fg="red")`, werkzeug's
 /// `_ansi_style`, `termcolor.colored`, RubyGems' `clean_text`, Symfony's

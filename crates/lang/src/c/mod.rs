@@ -61,7 +61,11 @@ static SYNTAX: Syntax = Syntax {
 pub(crate) fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
     match n.kind() {
         "call_expression" => call(n, cx),
-        "function_definition" | "declaration" => function_wrapper(n, cx),
+        "function_definition" => function_wrapper(n, cx),
+        "declaration" => {
+            function_wrapper(n, cx);
+            log_format(n, cx);
+        }
         "preproc_function_def" => macro_wrapper(n, cx),
         "preproc_def" => string_macro(n, cx),
         "assignment_expression" => message_assignment(n, cx),
@@ -168,6 +172,58 @@ fn function_wrapper(n: Node<'_>, cx: &mut Cx<'_>) {
     cx.wrapper_def(&name, params.len() - 2, throws);
     if crate::level_from_name(&name).is_none() && n.kind() == "function_definition" {
         cx.wrapper_def_level(body_level(cx.text(n)));
+    }
+}
+
+/// `static ngx_str_t ngx_http_combined_fmt = ngx_string("$remote_addr -
+/// …");`: a log format held as data, under a name that says so
+/// (`*_fmt`, `*_format`, `log_format`, `template`), its placeholders
+/// named variables; the trace-only tier, at the literal's line.
+fn log_format(n: Node<'_>, cx: &mut Cx<'_>) {
+    if !wanted(Severity::Info, cx) {
+        return;
+    }
+    let mut cur = n.walk();
+    let inits: Vec<Node<'_>> = n
+        .named_children(&mut cur)
+        .filter(|d| d.kind() == "init_declarator")
+        .collect();
+    for d in inits {
+        let (Some(name), Some(mut value)) = (
+            d.child_by_field_name("declarator"),
+            d.child_by_field_name("value"),
+        ) else {
+            continue;
+        };
+        let name = cx.text(name).trim_start_matches('*');
+        let name = name.split('[').next().unwrap_or(name).to_ascii_lowercase();
+        let named = name.ends_with("_fmt")
+            || name.ends_with("_format")
+            || name.ends_with("log_format")
+            || name.ends_with("template");
+        if !named {
+            continue;
+        }
+        // `ngx_string("…")`: the literal inside a macro call.
+        if value.kind() == "call_expression" {
+            match value
+                .child_by_field_name("arguments")
+                .and_then(|a| a.named_child(0))
+            {
+                Some(a) => value = a,
+                None => continue,
+            }
+        }
+        if !matches!(value.kind(), "string_literal" | "concatenated_string") {
+            continue;
+        }
+        let Some(text) = crate::expr::as_literal(&plain_message(value, cx)) else {
+            continue;
+        };
+        if let Some((m, h)) = formats::named_placeholders(&text) {
+            let site = cx.site(value, &name, ErrorType::Log, Severity::Info);
+            push(cx, site, m, h, value);
+        }
     }
 }
 
@@ -1152,6 +1208,26 @@ pub(crate) fn brace_format(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<Stri
 mod tests {
     use super::*;
     use crate::test_support::{all_level_patterns_of, pattern_column};
+
+    #[test]
+    fn a_log_format_held_as_data_is_a_template() {
+        let s = all_level_patterns_of(
+            "src/http/modules/ngx_http_log_module.c",
+            r#"
+static ngx_str_t  ngx_http_combined_fmt =
+    ngx_string("$remote_addr - $remote_user [$time_local] "
+               "\"$request\" $status");
+static const char *access_format = "${host} %(status)s";
+static const char *greeting = "$a and $b";
+static const char *one_fmt = "only $one here";
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            ["%v - %v [%v] \"%v\" %v", "%v %v"]
+        );
+        assert_eq!(s[0].2, ["remote_addr", "remote_user", "time_local", "request", "status"]);
+    }
 
     #[test]
     fn a_level_named_function_of_a_message_parameter_makes_its_calls_sites() {
