@@ -513,7 +513,10 @@ pub fn named_placeholders(text: &str) -> Option<(Message, Vec<String>)> {
         let tail = &rest[at..];
         let (name, len) = if let Some(braced) = tail.strip_prefix("${") {
             let n = ident(braced);
-            (&braced[..n], (braced[n..].starts_with('}')).then_some(n + 3))
+            (
+                &braced[..n],
+                (braced[n..].starts_with('}')).then_some(n + 3),
+            )
         } else if let Some(paren) = tail.strip_prefix("%(") {
             let n = ident(paren);
             let closed = paren[n..].starts_with(')') && paren.len() > n + 1;

@@ -131,11 +131,8 @@ impl TemplateSetBuilder {
 
     /// Compiles the set.
     pub fn build(self) -> TemplateSet {
-        let mut anchors = Anchors::build(
-            self.templates
-                .iter()
-                .map(|(t, _)| (t, may_match_alone(t))),
-        );
+        let mut anchors =
+            Anchors::build(self.templates.iter().map(|(t, _)| (t, may_match_alone(t))));
         let mut set = TemplateSet {
             templates: self.templates.len() as u32,
             segs: Vec::new(),

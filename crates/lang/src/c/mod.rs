@@ -1222,11 +1222,17 @@ static const char *greeting = "$a and $b";
 static const char *one_fmt = "only $one here";
 "#,
         );
+        assert_eq!(pattern_column(&s), ["%v - %v [%v] \"%v\" %v", "%v %v"]);
         assert_eq!(
-            pattern_column(&s),
-            ["%v - %v [%v] \"%v\" %v", "%v %v"]
+            s[0].2,
+            [
+                "remote_addr",
+                "remote_user",
+                "time_local",
+                "request",
+                "status"
+            ]
         );
-        assert_eq!(s[0].2, ["remote_addr", "remote_user", "time_local", "request", "status"]);
     }
 
     #[test]

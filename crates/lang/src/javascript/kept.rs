@@ -2,7 +2,9 @@
 //! caller: in a function named for an error message (`errorMessage`,
 //! `exitErrorMessage`, `formatErrMsg`), each text it returns and each text
 //! it pushes onto a list of lines (npm's `summary.push(['404', msg])`,
-//! `detail.push([code, ['…', '…'].join('\n')])`).
+//! `detail.push([code, ['…', '…'].join('\n')])`); and a `let` message
+//! grown with `+=` that the function then throws or hands to `super`
+//! (webpack's `ModuleNotFoundError`), each text a kept message.
 
 use super::{is_text, message_of, unwrap, FUNCTIONS};
 use crate::message::MsgPart;
@@ -39,6 +41,72 @@ pub(super) fn pushed(n: Node<'_>, f: Node<'_>, cx: &mut Cx<'_>) {
             keep(a, a, ".push", cx);
         }
     }
+}
+
+/// What a JavaScript function does with a message it built: throws it,
+/// hands it to its error class's `super`, rejects or logs with it.
+const OUTPUTS: crate::flow::Outputs = crate::flow::Outputs {
+    starts: &["throw ", "super(", "reject("],
+    calls: &["error", "warn", "fail"],
+};
+
+/// `let message = \`Module not found: ${err}\`` whose name the function
+/// later grows with `+=` (the reader follows no such name) and throws.
+pub(super) fn declared(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(name), Some(value)) = (
+        n.child_by_field_name("name"),
+        n.child_by_field_name("value"),
+    ) else {
+        return;
+    };
+    let name = cx.text(name);
+    if name
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        && grown_and_output(n, name, cx)
+    {
+        keep(n, value, "=", cx);
+    }
+}
+
+/// `message += "\n\nBREAKING CHANGE: " + …` on a name the function throws.
+pub(super) fn appended(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(left), Some(value)) = (
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    let is_append = n
+        .child_by_field_name("operator")
+        .is_some_and(|o| cx.text(o) == "+=");
+    let name = cx.text(left);
+    if is_append && left.kind() == "identifier" && reaches_output(n, name, cx) {
+        keep(n, value, "+=", cx);
+    }
+}
+
+/// Whether the function around `n` grows `name` with `+=` after `n` and
+/// outputs it.
+fn grown_and_output(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
+    after_in_function(n, cx).is_some_and(|after| {
+        after.contains(&format!("{name} +=")) && crate::flow::reaches_output(after, name, &OUTPUTS)
+    })
+}
+
+/// Whether the function around `n` outputs `name` after `n`.
+fn reaches_output(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
+    after_in_function(n, cx).is_some_and(|after| crate::flow::reaches_output(after, name, &OUTPUTS))
+}
+
+/// The text of the function around `n` after `n`.
+fn after_in_function<'a>(n: Node<'_>, cx: &Cx<'a>) -> Option<&'a str> {
+    let mut f = n.parent();
+    while let Some(q) = f.filter(|q| !FUNCTIONS.contains(&q.kind())) {
+        f = q.parent();
+    }
+    let f = f?;
+    cx.text(f).get(n.end_byte() - f.start_byte()..)
 }
 
 /// Records `value` as a kept message when it is text of two words or

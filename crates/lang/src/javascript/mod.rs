@@ -155,7 +155,11 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "return_statement" => kept::returned(n, cx),
         "object" => code_object(n, cx),
         "assignment_expression" => this_message(n, cx),
-        "variable_declarator" => constant(n, cx),
+        "augmented_assignment_expression" => kept::appended(n, cx),
+        "variable_declarator" => {
+            kept::declared(n, cx);
+            constant(n, cx)
+        }
         k if FUNCTIONS.contains(&k) => wrapper_def(n, cx),
         _ => {}
     }
@@ -1354,6 +1358,38 @@ mod tests {
     use crate::test_support::pattern_column;
     use crate::test_support::{patterns_of, Patterns};
     use crate::{language_for_path, resolve_package};
+
+    #[test]
+    fn a_message_grown_with_appends_and_thrown_is_kept_piece_by_piece() {
+        let s = patterns_of(
+            "lib/ModuleNotFoundError.js",
+            r#"
+class ModuleNotFoundError extends WebpackError {
+	constructor(module, err, loc) {
+		let message = `Module not found: ${err.toString()}`;
+		let note = "a note nobody prints";
+		if (alias) {
+			message +=
+				"\n\n" +
+				"BREAKING CHANGE: " +
+				"webpack < 5 used to include polyfills for node.js core modules by default.\n";
+			// One word: too little to trace by.
+			message += `\t- install '${dependency}'\n`;
+			note += "more of it";
+		}
+		super(message);
+	}
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "Module not found: %v",
+                "\n\nBREAKING CHANGE: webpack < 5 used to include polyfills for node.js core modules by default.\n",
+            ]
+        );
+    }
 
     fn sites(path: &str, src: &str) -> Patterns {
         patterns_of(path, src)
