@@ -689,6 +689,7 @@ impl<'a> FileCx<'a> {
                 let s = self
                     .stderr_print(call, path, func)
                     .or_else(|| spec(path, func))
+                    .or_else(|| self.logger_first(call, func))
                     .or_else(|| {
                         let logging = KLOG_PATHS.contains(&path) || path == "log";
                         (self.all_levels && logging)
@@ -717,7 +718,9 @@ impl<'a> FileCx<'a> {
                 Some((s, format!("klog.V().{func}")))
             }
             Callee::Method { recv, func } => {
-                let s = method_spec(recv, func, self.all_levels)?;
+                let s = self
+                    .logger_first(call, func)
+                    .or_else(|| method_spec(recv, func, self.all_levels))?;
                 // Only with a literal message: `x.Error()` and `c.Error(err)`
                 // are not log calls.
                 let args = call_args(call);
@@ -742,6 +745,25 @@ impl<'a> FileCx<'a> {
             }
             Callee::Panic | Callee::Other => None,
         }
+    }
+
+    /// `channelz.Infof(logger, id, "Channel switches to new LB policy %q",
+    /// name)`: a level-named function handed its logger first, whose
+    /// message is the first string literal after it (within three).
+    fn logger_first(&self, call: Node<'_>, func: &str) -> Option<Spec> {
+        let args = call_args(call);
+        args.first().filter(|a| {
+            a.kind() == "identifier" && self.text(**a).to_ascii_lowercase().contains("log")
+        })?;
+        let at = args.iter().take(4).position(|a| {
+            matches!(
+                a.kind(),
+                "interpreted_string_literal" | "raw_string_literal"
+            )
+        })?;
+        let mut s = method_spec("x", func, self.all_levels)?;
+        s.msg = at;
+        Some(s)
     }
 
     /// `fmt.Fprintln(os.Stderr, "Error:", err)`: a CLI's error output, a
@@ -1562,6 +1584,25 @@ mod tests {
         ] {
             assert!(mentions_trigger(loud.as_bytes(), t), "{loud}");
         }
+    }
+
+    #[test]
+    fn a_logger_handed_first_puts_the_message_after_it() {
+        let src = "package p\n\nimport \"google.golang.org/grpc/internal/channelz\"\n\nfunc a(id int, name string) {\n\tchannelz.Warningf(logger, id, \"Channel switches to new LB policy %q\", name)\n\tchannelz.Warningf(id, name)\n\tlb.Warningf(logger, \"balancer %s failed\", name)\n}\n";
+        let got: Vec<(String, String)> = sites(src)
+            .into_iter()
+            .map(|s| (s.message_pattern, s.callee))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "Channel switches to new LB policy %q".to_string(),
+                    "channelz.Warningf".to_string()
+                ),
+                ("balancer %s failed".to_string(), "lb.Warningf".to_string()),
+            ]
+        );
     }
 
     #[test]
