@@ -11,6 +11,9 @@ pub(crate) struct Outputs {
     pub starts: &'static [&'static str],
     /// Calls whose callee's last name is one of these are outputs.
     pub calls: &'static [&'static str],
+    /// Statements holding one of these are not (`new ` where the reader
+    /// already follows the name into `throw new Error(msg)`).
+    pub unless: &'static [&'static str],
 }
 
 /// Whether a statement of `after` (the function's text after the
@@ -28,8 +31,9 @@ fn reaches(after: &str, name: &str, outputs: &Outputs, steps: usize) -> bool {
         if !mentions(s, name) {
             return false;
         }
-        let output = outputs.starts.iter().any(|p| s.starts_with(p))
-            || outputs.calls.iter().any(|c| calls(s, c));
+        let output = (outputs.starts.iter().any(|p| s.starts_with(p))
+            || outputs.calls.iter().any(|c| calls(s, c)))
+            && !outputs.unless.iter().any(|u| s.contains(u));
         output
             || steps > 0
                 && put_into(s)
@@ -119,6 +123,7 @@ mod tests {
     const OUT: Outputs = Outputs {
         starts: &["throw ", "raise "],
         calls: &["echo", "writeError"],
+        unless: &[],
     };
 
     #[test]

@@ -468,12 +468,14 @@ const OUTPUTS: flow::Outputs = flow::Outputs {
         "abort",
         "exit",
     ],
+    unless: &[],
 };
 
 /// What an exception's `__str__` hands back is what it prints.
 const RETURNS: flow::Outputs = flow::Outputs {
     starts: &["return "],
     calls: &[],
+    unless: &[],
 };
 
 /// `hint = _("Try '{command}' for help.").format(…)` then `echo(…{hint}…)`,

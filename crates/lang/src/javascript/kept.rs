@@ -2,9 +2,11 @@
 //! caller: in a function named for an error message (`errorMessage`,
 //! `exitErrorMessage`, `formatErrMsg`), each text it returns and each text
 //! it pushes onto a list of lines (npm's `summary.push(['404', msg])`,
-//! `detail.push([code, ['…', '…'].join('\n')])`); and a `let` message
+//! `detail.push([code, ['…', '…'].join('\n')])`); a `let` message
 //! grown with `+=` that the function then throws or hands to `super`
-//! (webpack's `ModuleNotFoundError`), each text a kept message.
+//! (webpack's `ModuleNotFoundError`), each text a kept message; and a
+//! text thrown through a helper (`const msg = '…'; throw
+//! this.usageError(msg)`).
 
 use super::{is_text, message_of, unwrap, FUNCTIONS};
 use crate::message::MsgPart;
@@ -48,6 +50,7 @@ pub(super) fn pushed(n: Node<'_>, f: Node<'_>, cx: &mut Cx<'_>) {
 const OUTPUTS: crate::flow::Outputs = crate::flow::Outputs {
     starts: &["throw ", "super(", "reject("],
     calls: &["error", "warn", "fail"],
+    unless: &[],
 };
 
 /// `let message = \`Module not found: ${err}\`` whose name the function
@@ -60,13 +63,29 @@ pub(super) fn declared(n: Node<'_>, cx: &mut Cx<'_>) {
         return;
     };
     let name = cx.text(name);
-    if name
+    if !name
         .chars()
         .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-        && grown_and_output(n, name, cx)
     {
+        return;
+    }
+    if grown_and_output(n, name, cx) || thrown_through_a_helper(n, name, cx) {
         keep(n, value, "=", cx);
     }
+}
+
+/// A throw that builds its error through a helper, not `new`: `throw
+/// this.usageError(msg)`, `throw usage(msg)` (the reader follows a name
+/// only into `new Error(msg)`).
+const THROWN: crate::flow::Outputs = crate::flow::Outputs {
+    starts: &["throw "],
+    calls: &[],
+    unless: &["new "],
+};
+
+/// Whether the function around `n` throws `name` through a helper.
+fn thrown_through_a_helper(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
+    after_in_function(n, cx).is_some_and(|after| crate::flow::reaches_output(after, name, &THROWN))
 }
 
 /// `message += "\n\nBREAKING CHANGE: " + …` on a name the function throws.

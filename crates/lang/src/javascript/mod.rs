@@ -1380,6 +1380,18 @@ class ModuleNotFoundError extends WebpackError {
 		super(message);
 	}
 }
+class Ci {
+	async exec() {
+		const msg =
+			'The `npm ci` command can only install with an existing package-lock.json or\n' +
+			'later to generate a package-lock.json file, then try again.'
+		throw this.usageError(msg)
+	}
+	other() {
+		const text = 'thrown by new, followed already'
+		throw new Error(text)
+	}
+}
 "#,
         );
         assert_eq!(
@@ -1387,6 +1399,8 @@ class ModuleNotFoundError extends WebpackError {
             [
                 "Module not found: %v",
                 "\n\nBREAKING CHANGE: webpack < 5 used to include polyfills for node.js core modules by default.\n",
+                "The `npm ci` command can only install with an existing package-lock.json or\nlater to generate a package-lock.json file, then try again.",
+                "thrown by new, followed already",
             ]
         );
     }

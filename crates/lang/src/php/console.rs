@@ -170,6 +170,7 @@ fn thrown_or_printed(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
     const OUTPUTS: flow::Outputs = flow::Outputs {
         starts: &["throw "],
         calls: PRINTERS,
+        unless: &[],
     };
     let mut scope = n.parent();
     while let Some(q) = scope {
