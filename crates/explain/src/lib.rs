@@ -370,8 +370,8 @@ impl Explainer {
         }
         if parts.found() {
             // A frame found only mid-text may hide an earlier layer that
-            // another reading finds.
-            // (The frame's start is in its part; heads are in the text.)
+            // another reading finds (its start is in its part, the heads
+            // are in the text).
             let offset = prepared.parts.first().map_or(0, |p| p.offset);
             if let Some(first) = parts.shape().and_then(|s| s.mid_text_start()) {
                 let first = first + offset;
@@ -421,9 +421,7 @@ impl Explainer {
     #[inline]
     fn prepare<'a>(&self, line: &'a str, hints: &Hints) -> prefix::Prepared<'a> {
         let mut p = prefix::prepare(line);
-        if !hints.files.is_empty() || hints.line.is_some() {
-            add_hints(&mut p, hints);
-        }
+        add_hints(&mut p, hints);
         p
     }
 
@@ -469,9 +467,7 @@ impl Explainer {
             .filter(|at| *at < first)
             .find_map(|at| {
                 let mut q = prefix::behind_head(line, at)?;
-                if !hints.files.is_empty() || hints.line.is_some() {
-                    add_hints(&mut q, hints);
-                }
+                add_hints(&mut q, hints);
                 let g: G = self.trace_parts(&q);
                 g.recovers_layers_of(plain).then_some((q, g))
             })
@@ -494,9 +490,7 @@ impl Explainer {
     ) -> Option<T> {
         for at in prefix::unknown_heads(line) {
             if let Some(mut q) = prefix::behind_unknown_head(line, at) {
-                if !hints.files.is_empty() || hints.line.is_some() {
-                    add_hints(&mut q, hints);
-                }
+                add_hints(&mut q, hints);
                 if let Some(t) = try_reading(q) {
                     return Some(t);
                 }

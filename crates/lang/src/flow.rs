@@ -60,7 +60,8 @@ fn put_into(s: &str) -> Option<&str> {
     (!target.is_empty() && assigns).then_some(target)
 }
 
-/// The words of a message's text, apart by spaces and holding a letter:
+/// The words of a message's text, apart by spaces and holding a letter
+/// or digit:
 /// `"."` and `"\n"` kept under a name are no messages, and a lone word
 /// (`f"line {n}"`) is too little to trace a name's text by.
 pub(crate) fn words(m: &crate::message::Message) -> usize {
@@ -68,7 +69,7 @@ pub(crate) fn words(m: &crate::message::Message) -> usize {
         .map(|p| match p {
             crate::message::MsgPart::Text { text, .. } => text
                 .split_whitespace()
-                .filter(|w| w.chars().any(char::is_alphabetic))
+                .filter(|w| w.chars().any(char::is_alphanumeric))
                 .count(),
             _ => 0,
         })

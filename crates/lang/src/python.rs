@@ -489,14 +489,9 @@ fn flowing_message(n: Node<'_>, target: &str, value: Option<Node<'_>>, cx: &mut 
     if target.is_empty() || !target.chars().all(|c| c.is_alphanumeric() || c == '_') {
         return;
     }
-    let mut scope = n.parent();
-    while let Some(q) = scope.filter(|q| q.kind() != "function_definition") {
-        scope = q.parent();
-    }
-    let Some(scope) = scope else {
+    let Some(after) = cx.function_text_after(n) else {
         return;
     };
-    let after = &cx.text(scope)[n.end_byte() - scope.start_byte()..];
     // An exception's `__str__` prints what it returns.
     let returns_print = enclosing_exception_class(n, &["__str__", "__init__", "message"], cx)
         .is_some()

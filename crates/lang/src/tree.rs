@@ -96,6 +96,17 @@ pub(crate) struct Cx<'a> {
 const MAX_EXPRESSION: usize = 200;
 
 impl<'a> Cx<'a> {
+    /// The text of the function around `n` after `n` (`None` outside
+    /// any): where [`crate::flow`] looks for what becomes of a name.
+    pub fn function_text_after(&self, n: Node<'_>) -> Option<&'a str> {
+        let mut f = n.parent();
+        while let Some(q) = f.filter(|q| !self.syntax.functions.contains(&q.kind())) {
+            f = q.parent();
+        }
+        let f = f?;
+        self.source.get(n.end_byte()..f.end_byte())
+    }
+
     /// The language of the file.
     pub fn lang(&self) -> Lang {
         self.syntax.lang

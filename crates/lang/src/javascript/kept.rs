@@ -9,7 +9,6 @@
 //! this.usageError(msg)`).
 
 use super::{is_text, message_of, unwrap, FUNCTIONS};
-use crate::message::MsgPart;
 use crate::tree::{arguments, Cx};
 use tree_sitter::Node;
 
@@ -85,7 +84,8 @@ const THROWN: crate::flow::Outputs = crate::flow::Outputs {
 
 /// Whether the function around `n` throws `name` through a helper.
 fn thrown_through_a_helper(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
-    after_in_function(n, cx).is_some_and(|after| crate::flow::reaches_output(after, name, &THROWN))
+    cx.function_text_after(n)
+        .is_some_and(|after| crate::flow::reaches_output(after, name, &THROWN))
 }
 
 /// `message += "\n\nBREAKING CHANGE: " + …` on a name the function throws.
@@ -108,24 +108,15 @@ pub(super) fn appended(n: Node<'_>, cx: &mut Cx<'_>) {
 /// Whether the function around `n` grows `name` with `+=` after `n` and
 /// outputs it.
 fn grown_and_output(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
-    after_in_function(n, cx).is_some_and(|after| {
+    cx.function_text_after(n).is_some_and(|after| {
         after.contains(&format!("{name} +=")) && crate::flow::reaches_output(after, name, &OUTPUTS)
     })
 }
 
 /// Whether the function around `n` outputs `name` after `n`.
 fn reaches_output(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
-    after_in_function(n, cx).is_some_and(|after| crate::flow::reaches_output(after, name, &OUTPUTS))
-}
-
-/// The text of the function around `n` after `n`.
-fn after_in_function<'a>(n: Node<'_>, cx: &Cx<'a>) -> Option<&'a str> {
-    let mut f = n.parent();
-    while let Some(q) = f.filter(|q| !FUNCTIONS.contains(&q.kind())) {
-        f = q.parent();
-    }
-    let f = f?;
-    cx.text(f).get(n.end_byte() - f.start_byte()..)
+    cx.function_text_after(n)
+        .is_some_and(|after| crate::flow::reaches_output(after, name, &OUTPUTS))
 }
 
 /// Records `value` as a kept message when it is text of two words or
@@ -136,17 +127,7 @@ fn keep(at: Node<'_>, value: Node<'_>, callee: &str, cx: &mut Cx<'_>) {
         return;
     }
     let (m, h) = message_of(value, cx);
-    let words: usize = m
-        .iter()
-        .map(|p| match p {
-            MsgPart::Text { text, .. } => text
-                .split_whitespace()
-                .filter(|w| w.chars().any(char::is_alphanumeric))
-                .count(),
-            _ => 0,
-        })
-        .sum();
-    if words >= 2 {
+    if crate::flow::words(&m) >= 2 {
         cx.push_kept_message(at, callee, m, h);
     }
 }

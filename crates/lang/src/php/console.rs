@@ -172,18 +172,8 @@ fn thrown_or_printed(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
         calls: PRINTERS,
         unless: &[],
     };
-    let mut scope = n.parent();
-    while let Some(q) = scope {
-        if matches!(q.kind(), "function_definition" | "method_declaration") {
-            break;
-        }
-        scope = q.parent();
-    }
-    let Some(scope) = scope else {
-        return false;
-    };
-    let after = &cx.text(scope)[n.end_byte() - scope.start_byte()..];
-    flow::reaches_output(after, name, &OUTPUTS)
+    cx.function_text_after(n)
+        .is_some_and(|after| flow::reaches_output(after, name, &OUTPUTS))
 }
 
 #[cfg(test)]
