@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+mod neighbours;
 mod reading;
 mod records;
 
@@ -21,6 +22,7 @@ pub use errdex_match::stack;
 use errdex_match::stack::{Role, StackLine};
 use errdex_match::{prefix, Hints, TemplateSet, TemplateSetBuilder};
 use errdex_store::{TraceRow, TraceSite};
+pub use neighbours::settle_ties;
 use reading::{Answer, Gather, PartTrace, Reading};
 use records::Records;
 pub use records::{RecordView, SiteView};
@@ -231,14 +233,17 @@ impl Explainer {
 
     /// Explains a block of lines, reading stack traces across them: frames
     /// become location hints for their message, and frame and link lines
-    /// are marked as such instead of traced.
+    /// are marked as such instead of traced; ties are settled by the
+    /// neighbouring lines ([`settle_ties`]).
     pub fn explain_block(&self, lines: &[&str]) -> Vec<Explanation> {
         let read = stack::read(lines);
-        lines
+        let mut explained: Vec<Explanation> = lines
             .iter()
             .zip(&read)
             .map(|(l, s)| self.explain_line(l, s))
-            .collect()
+            .collect();
+        settle_ties(&mut explained);
+        explained
     }
 
     /// Explains one line as [`stack::read`] read it. Terminal colour

@@ -98,7 +98,8 @@ struct Answers {
 
 impl Answers {
     /// Stack traces are read across the batch: frames become hints for
-    /// their message, and frame lines are not errors of their own.
+    /// their message, and frame lines are not errors of their own; ties
+    /// are settled by neighbouring lines of the batch.
     fn fill(&mut self, ex: &Explainer, lines: &[&str], summary: bool) {
         stack::read_into(lines, &mut self.stack);
         self.outlines.clear();
@@ -110,6 +111,7 @@ impl Answers {
         } else {
             self.explained
                 .extend(pairs.map(|(l, s)| ex.explain_line(l, s)));
+            errdex_explain::settle_ties(&mut self.explained);
         }
     }
 }

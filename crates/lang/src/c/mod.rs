@@ -893,6 +893,10 @@ fn pieces(n: Node<'_>, cx: &Cx<'_>, out: &mut Vec<Piece>) -> Option<()> {
                         .or_else(|| known_macro(c, cx))
                     {
                         Some(t) => out.push(Piece::Text(t)),
+                        // `"%" CURL_FORMAT_CURL_OFF_T`: the macro ends a
+                        // conversion, which by the inttypes convention
+                        // prints an integer, whatever its definition.
+                        None if ends_open_conversion(out) => out.push(Piece::Text("d".into())),
                         None => out.push(Piece::Macro(name.to_string())),
                     }
                 } else {
@@ -911,6 +915,18 @@ fn pieces(n: Node<'_>, cx: &Cx<'_>, out: &mut Vec<Piece>) -> Option<()> {
         _ => return None,
     }
     Some(())
+}
+
+/// Whether the pieces so far end inside a conversion: an unpaired `%`,
+/// then only flags, width, precision and length letters (`%`, `%-8`,
+/// `%5l`).
+fn ends_open_conversion(pieces: &[Piece]) -> bool {
+    let Some(Piece::Text(t)) = pieces.last() else {
+        return false;
+    };
+    let spec = t.trim_end_matches(|c: char| c.is_ascii_digit() || "-+ #.*lhjztqL".contains(c));
+    let percents = spec.len() - spec.trim_end_matches('%').len();
+    percents % 2 == 1
 }
 
 /// `USAGE`, `SSH_VERSION`: a name in capitals.
@@ -1496,6 +1512,23 @@ int f(const char *path, uint64_t n) {
         );
         assert_eq!(s[2].2, "critical");
         assert_eq!(s[2].3, vec!["path", "strerror(errno)"]);
+    }
+
+    #[test]
+    fn a_macro_that_ends_a_conversion_is_an_integer_hole() {
+        let s = sites(
+            r#"
+int f(long ms, long n) {
+    fprintf(stderr, "took %" MY_FORMAT_TIME " ms, %-8" MY_OFF_T " bytes: %s\n", ms, n, why);
+    fprintf(stderr, "100%%" MY_SUFFIX "\n");
+}
+"#,
+        );
+        let got = pattern_column(&s);
+        assert_eq!(got[0], "took %d ms, %-8d bytes: %s");
+        assert_eq!(s[0].3, vec!["ms", "n", "why"]);
+        // An escaped percent leaves the macro a constant to resolve.
+        assert!(!got[1].contains("%d"), "{:?}", got[1]);
     }
 
     /// Extracts the C corpora (`ERRDEX_C_SAMPLE=N` prints N sites at

@@ -1,0 +1,248 @@
+//! Ties settled by neighbouring lines. Lines a program prints together
+//! come from code that runs together: click's `UsageError.show` prints the
+//! usage, the `Try … for help.` hint and then `Error: %s`, where
+//! `ClickException.show` prints the same `Error: %s` alone. When a frame's
+//! best sites tie, and a nearby line traced to one site only, the tied site
+//! nearest to it in the same file wins.
+
+use crate::{CandidateOut, Explanation, FrameOut, Verdict};
+
+/// How many lines before and after a line are its neighbours.
+const REACH: usize = 4;
+
+/// Where a neighbour's site is.
+struct Place<'a> {
+    repo: &'a str,
+    file: &'a str,
+    line: u32,
+    function: Option<&'a str>,
+}
+
+/// Settles each tied frame of `explained` (the lines of one log, in order)
+/// by the unambiguous sites of the lines around it, and gives a line whose
+/// every tie is settled the verdict it would have had without them.
+pub fn settle_ties(explained: &mut [Explanation]) {
+    let tied: Vec<(usize, usize)> = explained
+        .iter()
+        .enumerate()
+        .flat_map(|(i, e)| {
+            e.frames
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| tied_count(f) > 1)
+                .map(move |(k, _)| (i, k))
+        })
+        .collect();
+    let mut settled: Vec<(usize, usize, usize)> = Vec::new();
+    for &(i, k) in &tied {
+        let places = neighbour_places(explained, i);
+        if let Some(best) = nearest(&explained[i].frames[k], &places) {
+            settled.push((i, k, best));
+        }
+    }
+    for &(i, k, best) in &settled {
+        let candidates = &mut explained[i].frames[k].candidates;
+        let winner = candidates.remove(best);
+        candidates.insert(0, winner);
+    }
+    for &(i, _, _) in &settled {
+        let e = &mut explained[i];
+        let open = e
+            .frames
+            .iter()
+            .enumerate()
+            .any(|(k, f)| is_ambiguous(f) && !settled.iter().any(|s| (s.0, s.1) == (i, k)));
+        if e.verdict == Verdict::Ambiguous && !open {
+            e.verdict = if e.unmatched.is_empty() {
+                Verdict::Traced
+            } else {
+                Verdict::Partial
+            };
+        }
+    }
+}
+
+/// How many of a frame's listed sites tie with its first: the same score
+/// and the same standing with the line's location hints. One when the
+/// frame is not ambiguous.
+fn tied_count(f: &FrameOut) -> usize {
+    let Some(top) = f.candidates.first() else {
+        return 0;
+    };
+    if !is_ambiguous(f) {
+        return 1;
+    }
+    f.candidates.iter().take_while(|c| ties(c, top)).count()
+}
+
+fn ties(c: &CandidateOut, top: &CandidateOut) -> bool {
+    c.score == top.score && c.hinted == top.hinted && c.exact == top.exact
+}
+
+/// A frame that several sites print equally well: the rule of
+/// `errdex_match::Frame::is_ambiguous`, on an answer's frame.
+fn is_ambiguous(f: &FrameOut) -> bool {
+    let hinted = f.candidates.iter().filter(|c| c.hinted).count();
+    let exact = f.candidates.iter().filter(|c| c.exact).count();
+    f.candidate_count > 1 && hinted != 1 && exact != 1
+}
+
+/// The sites of frames that traced to one site only, on the lines within
+/// [`REACH`] of line `i` (not `i` itself).
+fn neighbour_places(explained: &[Explanation], i: usize) -> Vec<Place<'_>> {
+    let from = i.saturating_sub(REACH);
+    let to = (i + REACH + 1).min(explained.len());
+    (from..to)
+        .filter(|&j| j != i)
+        .flat_map(|j| &explained[j].frames)
+        .filter(|f| tied_count(f) == 1)
+        .filter_map(|f| f.candidates.first())
+        .map(|c| Place {
+            repo: &c.repo,
+            file: &c.file_path,
+            line: c.line_number,
+            function: c.function.as_deref(),
+        })
+        .collect()
+}
+
+/// The index of the tied candidate of `f` nearest to some place (the
+/// same function first, then the fewest lines away in the same file),
+/// when one is strictly nearer than every other.
+fn nearest(f: &FrameOut, places: &[Place<'_>]) -> Option<usize> {
+    let tied = tied_count(f);
+    let mut ranked: Vec<(u32, u32, usize)> = f.candidates[..tied]
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| distance(c, places).map(|(tier, lines)| (tier, lines, i)))
+        .collect();
+    ranked.sort_unstable();
+    let (first, rest) = ranked.split_first()?;
+    let alone = rest.first().is_none_or(|b| (b.0, b.1) > (first.0, first.1));
+    alone.then_some(first.2)
+}
+
+/// How near a candidate is to the nearest place in its file: tier 0 in
+/// the same function, 1 elsewhere in the file, and the lines between.
+fn distance(c: &CandidateOut, places: &[Place<'_>]) -> Option<(u32, u32)> {
+    places
+        .iter()
+        .filter(|p| p.repo == c.repo && p.file == c.file_path)
+        .map(|p| {
+            let same_function = p.function.is_some() && p.function == c.function.as_deref();
+            (u32::from(!same_function), p.line.abs_diff(c.line_number))
+        })
+        .min()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(file: &str, line: u32, function: &str) -> CandidateOut {
+        CandidateOut {
+            id: format!("{file}:{line}"),
+            repo: "o/r".into(),
+            slug: String::new(),
+            message_pattern: String::new(),
+            file_path: file.into(),
+            line_number: line,
+            github_url: None,
+            score: 1.0,
+            function: Some(function.into()),
+            hinted: false,
+            exact: false,
+            documentation: None,
+        }
+    }
+
+    fn line(verdict: Verdict, candidates: Vec<CandidateOut>) -> Explanation {
+        Explanation {
+            input: String::new(),
+            prefix: String::new(),
+            verdict,
+            frames: vec![FrameOut {
+                text: String::new(),
+                start: 0,
+                end: 0,
+                candidate_count: candidates.len(),
+                candidates,
+            }],
+            unmatched: Vec::new(),
+            stack: None,
+        }
+    }
+
+    fn top(e: &Explanation) -> (&str, u32) {
+        let c = &e.frames[0].candidates[0];
+        (&c.file_path, c.line_number)
+    }
+
+    /// A printer's hint line, then its `Error: %s` that two functions of
+    /// the same file print.
+    fn usage_then_error(hint_line: u32) -> Vec<Explanation> {
+        vec![
+            line(
+                Verdict::Traced,
+                vec![cand("exc.py", hint_line, "UsageError.show")],
+            ),
+            line(
+                Verdict::Ambiguous,
+                vec![
+                    cand("exc.py", 44, "Exception.show"),
+                    cand("exc.py", 80, "UsageError.show"),
+                ],
+            ),
+        ]
+    }
+
+    #[test]
+    fn the_tied_site_in_the_neighbours_function_wins() {
+        let mut lines = usage_then_error(74);
+        settle_ties(&mut lines);
+        assert_eq!(top(&lines[1]), ("exc.py", 80));
+        assert_eq!(lines[1].verdict, Verdict::Traced);
+        // Settled once, it stays settled.
+        settle_ties(&mut lines);
+        assert_eq!(top(&lines[1]), ("exc.py", 80));
+        assert_eq!(lines[1].verdict, Verdict::Traced);
+    }
+
+    #[test]
+    fn without_a_neighbour_in_the_file_the_tie_stays() {
+        let mut lines = usage_then_error(74);
+        lines[0].frames[0].candidates[0].file_path = "other.py".into();
+        settle_ties(&mut lines);
+        assert_eq!(top(&lines[1]), ("exc.py", 44));
+        assert_eq!(lines[1].verdict, Verdict::Ambiguous);
+    }
+
+    #[test]
+    fn equally_near_sites_stay_tied() {
+        let mut lines = usage_then_error(62);
+        lines[0].frames[0].candidates[0].function = None;
+        settle_ties(&mut lines);
+        assert_eq!(lines[1].verdict, Verdict::Ambiguous);
+    }
+
+    #[test]
+    fn lines_out_of_reach_do_not_count() {
+        let mut lines = usage_then_error(74);
+        let far: Vec<Explanation> = (0..REACH).map(|_| line(Verdict::Unknown, vec![])).collect();
+        lines.splice(1..1, far);
+        settle_ties(&mut lines);
+        assert_eq!(top(lines.last().unwrap()), ("exc.py", 44));
+    }
+
+    #[test]
+    fn a_tied_neighbour_settles_nothing() {
+        let mut lines = usage_then_error(74);
+        lines[0] = line(
+            Verdict::Ambiguous,
+            vec![cand("exc.py", 74, "A.b"), cand("exc.py", 75, "C.d")],
+        );
+        settle_ties(&mut lines);
+        assert_eq!(top(&lines[1]), ("exc.py", 44));
+        assert_eq!(lines[1].verdict, Verdict::Ambiguous);
+    }
+}
