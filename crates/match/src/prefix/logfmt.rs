@@ -79,6 +79,22 @@ fn logfmt(s: &str, sp: Option<usize>) -> Option<Vec<(String, String, usize)>> {
         out.push((String::new(), v, 1));
         i = n;
     }
+    pairs_from(s, i, &mut out)?;
+    (out.len() >= 2 || out.first().is_some_and(|(k, _, _)| k.is_empty())).then_some(out)
+}
+
+/// `key=value key="quoted value"` pairs, one at least, to the end of `s`:
+/// each key, value and where the value starts. `None` unless the whole
+/// text is such pairs.
+pub(super) fn pairs(s: &str) -> Option<Vec<(String, String, usize)>> {
+    let mut out = Vec::new();
+    pairs_from(s, 0, &mut out)?;
+    (!out.is_empty()).then_some(out)
+}
+
+/// Reads the pairs of `s` from byte `i` on into `out`.
+fn pairs_from(s: &str, mut i: usize, out: &mut Vec<(String, String, usize)>) -> Option<()> {
+    let b = s.as_bytes();
     while i < b.len() {
         while i < b.len() && b[i] == b' ' {
             i += 1;
@@ -97,7 +113,9 @@ fn logfmt(s: &str, sp: Option<usize>) -> Option<Vec<(String, String, usize)>> {
         }
         i = eq + 1;
         if b.get(i) == Some(&b'"') {
-            let (v, n) = quoted_at(&s[i..])?;
+            let strict =
+                quoted_at(&s[i..]).filter(|(_, n)| matches!(b.get(i + n), None | Some(b' ')));
+            let (v, n) = strict.or_else(|| unescaped_quoted_at(&s[i..]))?;
             out.push((key.to_string(), v, i + 1));
             i += n;
         } else {
@@ -106,7 +124,7 @@ fn logfmt(s: &str, sp: Option<usize>) -> Option<Vec<(String, String, usize)>> {
             i = end;
         }
     }
-    (out.len() >= 2 || out.first().is_some_and(|(k, _, _)| k.is_empty())).then_some(out)
+    Some(())
 }
 
 /// A Go-quoted string at the start of `s`: its value and the bytes used.
@@ -121,6 +139,26 @@ fn quoted_at(s: &str) -> Option<(String, usize)> {
         }
     }
     None
+}
+
+/// A quoted value whose inner quotes lost their backslashes (Markdown
+/// eats them when a user pastes a log line into an issue: `error="got
+/// "[" instead"`): it ends at the first quote followed by the end or by
+/// a space and the next pair's key. Its value and the bytes used.
+fn unescaped_quoted_at(s: &str) -> Option<(String, usize)> {
+    let b = s.as_bytes();
+    let end = memchr::memchr_iter(b'"', b).skip(1).find(|&q| {
+        let after = &b[q + 1..];
+        let Some(rest) = after.strip_prefix(b" ") else {
+            return after.is_empty();
+        };
+        let key = rest
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || b"_.-".contains(c))
+            .count();
+        key > 0 && rest.get(key) == Some(&b'=')
+    })?;
+    Some((s[1..end].replace("\\\"", "\""), end + 1))
 }
 
 /// Undoes Go's `%q` quoting: `"a \"b\"\n"` → `a "b"` + newline.

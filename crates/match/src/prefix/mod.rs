@@ -13,6 +13,7 @@ mod heads;
 mod json;
 mod klog;
 mod logfmt;
+mod logrus;
 mod markers;
 mod syslog;
 #[cfg(test)]
@@ -27,6 +28,7 @@ use json::json_parts;
 use klog::klog_header;
 use logfmt::structured_parts;
 pub use logfmt::unquote;
+use logrus::{logrus_header, logrus_parts};
 pub use markers::level_markers;
 use markers::{
     bullet, depd_call_site, leading_space, level_marker, log4j_location, nginx_context,
@@ -35,7 +37,7 @@ use markers::{
 use smallvec::{smallvec, SmallVec};
 use std::borrow::Cow;
 use syslog::syslog_host_tag;
-use time::timestamp;
+use time::{is_syslog_date_time, timestamp};
 
 /// A part of a line to trace.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,6 +124,9 @@ struct Heads {
     /// An nginx error log header was among them: the message ends where
     /// the logger's context starts.
     nginx_log: bool,
+    /// A logrus terminal header was the last: fields may follow the
+    /// message.
+    logrus: bool,
 }
 
 /// Strips known heads repeatedly: `Nov 29 12:00:03 host kubelet[77]:
@@ -133,6 +138,7 @@ fn strip_heads(line: &str, hints: &mut Hints) -> Heads {
     // the marker counts only when it was the last.
     let (mut marker, mut last) = (None, 0);
     let mut nginx_log = false;
+    let mut logrus = None;
     let mut sp = first_space(line.as_bytes());
     for _ in 0..8 {
         let rest = &line[pos..];
@@ -140,13 +146,18 @@ fn strip_heads(line: &str, hints: &mut Hints) -> Heads {
             .or_else(|| bullet(rest))
             .or_else(|| klog_header(rest, hints))
             .or_else(|| timestamp(rest))
-            .or_else(|| syslog_host_tag(rest, sp))
+            .or_else(|| syslog_host_tag(rest, sp, || pos > 0 && is_syslog_date_time(&line[last..])))
             .or_else(|| {
                 let (n, log) = nginx_log_header(rest)?;
                 nginx_log |= log;
                 Some(n)
             })
             .or_else(|| redis_header(rest))
+            .or_else(|| {
+                let n = logrus_header(rest)?;
+                logrus = Some(pos);
+                Some(n)
+            })
             .or_else(|| log4j_location(rest, hints))
             .or_else(|| {
                 let n = level_marker(rest)?;
@@ -167,6 +178,7 @@ fn strip_heads(line: &str, hints: &mut Hints) -> Heads {
         marker: marker.filter(|&m| m == last),
         sp,
         nginx_log,
+        logrus: logrus == Some(last) && pos > 0,
     }
 }
 
@@ -179,6 +191,11 @@ fn structured<'a>(
     hints: &mut Hints,
 ) -> Option<(&'a str, SmallVec<[Part<'a>; 2]>)> {
     let rest = &line[h.pos..];
+    if h.logrus {
+        if let Some(parts) = logrus_parts(rest, h.pos, hints) {
+            return Some((&line[..h.pos], parts));
+        }
+    }
     if rest.starts_with('{') {
         if let Some(parts) = json_parts(rest, h.pos, hints) {
             return Some((&line[..h.pos], parts));

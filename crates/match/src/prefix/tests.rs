@@ -99,6 +99,7 @@ fn timestamps_syslog_and_levels() {
         "2026/11/29 12:00:03 stop requested",
         "Nov 29 12:00:03 node1 dns-controller[4242]: stop requested",
         "Nov  9 12:00:03 dns-controller[4242]: stop requested",
+        "Sep 28 04:02:24 ip-10-11-7-196 containerd: stop requested",
         "dns-controller[4242]: stop requested",
         "Error: stop requested",
         "  - stop requested",
@@ -113,6 +114,18 @@ fn timestamps_syslog_and_levels() {
         let (_, text, _) = one(line);
         assert_eq!(text, "stop requested", "{line}");
     }
+}
+
+#[test]
+fn a_tag_without_a_pid_needs_a_syslog_timestamp_before_its_host() {
+    // Without the timestamp, `node1 dns-controller:` may be the message.
+    let (_, text, _) = one("node1 dns-controller: stop requested");
+    assert_eq!(text, "node1 dns-controller: stop requested");
+    let (_, text, _) = one("2026-11-29T12:00:03Z node1 dns-controller: stop requested");
+    assert_eq!(text, "node1 dns-controller: stop requested");
+    // A host and a tag with a space in it are no tag.
+    let (_, text, _) = one("Nov 29 12:00:03 node1 could not: stop requested");
+    assert_eq!(text, "node1 could not: stop requested");
 }
 
 #[test]
@@ -262,4 +275,59 @@ fn redis_headers_and_padded_levels_are_stripped() {
         let (_, text, _) = one(line);
         assert_eq!(text, want, "{line}");
     }
+}
+
+#[test]
+fn logrus_terminal_lines_give_message_and_error_fields() {
+    let p = prepare(
+        r#"WARN[0000] failed to load plugin io.containerd.snapshotter.v1.btrfs  error="path /var/lib/x must be a btrfs filesystem" type=io.containerd.snapshotter.v1"#,
+    );
+    assert_eq!(p.prefix, "WARN[0000] ");
+    let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_ref()).collect();
+    assert_eq!(
+        texts,
+        vec![
+            "failed to load plugin io.containerd.snapshotter.v1.btrfs",
+            "path /var/lib/x must be a btrfs filesystem"
+        ]
+    );
+    // A short message is padded to 44 columns before its fields; a full
+    // timestamp may stand in the brackets.
+    let p =
+        prepare(r#"ERRO[2019-09-26T18:20:47Z] stop requested                               id=7"#);
+    let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_ref()).collect();
+    assert_eq!(texts, vec!["stop requested"]);
+}
+
+#[test]
+fn logrus_messages_with_two_spaces_but_no_fields_stay_whole() {
+    for line in [
+        "INFO[0001] stop  requested now",
+        "INFO[0001] stop requested  a=b c",
+    ] {
+        let (prefix, text, _) = one(line);
+        assert_eq!(prefix, "INFO[0001] ", "{line}");
+        assert_eq!(text, &line[11..], "{line}");
+    }
+    // Not a logrus header: four letters of another word.
+    let (_, text, _) = one("WARNING[x] stop requested");
+    assert_eq!(text, "WARNING[x] stop requested");
+}
+
+#[test]
+fn logfmt_values_whose_quotes_lost_their_backslashes_end_before_the_next_key() {
+    let p = prepare(
+        r#"time="2024-04-29T09:40:50Z" level=error msg="failed to decode hosts.toml" error="failed to parse TOML: got "[" instead" id=7"#,
+    );
+    let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_ref()).collect();
+    assert_eq!(
+        texts,
+        vec![
+            "failed to decode hosts.toml",
+            "failed to parse TOML: got \"[\" instead"
+        ]
+    );
+    // At the end of the line too.
+    let p = prepare(r#"level=error msg="bad" error="got "[" instead""#);
+    assert_eq!(p.parts[1].text, "got \"[\" instead");
 }

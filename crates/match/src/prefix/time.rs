@@ -56,6 +56,11 @@ fn iso_date_time(b: &[u8]) -> Option<usize> {
     Some(i)
 }
 
+/// Whether `s` starts with a syslog timestamp.
+pub(super) fn is_syslog_date_time(s: &str) -> bool {
+    syslog_date_time(s).is_some()
+}
+
 /// Syslog's `Nov 29 12:00:03` or `Nov  9 12:00:03`.
 #[inline]
 fn syslog_date_time(s: &str) -> Option<usize> {
