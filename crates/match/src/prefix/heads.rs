@@ -7,15 +7,33 @@ use smallvec::SmallVec;
 
 /// Whether `before` (the text before a message found past the start of a
 /// line) ends the way log prefixes end: `name: `, `[worker] `, `app | `,
-/// `-> `, `Foo - `, `{..} `, `desc = ` (gRPC's status) or a tab. A plain
+/// `-> `, `Foo - `, `{..} `, `desc = ` (gRPC's status), a tab or a tag
+/// glued to the message (`[core]`). A plain
 /// space does not, nor `) `: there the text before is most likely the same
 /// message (`aggregate() not implemented`).
 pub(crate) fn ends_like_prefix(before: &[u8]) -> bool {
     match before {
         [.., c, b' '] => ends_head(*c),
         [.., b'\t'] => true,
+        [.., b']'] => ends_in_glued_tag(before),
         _ => false,
     }
+}
+
+/// Whether `before` ends in a component tag glued to the message:
+/// gRPC's `[core]`, `[transport]` (`[core]Subchannel Connectivity
+/// change`), one word in brackets at the start or after a space or quote.
+fn ends_in_glued_tag(before: &[u8]) -> bool {
+    let inner = &before[..before.len() - 1];
+    let Some(open) = inner.iter().rposition(|&c| c == b'[') else {
+        return false;
+    };
+    let word = &inner[open + 1..];
+    (1..=20).contains(&word.len())
+        && word
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || b"-_".contains(c))
+        && (open == 0 || matches!(inner[open - 1], b' ' | b'"'))
 }
 
 /// The most literal bytes a head without a closing mark may have, and
@@ -139,5 +157,35 @@ fn shifted<'a>(line: &'a str, at: usize, p: Prepared<'a>) -> Prepared<'a> {
             })
             .collect(),
         hints: p.hints,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ends_like_prefix;
+
+    #[test]
+    fn prefixes_end_in_marks_and_glued_tags() {
+        for yes in [
+            "etcdmain: ",
+            "[worker] ",
+            "app | ",
+            "x\t",
+            "[core]",
+            "[2022] [transport]",
+            "\"[core]",
+        ] {
+            assert!(ends_like_prefix(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "aggregate() ",
+            "the ",
+            "items[3]",
+            "[two words]",
+            "a[core]",
+            "[]",
+        ] {
+            assert!(!ends_like_prefix(no.as_bytes()), "{no}");
+        }
     }
 }

@@ -128,7 +128,7 @@ fn pairs_from(s: &str, mut i: usize, out: &mut Vec<(String, String, usize)>) -> 
 }
 
 /// A Go-quoted string at the start of `s`: its value and the bytes used.
-fn quoted_at(s: &str) -> Option<(String, usize)> {
+pub(super) fn quoted_at(s: &str) -> Option<(String, usize)> {
     let b = s.as_bytes();
     let mut i = 1;
     while i < b.len() {

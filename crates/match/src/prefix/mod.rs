@@ -9,6 +9,7 @@
 //! headers: [`markers`]), JSON ([`json`]) and logfmt ([`logfmt`]) lines,
 //! and the heads nobody knows ([`heads`]).
 
+mod bracketed;
 mod heads;
 mod json;
 mod klog;
@@ -22,6 +23,7 @@ mod time;
 
 use crate::bytes::first_space;
 use crate::Hints;
+use bracketed::{bracketed_location, bracketed_parts};
 pub use heads::{behind_head, behind_unknown_head, unknown_heads};
 pub(crate) use heads::{ends_like_prefix, head_is_prefix, is_plain_head, plain_head_fits};
 use json::json_parts;
@@ -159,6 +161,7 @@ fn strip_heads(line: &str, hints: &mut Hints) -> Heads {
                 Some(n)
             })
             .or_else(|| log4j_location(rest, hints))
+            .or_else(|| bracketed_location(rest, hints))
             .or_else(|| {
                 let n = level_marker(rest)?;
                 marker = Some(pos);
@@ -229,6 +232,13 @@ fn message<'a>(line: &'a str, h: &Heads, hints: Hints) -> Prepared<'a> {
     };
     if h.nginx_log {
         text = &text[..nginx_context(text)];
+    }
+    if let Some(parts) = bracketed_parts(text, offset) {
+        return Prepared {
+            prefix,
+            parts,
+            hints,
+        };
     }
     // A whole message in quotes (pasted from a log viewer or a Go %q).
     if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {

@@ -331,3 +331,30 @@ fn logfmt_values_whose_quotes_lost_their_backslashes_end_before_the_next_key() {
     let p = prepare(r#"level=error msg="bad" error="got "[" instead""#);
     assert_eq!(p.parts[1].text, "got \"[\" instead");
 }
+
+#[test]
+fn bracketed_console_lines_give_message_error_and_caller() {
+    let p = prepare(
+        r#"[2022/05/26 08:55:34.291 +00:00] [WARN] [server.go:46] ["failed to \"start\""] [error="listen tcp: bind: address already in use"] [id=7]"#,
+    );
+    assert_eq!(
+        p.prefix,
+        "[2022/05/26 08:55:34.291 +00:00] [WARN] [server.go:46] "
+    );
+    let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_ref()).collect();
+    assert_eq!(
+        texts,
+        vec![
+            "failed to \"start\"",
+            "listen tcp: bind: address already in use"
+        ]
+    );
+    assert_eq!(p.hints.files, vec!["server.go"]);
+    assert_eq!(p.hints.line, Some(46));
+    // Not a caller: a bracket of words, or no space after it.
+    let (_, text, _) = one("[see x.go:12 here] stop requested");
+    assert_eq!(text, "[see x.go:12 here] stop requested");
+    // A message that only starts with a quoted bracket stays whole.
+    let (_, text, _) = one(r#"["a"] and more"#);
+    assert_eq!(text, r#"["a"] and more"#);
+}

@@ -7,6 +7,9 @@
 #[inline]
 pub(super) fn timestamp(s: &str) -> Option<usize> {
     let b = s.as_bytes();
+    if b.first() == Some(&b'[') {
+        return bracketed_timestamp(b);
+    }
     let i = iso_date_time(b)
         .or_else(|| syslog_date_time(s))
         .or_else(|| http_date(b))?;
@@ -14,6 +17,19 @@ pub(super) fn timestamp(s: &str) -> Option<usize> {
         return None;
     }
     Some(capnslog_level(b, i + 1))
+}
+
+/// `[2022/05/26 08:55:34.291 +00:00] `, `[2026-11-29 12:00:03,123] `: a
+/// date and time in brackets, with anything of a zone after them.
+#[inline]
+fn bracketed_timestamp(b: &[u8]) -> Option<usize> {
+    let inner = &b[1..];
+    let close = inner.iter().take(40).position(|&c| c == b']')?;
+    let time = iso_date_time(&inner[..close])?;
+    let zone_ok = inner[time..close]
+        .iter()
+        .all(|c| c.is_ascii_alphanumeric() || b" +-:".contains(c));
+    (zone_ok && inner.get(close + 1) == Some(&b' ')).then_some(close + 3)
 }
 
 /// Whether `b[r]` is there and all digits.
