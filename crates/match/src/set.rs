@@ -20,12 +20,16 @@ fn may_match_alone(t: &Template) -> bool {
 /// An access-log format is all holes and punctuation (werkzeug's `%s - -
 /// [%s] %s`, nginx's `$remote_addr - $remote_user [$time_local]
 /// "$request" …`): three holes or more between eight literal bytes or
-/// more, four of them marks (not blanks), are selective enough.
+/// more, four of them marks (not blanks), are selective enough. A `: `
+/// between its holes makes it a wrap of messages (`%s: %s (%s): %w`),
+/// which glue traces layer by layer: no skeleton, since a skeleton is
+/// tried wherever its marks occur, and `): ` occurs in many lines.
 fn is_log_skeleton(t: &Template) -> bool {
     let (mut holes, mut bytes, mut marks) = (0, 0, 0);
     for s in &t.segments {
         match s {
             Segment::Hole(_) => holes += 1,
+            Segment::Lit(l) if l.contains(": ") => return false,
             Segment::Lit(l) => {
                 bytes += l.len();
                 marks += l.bytes().filter(|b| b.is_ascii_punctuation()).count();

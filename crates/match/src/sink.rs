@@ -13,6 +13,11 @@ pub(crate) trait Sink {
     fn unmatched(&mut self, span: Span);
     /// An unknown prefix before the outermost frame.
     fn head(&mut self, span: Span);
+    /// How much of the text is left unexplained, to compare two traces
+    /// of it: whether no frame was found, then the bytes of head and
+    /// unmatched text (an outline, which keeps no spans, counts its
+    /// unmatched text as one byte). `(false, 0)` explains it all.
+    fn unexplained(&self) -> (bool, usize);
 }
 
 impl Sink for Trace {
@@ -63,6 +68,12 @@ impl Sink for Trace {
     fn head(&mut self, span: Span) {
         self.head = Some((span.start, span.end));
     }
+
+    fn unexplained(&self) -> (bool, usize) {
+        let head = self.head.map_or(0, |(s, e)| e - s);
+        let unmatched: usize = self.unmatched.iter().map(|(s, e)| e - s).sum();
+        (self.frames.is_empty(), head + unmatched)
+    }
 }
 
 impl Sink for TraceOutline {
@@ -108,5 +119,10 @@ impl Sink for TraceOutline {
 
     fn head(&mut self, span: Span) {
         self.head = Some((span.start, span.end));
+    }
+
+    fn unexplained(&self) -> (bool, usize) {
+        let head = self.head.map_or(0, |(s, e)| e - s);
+        (self.frames == 0, head + usize::from(self.unmatched))
     }
 }

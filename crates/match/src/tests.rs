@@ -533,3 +533,45 @@ fn an_access_log_format_of_holes_and_marks_matches_alone() {
     assert_eq!(t.frames.len(), 1, "{t:?}");
     assert!(t.unmatched.is_empty(), "{:?}", t.unmatched);
 }
+
+#[test]
+fn a_wrap_of_holes_is_no_access_log_format() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    // `%s: %s ((%s)): %s` has as many marks as werkzeug's format, but its
+    // `: ` makes it a wrap of messages: it never matches alone.
+    let s = set(vec![(
+        tpl(vec![
+            any("%s"),
+            lit(": "),
+            any("%s"),
+            lit(" (("),
+            any("%s"),
+            lit(")): "),
+            any("%s"),
+        ]),
+        1,
+    )]);
+    let t = s.trace(
+        "open config ((read-only)): permission denied",
+        &Hints::default(),
+    );
+    assert!(t.frames.is_empty(), "{t:?}");
+}
+
+#[test]
+fn templates_without_a_whole_word_are_found_where_words_leave_text() {
+    let err = |v: &str| hole(HoleKind::Any, v, true);
+    let int = |v: &str| hole(HoleKind::Int, v, false);
+    let s = set(vec![
+        (tpl(vec![lit("reading the table failed: "), err("%w")]), 1),
+        (tpl(vec![lit("invalid"), int("%d")]), 2),
+    ]);
+    // The wrap is found by its words; the layer inside it only by its
+    // literal, looked for since the words left it unexplained.
+    let t = s.trace("reading the table failed: invalid42", &Hints::default());
+    let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
+    assert_eq!(got, [vec![1], vec![2]]);
+    assert!(t.unmatched.is_empty(), "{:?}", t.unmatched);
+    let o = s.outline("invalid42", &Hints::default());
+    assert_eq!((o.frames, o.top), (1, Some(2)));
+}

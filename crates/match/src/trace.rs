@@ -115,7 +115,7 @@ impl TemplateSet {
         self.trace_into(text, hints, TraceOutline::default())
     }
 
-    fn trace_into<S: Sink>(&self, text: &str, hints: &Hints, mut out: S) -> S {
+    fn trace_into<S: Sink + Default>(&self, text: &str, hints: &Hints, mut out: S) -> S {
         if text.len() > u32::MAX as usize {
             // Positions are kept in 32 bits; no message is that long.
             out.unmatched(Span::new(0, text.len()));
@@ -127,7 +127,13 @@ impl TemplateSet {
         })
     }
 
-    fn trace_with<S: Sink>(&self, text: &str, hints: &Hints, sc: &mut Scratch, mut out: S) -> S {
+    fn trace_with<S: Sink + Default>(
+        &self,
+        text: &str,
+        hints: &Hints,
+        sc: &mut Scratch,
+        mut out: S,
+    ) -> S {
         // Anchors are found once for the whole text; every layer and glue
         // split then picks those inside its span.
         sc.text.set(text.as_bytes());
@@ -140,12 +146,34 @@ impl TemplateSet {
             &mut sc.occ,
             &self.anchored,
         );
+        let cx = Cx { text, hints };
+        self.trace_whole(&cx, sc, &mut out);
+        let left = out.unexplained();
+        if left == (false, 0) || !self.anchors.has_rare() {
+            return out;
+        }
+        // Text left unexplained: the templates anchored on literals may
+        // explain more.
+        let words = sc.occ.len();
+        self.anchors.find_rare(&sc.text, &sc.masks, &mut sc.occ);
+        if sc.occ.len() == words {
+            return out;
+        }
+        let mut again = S::default();
+        self.trace_whole(&cx, sc, &mut again);
+        if again.unexplained() < left {
+            again
+        } else {
+            out
+        }
+    }
+
+    /// Traces the whole text from the anchors found in it.
+    fn trace_whole<S: Sink>(&self, cx: &Cx<'_>, sc: &mut Scratch, out: &mut S) {
         sc.cands.clear();
         sc.hits.clear();
         sc.spans.clear();
-        let cx = Cx { text, hints };
-        self.trace_span(&cx, sc, Span::new(0, text.len()), 0, true, &mut out);
-        out
+        self.trace_span(cx, sc, Span::new(0, cx.text.len()), 0, true, out);
     }
 
     /// Traces one layer, `span`, `depth` chain holes deep: the templates

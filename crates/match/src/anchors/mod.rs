@@ -241,24 +241,82 @@ pub(crate) struct Anchors {
     /// and looked up only when its first word may start one, which most
     /// words of a text cannot.
     pair_heads: Bits<{ PAIR_HEAD_BITS / 64 }>,
-    /// Literal anchors of templates without whole words.
-    literals: Option<AhoCorasick>,
-    /// The automaton's patterns, kept to build it again from a cache.
-    literal_texts: Vec<String>,
-    /// Automaton pattern → anchor.
-    literal_anchor: Vec<u32>,
+    /// Literal anchors of templates without whole words, holding a word
+    /// byte (`invalid%d`): searched for in the whole text.
+    literals: LiteralAnchors,
+    /// Literal anchors of marks and blanks only (an access log's `" - - ["`):
+    /// such a literal lies inside one run of non-word bytes of the text,
+    /// so only the runs between words long enough to hold one are
+    /// searched, which most lines have few of.
+    marks: LiteralAnchors,
     /// Anchor → templates anchored on it.
     templates: Vec<Vec<u32>>,
 }
 
-/// The automaton over anchor literals, if there are any.
-fn literal_automaton(literals: &[String]) -> Option<AhoCorasick> {
-    (!literals.is_empty()).then(|| {
-        AhoCorasickBuilder::new()
-            .match_kind(MatchKind::Standard)
-            .build(literals)
-            .expect("anchor literals build an automaton")
-    })
+/// Anchors on literals, found by an automaton.
+#[derive(Debug, Default)]
+struct LiteralAnchors {
+    /// The automaton over `texts`, if there are any.
+    automaton: Option<AhoCorasick>,
+    /// The automaton's patterns, kept to build it again from a cache.
+    texts: Vec<String>,
+    /// Automaton pattern → anchor.
+    anchor: Vec<u32>,
+    /// The shortest pattern's length.
+    shortest: usize,
+}
+
+impl LiteralAnchors {
+    fn new(texts: Vec<String>, anchor: Vec<u32>) -> Option<LiteralAnchors> {
+        if texts.len() != anchor.len() {
+            return None;
+        }
+        let automaton = (!texts.is_empty()).then(|| {
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::Standard)
+                .build(&texts)
+                .expect("anchor literals build an automaton")
+        });
+        let shortest = texts.iter().map(String::len).min().unwrap_or(0).max(1);
+        Some(LiteralAnchors {
+            automaton,
+            texts,
+            anchor,
+            shortest,
+        })
+    }
+
+    fn encode(&self, e: &mut Encoder) {
+        e.usize(self.texts.len());
+        for l in &self.texts {
+            e.str(l);
+        }
+        e.u32s(&self.anchor);
+    }
+
+    fn decode(d: &mut Decoder<'_>) -> Option<LiteralAnchors> {
+        let texts = d.list(8, Decoder::string)?;
+        LiteralAnchors::new(texts, d.u32s()?)
+    }
+
+    /// Appends each occurrence in `hay`, which starts at `at` in the text.
+    #[inline]
+    fn find(&self, hay: &[u8], at: usize, out: &mut Vec<Occurrence>) {
+        let Some(ac) = &self.automaton else { return };
+        for m in ac.find_overlapping_iter(hay) {
+            out.push(Occurrence {
+                anchor: self.anchor[m.pattern().as_usize()],
+                start: at + m.start(),
+                end: at + m.end(),
+            });
+        }
+    }
+}
+
+/// Whether a literal anchor is marks and blanks only (see
+/// [`Anchors::marks`]).
+fn is_marks(l: &str) -> bool {
+    l.bytes().all(|c| c.is_ascii() && !is_word(c))
 }
 
 /// A key of a template: byte span within one literal.
@@ -325,13 +383,13 @@ impl Anchors {
             keys: KeyTable::default(),
             longest_key: 0,
             pair_heads: Bits::default(),
-            literals: None,
-            literal_texts: Vec::new(),
-            literal_anchor: Vec::new(),
+            literals: LiteralAnchors::default(),
+            marks: LiteralAnchors::default(),
             templates: Vec::new(),
         };
         let mut literal_ids: foldhash::HashMap<&str, u32> = Default::default();
         let mut literal_texts: Vec<&str> = Vec::new();
+        let mut literal_anchor: Vec<u32> = Vec::new();
         for (ti, ((t, selective), ks)) in templates.iter().zip(&template_keys).enumerate() {
             if !selective {
                 continue;
@@ -358,7 +416,7 @@ impl Anchors {
                 let next = a.templates.len() as u32;
                 *literal_ids.entry(l).or_insert_with(|| {
                     literal_texts.push(l);
-                    a.literal_anchor.push(next);
+                    literal_anchor.push(next);
                     next
                 })
             };
@@ -368,8 +426,14 @@ impl Anchors {
             a.templates[anchor as usize].push(ti as u32);
         }
         a.keys = KeyTable::new(&key_ids.into_iter().collect::<Vec<_>>());
-        a.literal_texts = literal_texts.into_iter().map(str::to_string).collect();
-        a.literals = literal_automaton(&a.literal_texts);
+        let (mut words, mut marks) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
+        for (l, anchor) in literal_texts.into_iter().zip(literal_anchor) {
+            let to = if is_marks(l) { &mut marks } else { &mut words };
+            to.0.push(l.to_string());
+            to.1.push(anchor);
+        }
+        a.literals = LiteralAnchors::new(words.0, words.1).expect("one anchor a literal");
+        a.marks = LiteralAnchors::new(marks.0, marks.1).expect("one anchor a literal");
         a
     }
 
@@ -383,11 +447,8 @@ impl Anchors {
         }
         e.usize(self.longest_key);
         e.u64s(self.pair_heads.words());
-        e.usize(self.literal_texts.len());
-        for l in &self.literal_texts {
-            e.str(l);
-        }
-        e.u32s(&self.literal_anchor);
+        self.literals.encode(e);
+        self.marks.encode(e);
     }
 
     /// Reads what [`Anchors::encode`] wrote; `None` if it is not that.
@@ -402,11 +463,8 @@ impl Anchors {
         }
         let longest_key = d.usize()?;
         let pair_heads = Bits::from_words(d.u64s()?)?;
-        let literal_texts = d.list(8, Decoder::string)?;
-        let literal_anchor = d.u32s()?;
-        if literal_anchor.len() != literal_texts.len() {
-            return None;
-        }
+        let literals = LiteralAnchors::decode(d)?;
+        let marks = LiteralAnchors::decode(d)?;
         Some(Anchors {
             keys: KeyTable {
                 mask: slots.len() - 1,
@@ -415,9 +473,8 @@ impl Anchors {
             },
             longest_key,
             pair_heads,
-            literals: literal_automaton(&literal_texts),
-            literal_texts,
-            literal_anchor,
+            literals,
+            marks,
             templates: Vec::new(),
         })
     }
@@ -430,9 +487,8 @@ impl Anchors {
             .iter()
             .filter(|&&(check, _)| check != 0)
             .map(|&(_, a)| a + 1);
-        keys.chain(self.literal_anchor.iter().map(|&a| a + 1))
-            .max()
-            .unwrap_or(0)
+        let literals = self.literals.anchor.iter().chain(&self.marks.anchor);
+        keys.chain(literals.map(|&a| a + 1)).max().unwrap_or(0)
     }
 
     /// Templates anchored on `anchor`.
@@ -456,7 +512,12 @@ impl Anchors {
                 slot.1 = to(slot.1);
             }
         }
-        for a in &mut self.literal_anchor {
+        for a in self
+            .literals
+            .anchor
+            .iter_mut()
+            .chain(&mut self.marks.anchor)
+        {
             *a = to(*a);
         }
     }
@@ -526,15 +587,35 @@ impl Anchors {
             }
         });
         lookup(&kept[..n], out);
-        if let Some(ac) = &self.literals {
-            for m in ac.find_overlapping_iter(t.bytes()) {
-                out.push(Occurrence {
-                    anchor: self.literal_anchor[m.pattern().as_usize()],
-                    start: m.start(),
-                    end: m.end(),
-                });
+    }
+
+    /// Whether some template is anchored on a literal ([`Anchors::find_rare`]).
+    pub(crate) fn has_rare(&self) -> bool {
+        self.literals.automaton.is_some() || self.marks.automaton.is_some()
+    }
+
+    /// Every literal anchor occurring in the text `t` (whose word masks
+    /// are `masks`), appended to `out`: those of templates without a
+    /// whole word, searched for only where tracing with the word anchors
+    /// left text unexplained, since an automaton over every line costs
+    /// more than all the word lookups.
+    pub(crate) fn find_rare(&self, t: &Padded, masks: &[u64], out: &mut Vec<Occurrence>) {
+        let text = t.bytes();
+        if self.marks.automaton.is_some() {
+            // A literal of marks lies in one run of non-word bytes: the
+            // runs between words, and after the last.
+            let mut gap = 0;
+            for_each_word(masks, |s, e| {
+                if s - gap >= self.marks.shortest {
+                    self.marks.find(&text[gap..s], gap, out);
+                }
+                gap = e;
+            });
+            if text.len().saturating_sub(gap) >= self.marks.shortest {
+                self.marks.find(&text[gap..], gap, out);
             }
         }
+        self.literals.find(text, 0, out);
     }
 }
 

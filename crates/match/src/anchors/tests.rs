@@ -63,6 +63,7 @@ fn rarest_key_anchors_and_is_found_in_text() {
         let mut occ = Vec::new();
         let warm: &[u8] = &[];
         anchors.find(&t, &masks, &mut [Key::default(); KEY_BATCH], &mut occ, warm);
+        anchors.find_rare(&t, &masks, &mut occ);
         let mut ts: Vec<u32> = occ
             .iter()
             .flat_map(|o| anchors.templates(o.anchor).to_vec())
@@ -75,4 +76,37 @@ fn rarest_key_anchors_and_is_found_in_text() {
     assert_eq!(found("E1 x.go:3] failed to dial: refused"), vec![1]);
     assert_eq!(found("invalid42"), vec![2]);
     assert!(found("nothing here").is_empty());
+}
+
+#[test]
+fn mark_literals_are_found_in_the_runs_between_words() {
+    // An access log's skeleton: no word of its own, anchored on marks.
+    let skeleton = template(&["%s", " - - [", "%s", "] \"", "%s", "\" ", "%s"]);
+    let other = template(&["%s", "=> ", "%s"]);
+    let anchors = Anchors::build([(&skeleton, true), (&other, true)].into_iter());
+    assert!(anchors.literals.automaton.is_none());
+    let found = |text: &str| -> Vec<(u32, usize, usize)> {
+        let mut t = Padded::default();
+        t.set(text.as_bytes());
+        let mut masks = Vec::new();
+        crate::bytes::word_masks(&t, &mut masks);
+        let mut occ = Vec::new();
+        let warm: &[u8] = &[];
+        anchors.find(&t, &masks, &mut [Key::default(); KEY_BATCH], &mut occ, warm);
+        anchors.find_rare(&t, &masks, &mut occ);
+        occ.iter()
+            .flat_map(|o| {
+                anchors
+                    .templates(o.anchor)
+                    .iter()
+                    .map(move |&t| (t, o.start, o.end))
+            })
+            .collect()
+    };
+    let line = "127.0.0.1 - - [02/Dec/2026 07:59:30] \"GET / HTTP/1.1\" 500 -";
+    assert!(found(line).contains(&(0, 9, 15)), "{:?}", found(line));
+    // At the very start and end of a text too.
+    assert_eq!(found("=> x"), vec![(1, 0, 3)]);
+    assert_eq!(found("x => "), vec![(1, 2, 5)]);
+    assert!(found("a - b [c] d").is_empty());
 }
