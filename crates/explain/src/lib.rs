@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+mod json;
 mod neighbours;
 mod reading;
 mod records;
@@ -96,6 +97,9 @@ pub struct CandidateOut {
     pub exact: bool,
     /// The record's one-line meaning, when analysed.
     pub documentation: Option<String>,
+    /// The site's number across the atlas ([`Explainer::site`]).
+    #[serde(skip)]
+    pub(crate) site: u32,
 }
 
 /// One layer of the error.
@@ -168,6 +172,8 @@ pub struct Explainer {
     marker_heads: Vec<&'static str>,
     /// The last bytes (spaces aside) of those markers, for a first check.
     marker_ends: [bool; 256],
+    /// Each site's candidate JSON, once written ([`Explainer::write_json`]).
+    fragments: json::Fragments,
 }
 
 impl Explainer {
@@ -207,6 +213,7 @@ impl Explainer {
             }
         }
         Explainer {
+            fragments: json::fragments(records.sites()),
             records,
             set,
             marker_heads,
@@ -519,6 +526,7 @@ impl Explainer {
             hinted: c.hinted,
             exact: c.exact,
             documentation: row.documentation.map(str::to_string),
+            site: c.payload,
         }
     }
 }

@@ -153,6 +153,7 @@ mod tests {
             hinted: false,
             exact: false,
             documentation: None,
+            site: u32::MAX,
         }
     }
 

@@ -306,3 +306,37 @@ fn a_message_and_its_line_break_is_its_line() {
     let e = ex.explain("127.0.0.1 - - [02/Dec/2026 07:59:30] \"GET /boom HTTP/1.1\" 500 -");
     assert_eq!(e.verdict, Verdict::Traced, "{e:?}");
 }
+
+#[test]
+fn write_json_gives_serde_json_bytes() {
+    let mut quoted = row("quoted", "acme/app", "bad \"name\" <%s>\t%v", &["n", "err"]);
+    quoted.documentation = Some("Fails when \u{7f}the name ⚠ is \\ odd.".into());
+    quoted.sites[0].function = Some("Load".into());
+    quoted.sites[0].github_url = Some("https://example.com/a.go#L1".into());
+    let twin = |id: &str| row(id, "acme/app", "disk is full", &[]);
+    let ex = Explainer::new(vec![
+        quoted,
+        twin("disk1"),
+        twin("disk2"),
+        row("wrap", "acme/app", "save: %w", &["err"]),
+    ]);
+    let lines = [
+        "bad \"name\" <x>\tdisk is full",
+        "2026-12-02T01:00:00Z ERROR save: disk is full",
+        "nothing known here",
+        "    at x (y.js:1:2)",
+        "save: disk is full, then more",
+    ];
+    // Twice: the second time every fragment is already written.
+    for _ in 0..2 {
+        for e in ex.explain_block(&lines) {
+            let mut ours = Vec::new();
+            ex.write_json(&e, &mut ours);
+            let theirs = serde_json::to_vec(&e).unwrap();
+            assert_eq!(
+                String::from_utf8(ours).unwrap(),
+                String::from_utf8(theirs).unwrap()
+            );
+        }
+    }
+}

@@ -66,7 +66,7 @@ pub(crate) fn run(store: &dyn Store, db: &Path, a: ExplainArgs) -> Result<(), Fa
     } else {
         let lines: Vec<&str> = a.text.lines().filter(|l| !l.trim().is_empty()).collect();
         let mut answers = Answers::default();
-        answers.fill(&ex, &lines, out.summary.is_some());
+        answers.fill(&ex, &lines, out.form());
         out.take(&ex, &lines, &answers)?;
     }
     if let Some(summary) = &out.summary {
@@ -94,24 +94,45 @@ struct Answers {
     outlines: Vec<Option<Outline>>,
     /// Otherwise: each line's explanation.
     explained: Vec<Explanation>,
+    /// `--json`: the explanations as JSON lines, written by the thread
+    /// that explained them.
+    json: Vec<u8>,
+}
+
+/// What a batch's answers are made for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// `--summary`: outlines.
+    Summary,
+    /// `--json`: explanations, and their JSON.
+    Json,
+    /// Explanations for a person.
+    Human,
 }
 
 impl Answers {
     /// Stack traces are read across the batch: frames become hints for
     /// their message, and frame lines are not errors of their own; ties
     /// are settled by neighbouring lines of the batch.
-    fn fill(&mut self, ex: &Explainer, lines: &[&str], summary: bool) {
+    fn fill(&mut self, ex: &Explainer, lines: &[&str], form: Form) {
         stack::read_into(lines, &mut self.stack);
         self.outlines.clear();
         self.explained.clear();
+        self.json.clear();
         let pairs = lines.iter().zip(&self.stack);
-        if summary {
+        if form == Form::Summary {
             self.outlines
                 .extend(pairs.map(|(l, s)| ex.outline_line(l, s)));
-        } else {
-            self.explained
-                .extend(pairs.map(|(l, s)| ex.explain_line(l, s)));
-            errdex_explain::settle_ties(&mut self.explained);
+            return;
+        }
+        self.explained
+            .extend(pairs.map(|(l, s)| ex.explain_line(l, s)));
+        errdex_explain::settle_ties(&mut self.explained);
+        if form == Form::Json {
+            for e in &self.explained {
+                ex.write_json(e, &mut self.json);
+                self.json.push(b'\n');
+            }
         }
     }
 }
@@ -126,6 +147,14 @@ struct Output<W: Write> {
 }
 
 impl<W: Write> Output<W> {
+    fn form(&self) -> Form {
+        match (self.summary.is_some(), self.json) {
+            (true, _) => Form::Summary,
+            (false, true) => Form::Json,
+            (false, false) => Form::Human,
+        }
+    }
+
     fn take(&mut self, ex: &Explainer, lines: &[&str], answers: &Answers) -> Result<(), Failure> {
         if let Some(summary) = self.summary.as_mut() {
             for (line, o) in lines.iter().zip(&answers.outlines) {
@@ -136,14 +165,13 @@ impl<W: Write> Output<W> {
             }
             return Ok(());
         }
+        self.traced_any |= answers.explained.iter().any(|e| !e.frames.is_empty());
+        if self.json {
+            self.out.write_all(&answers.json)?;
+            return Ok(());
+        }
         for e in &answers.explained {
-            self.traced_any |= !e.frames.is_empty();
-            if self.json {
-                serde_json::to_writer(&mut self.out, e)?;
-                self.out.write_all(b"\n")?;
-            } else {
-                print_human(&mut self.out, e)?;
-            }
+            print_human(&mut self.out, e)?;
         }
         Ok(())
     }
@@ -161,7 +189,7 @@ fn stream<W: Write>(
     let mut answers = Answers::default();
     while batch.read(&mut input, size)? {
         let lines = batch.lines();
-        answers.fill(ex, &lines, out.summary.is_some());
+        answers.fill(ex, &lines, out.form());
         out.take(ex, &lines, &answers)?;
         out.out.flush()?;
     }
@@ -180,7 +208,7 @@ fn stream_parallel<W: Write>(
 ) -> Result<(), Failure> {
     use std::collections::BTreeMap;
     use std::sync::{mpsc, Mutex};
-    let summary = out.summary.is_some();
+    let form = out.form();
     let (work, jobs) = mpsc::sync_channel::<(u64, Batch, Answers)>(threads);
     let jobs = Mutex::new(jobs);
     let (done, answers) = mpsc::channel::<(u64, Batch, Answers)>();
@@ -191,7 +219,7 @@ fn stream_parallel<W: Write>(
                 // The lock is held only to take a job.
                 let job = jobs.lock().unwrap_or_else(|p| p.into_inner()).recv();
                 let Ok((seq, batch, mut a)) = job else { return };
-                a.fill(ex, &batch.lines(), summary);
+                a.fill(ex, &batch.lines(), form);
                 if done.send((seq, batch, a)).is_err() {
                     return;
                 }

@@ -1,0 +1,156 @@
+//! `explain --json`'s lines, written without serde's field-by-field
+//! walk: what a candidate shows of its record and site is the same on
+//! every line that names it, so it is escaped and written once per site
+//! (on first use, from any thread) and copied after that. The bytes are
+//! those `serde_json` writes for an [`Explanation`]; a test holds them
+//! equal.
+
+use crate::{CandidateOut, Explainer, Explanation, FrameOut, Unmatched};
+use serde::Serialize;
+use std::sync::OnceLock;
+
+/// A site's candidate JSON with its three per-line values left out:
+/// `{"id":…,"githubUrl":…,"score":` ‹score› `,"function":…,"hinted":`
+/// ‹hinted› `,"exact":` ‹exact› `,"documentation":…}`.
+pub(crate) struct Fragment {
+    bytes: Box<[u8]>,
+    /// Where `,"function":` starts.
+    function: u32,
+    /// Where `,"documentation":` starts.
+    documentation: u32,
+}
+
+/// One lazily written fragment per site.
+pub(crate) type Fragments = Vec<OnceLock<Fragment>>;
+
+/// Fragments for `sites` sites, none written yet.
+pub(crate) fn fragments(sites: usize) -> Fragments {
+    (0..sites).map(|_| OnceLock::new()).collect()
+}
+
+/// Appends `v` as JSON (escaped as serde_json escapes it).
+fn put<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
+    serde_json::to_writer(&mut *out, v).expect("writing JSON to memory cannot fail");
+}
+
+/// Appends `"key":` and `v`.
+fn field<T: Serialize + ?Sized>(out: &mut Vec<u8>, key: &str, v: &T) {
+    out.push(b'"');
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\":");
+    put(out, v);
+}
+
+impl Fragment {
+    fn of(c: &CandidateOut) -> Fragment {
+        let mut out = Vec::with_capacity(256);
+        out.push(b'{');
+        field(&mut out, "id", &c.id);
+        out.push(b',');
+        field(&mut out, "repo", &c.repo);
+        out.push(b',');
+        field(&mut out, "slug", &c.slug);
+        out.push(b',');
+        field(&mut out, "messagePattern", &c.message_pattern);
+        out.push(b',');
+        field(&mut out, "filePath", &c.file_path);
+        out.push(b',');
+        field(&mut out, "lineNumber", &c.line_number);
+        out.push(b',');
+        field(&mut out, "githubUrl", &c.github_url);
+        out.extend_from_slice(b",\"score\":");
+        let function = out.len() as u32;
+        out.push(b',');
+        field(&mut out, "function", &c.function);
+        out.extend_from_slice(b",\"hinted\":");
+        let documentation = out.len() as u32;
+        out.push(b',');
+        field(&mut out, "documentation", &c.documentation);
+        out.push(b'}');
+        Fragment {
+            bytes: out.into_boxed_slice(),
+            function,
+            documentation,
+        }
+    }
+
+    fn write(&self, c: &CandidateOut, out: &mut Vec<u8>) {
+        let (f, d) = (self.function as usize, self.documentation as usize);
+        out.extend_from_slice(&self.bytes[..f]);
+        put(out, &c.score);
+        out.extend_from_slice(&self.bytes[f..d]);
+        out.extend_from_slice(if c.hinted { b"true" } else { b"false" });
+        out.extend_from_slice(if c.exact {
+            b",\"exact\":true"
+        } else {
+            b",\"exact\":false"
+        });
+        out.extend_from_slice(&self.bytes[d..]);
+    }
+}
+
+impl Explainer {
+    /// Appends `e` as one line of JSON (no newline): the bytes
+    /// `serde_json::to_writer` gives, each candidate's record and site
+    /// written once per site.
+    pub fn write_json(&self, e: &Explanation, out: &mut Vec<u8>) {
+        out.push(b'{');
+        field(out, "input", &e.input);
+        out.push(b',');
+        field(out, "prefix", &e.prefix);
+        out.push(b',');
+        field(out, "verdict", &e.verdict);
+        out.extend_from_slice(b",\"frames\":[");
+        for (i, f) in e.frames.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            self.write_frame(f, out);
+        }
+        out.extend_from_slice(b"],\"unmatched\":[");
+        for (i, u) in e.unmatched.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            write_unmatched(u, out);
+        }
+        out.push(b']');
+        if let Some(stack) = e.stack {
+            out.push(b',');
+            field(out, "stack", stack);
+        }
+        out.push(b'}');
+    }
+
+    fn write_frame(&self, f: &FrameOut, out: &mut Vec<u8>) {
+        out.push(b'{');
+        field(out, "text", &f.text);
+        out.push(b',');
+        field(out, "start", &f.start);
+        out.push(b',');
+        field(out, "end", &f.end);
+        out.extend_from_slice(b",\"candidates\":[");
+        for (i, c) in f.candidates.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            match self.fragments.get(c.site as usize) {
+                Some(slot) => slot.get_or_init(|| Fragment::of(c)).write(c, out),
+                None => put(out, c),
+            }
+        }
+        out.extend_from_slice(b"],");
+        field(out, "candidateCount", &f.candidate_count);
+        out.push(b'}');
+    }
+}
+
+fn write_unmatched(u: &Unmatched, out: &mut Vec<u8>) {
+    out.push(b'{');
+    field(out, "text", &u.text);
+    out.push(b',');
+    field(out, "start", &u.start);
+    out.push(b',');
+    field(out, "end", &u.end);
+    out.push(b'}');
+}
