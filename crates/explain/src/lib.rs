@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+mod continuation;
 mod json;
 mod neighbours;
 mod reading;
@@ -23,7 +24,6 @@ pub use errdex_match::stack;
 use errdex_match::stack::{Role, StackLine};
 use errdex_match::{prefix, Hints, TemplateSet, TemplateSetBuilder};
 use errdex_store::{TraceRow, TraceSite};
-pub use neighbours::settle_ties;
 use reading::{Answer, Gather, PartTrace, Reading};
 use records::Records;
 pub use records::{RecordView, SiteView};
@@ -240,8 +240,8 @@ impl Explainer {
 
     /// Explains a block of lines, reading stack traces across them: frames
     /// become location hints for their message, and frame and link lines
-    /// are marked as such instead of traced; ties are settled by the
-    /// neighbouring lines ([`settle_ties`]).
+    /// are marked as such instead of traced; then the lines are read
+    /// together ([`read_across_lines`]).
     pub fn explain_block(&self, lines: &[&str]) -> Vec<Explanation> {
         let read = stack::read(lines);
         let mut explained: Vec<Explanation> = lines
@@ -249,7 +249,7 @@ impl Explainer {
             .zip(&read)
             .map(|(l, s)| self.explain_line(l, s))
             .collect();
-        settle_ties(&mut explained);
+        read_across_lines(&mut explained);
         explained
     }
 
@@ -529,6 +529,16 @@ impl Explainer {
             site: c.payload,
         }
     }
+}
+
+/// What the lines of one log, explained one by one and in order, tell
+/// about each other: an indented line that continues a message of several
+/// lines gets that message's frame (`continuation`), and a frame whose
+/// best sites tie is settled by the sites nearby lines traced to
+/// (`neighbours`).
+pub fn read_across_lines(explained: &mut [Explanation]) {
+    continuation::continue_messages(explained);
+    neighbours::settle_ties(explained);
 }
 
 /// Adds a site's templates: its message; the message trimmed of leading

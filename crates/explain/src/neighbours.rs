@@ -21,7 +21,7 @@ struct Place<'a> {
 /// Settles each tied frame of `explained` (the lines of one log, in order)
 /// by the unambiguous sites of the lines around it, and gives a line whose
 /// every tie is settled the verdict it would have had without them.
-pub fn settle_ties(explained: &mut [Explanation]) {
+pub(crate) fn settle_ties(explained: &mut [Explanation]) {
     let tied: Vec<(usize, usize)> = explained
         .iter()
         .enumerate()

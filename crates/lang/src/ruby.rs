@@ -40,7 +40,10 @@ pub(crate) static CONVENTIONS: Conventions = Conventions {
 fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
     match n.kind() {
         "call" => call(n, cx),
-        "method" | "singleton_method" => wrapper_def(n, cx),
+        "method" | "singleton_method" => {
+            wrapper_def(n, cx);
+            message_method(n, cx);
+        }
         "assignment" => kept_message(n, cx),
         _ => {}
     }
@@ -70,6 +73,77 @@ fn kept_message(n: Node<'_>, cx: &mut Cx<'_>) {
     }
     let (message, holes) = M.message_of(right, cx);
     cx.push_kept_message(n, "=", message, holes);
+}
+
+/// `def error_message; "Couldn't find a gemspec file in #{dir}"; end`: a
+/// method named for a message gives one, and a Ruby method returns its
+/// last value, so each text it can end with (through `if`, `unless`,
+/// `case` and `?:` branches, and a last `return`) is a message kept and
+/// shown elsewhere.
+fn message_method(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(name) = n.child_by_field_name("name") else {
+        return;
+    };
+    let name = cx.text(name).to_ascii_lowercase();
+    if !(name.contains("message") || name.contains("msg")) {
+        return;
+    }
+    let Some(body) = n.child_by_field_name("body") else {
+        return;
+    };
+    let mut ends = Vec::new();
+    last_values(body, &mut ends);
+    for v in ends.into_iter().filter(|v| is_text(*v)) {
+        let (message, holes) = M.message_of(v, cx);
+        cx.push_kept_message(v, "return", message, holes);
+    }
+}
+
+/// The expressions a block of statements can end with.
+fn last_values<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let last = |n: Node<'t>| {
+        let mut cur = n.walk();
+        let children: Vec<Node<'t>> = n
+            .named_children(&mut cur)
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        children.last().copied()
+    };
+    match n.kind() {
+        "body_statement"
+        | "then"
+        | "else"
+        | "begin"
+        | "parenthesized_statements"
+        | "return"
+        | "argument_list" => {
+            if let Some(l) = last(n) {
+                last_values(l, out);
+            }
+        }
+        "if" | "unless" | "elsif" | "conditional" => {
+            for field in ["consequence", "alternative"] {
+                if let Some(b) = n.child_by_field_name(field) {
+                    last_values(b, out);
+                }
+            }
+        }
+        "case" => {
+            let mut cur = n.walk();
+            for c in n.named_children(&mut cur) {
+                match c.kind() {
+                    "when" => {
+                        if let Some(b) = c.child_by_field_name("body") {
+                            last_values(b, out);
+                        }
+                    }
+                    "else" => last_values(c, out),
+                    _ => {}
+                }
+            }
+        }
+        _ => out.push(n),
+    }
 }
 
 static SYNTAX: Syntax = Syntax {
@@ -621,6 +695,51 @@ end
                 "ERROR:  %v",
                 "Gem '%v' is not installed",
                 "While executing gem ... (%v)\n    %v",
+            ]
+        );
+    }
+
+    #[test]
+    fn texts_a_message_method_ends_with_are_sites() {
+        let s = patterns_of(
+            "lib/rubygems/commands/build_command.rb",
+            r#"
+def error_message
+  if gem_name
+    "Couldn't find a gemspec file matching '#{gem_name}' in #{Dir.pwd}"
+  else
+    "Couldn't find a gemspec file in #{Dir.pwd}"
+  end
+end
+
+def failure_msg(n)
+  return "too many (#{n})" if n > 9
+  n.zero? ? "none left" : "only #{n} left"
+end
+
+def usage
+  "not a message method"
+end
+
+def message_for(code)
+  case code
+  when 1 then "bad input"
+  else
+    log(code)
+    "unknown code #{code}"
+  end
+end
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "Couldn't find a gemspec file matching '%v' in %v",
+                "Couldn't find a gemspec file in %v",
+                "none left",
+                "only %v left",
+                "bad input",
+                "unknown code %v",
             ]
         );
     }

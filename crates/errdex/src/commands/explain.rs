@@ -112,8 +112,8 @@ enum Form {
 
 impl Answers {
     /// Stack traces are read across the batch: frames become hints for
-    /// their message, and frame lines are not errors of their own; ties
-    /// are settled by neighbouring lines of the batch.
+    /// their message, and frame lines are not errors of their own; then
+    /// the batch's lines are read together (continued messages, ties).
     fn fill(&mut self, ex: &Explainer, lines: &[&str], form: Form) {
         stack::read_into(lines, &mut self.stack);
         self.outlines.clear();
@@ -127,7 +127,7 @@ impl Answers {
         }
         self.explained
             .extend(pairs.map(|(l, s)| ex.explain_line(l, s)));
-        errdex_explain::settle_ties(&mut self.explained);
+        errdex_explain::read_across_lines(&mut self.explained);
         if form == Form::Json {
             for e in &self.explained {
                 ex.write_json(e, &mut self.json);
