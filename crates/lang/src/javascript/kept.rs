@@ -6,7 +6,8 @@
 //! grown with `+=` that the function then throws or hands to `super`
 //! (webpack's `ModuleNotFoundError`), each text a kept message; and a
 //! text thrown through a helper (`const msg = '…'; throw
-//! this.usageError(msg)`).
+//! this.usageError(msg)`); each branch of a `?:` a thrown name is
+//! declared with; and a text put into an error's `message`.
 
 use super::{is_text, message_of, unwrap, FUNCTIONS};
 use crate::tree::{arguments, Cx};
@@ -70,6 +71,33 @@ pub(super) fn declared(n: Node<'_>, cx: &mut Cx<'_>) {
     }
     if grown_and_output(n, name, cx) || thrown_through_a_helper(n, name, cx) {
         keep(n, value, "=", cx);
+        return;
+    }
+    // `const msg = forbidden ? \`Could not download …\` : \`No matching
+    // version found for ${pckg}.\``: each branch is a message, which the
+    // reader cannot follow the name into.
+    if value.kind() == "ternary_expression" && reaches_output(n, name, cx) {
+        for branch in ["consequence", "alternative"] {
+            if let Some(b) = value.child_by_field_name(branch) {
+                keep(b, unwrap(b), "=", cx);
+            }
+        }
+    }
+}
+
+/// `err.message = \`Could not read package.json: ${err}\``: an error's
+/// message rewritten before it is thrown again or handed on (`this.message`
+/// in an error class is the class's own message, read elsewhere).
+pub(super) fn message_set(n: Node<'_>, left: Node<'_>, value: Node<'_>, cx: &mut Cx<'_>) {
+    let is_message = left.kind() == "member_expression"
+        && left
+            .child_by_field_name("property")
+            .is_some_and(|p| cx.text(p) == "message")
+        && left
+            .child_by_field_name("object")
+            .is_some_and(|o| o.kind() != "this");
+    if is_message {
+        keep(n, value, ".message =", cx);
     }
 }
 
@@ -188,5 +216,42 @@ function render (rows) {
                 "Could not parse the data.\nNote: the file must be JSON.",
             ]
         );
+    }
+
+    #[test]
+    fn an_errors_new_message_and_both_branches_of_a_thrown_choice_are_sites() {
+        let s = patterns_of(
+            "lib/read.js",
+            r#"
+async function read (filename, spec, forbidden) {
+  try {
+    return await readFile(filename)
+  } catch (err) {
+    err.message = `Could not read package.json: ${err}`
+    throw err
+  }
+}
+function pick (spec, forbidden) {
+  const msg = !forbidden ? `No matching version found for ${spec}.`
+    : `Could not download ${spec} due to policy`
+  throw Object.assign(new Error(msg), { code: 'ETARGET' })
+}
+function label (on) {
+  const text = on ? 'switched on now' : 'switched off now'
+  row.message = text
+  return text
+}
+"#,
+        );
+        let got = pattern_column(&s);
+        for want in [
+            "Could not read package.json: %v",
+            "No matching version found for %v.",
+            "Could not download %v due to policy",
+        ] {
+            assert!(got.contains(&want), "{want} not in {got:?}");
+        }
+        // A choice of texts that is never output is no message.
+        assert!(!got.iter().any(|g| g.starts_with("switched")), "{got:?}");
     }
 }

@@ -506,6 +506,8 @@ fn this_message(n: Node<'_>, cx: &mut Cx<'_>) {
     };
     if cx.text(l) == "this.message" {
         class_message(n, r, "this.message", cx);
+    } else {
+        kept::message_set(n, l, r, cx);
     }
 }
 
