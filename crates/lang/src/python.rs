@@ -393,6 +393,19 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
         }
         return;
     }
+    // `msg = f"no match for {x}" if found else "nothing given"`: each
+    // branch is a message.
+    if let Some(choice) = value.filter(|v| v.kind() == "conditional_expression") {
+        for branch in [choice.named_child(0), choice.named_child(2)]
+            .into_iter()
+            .flatten()
+        {
+            if is_text(branch, cx) && n.kind() == "assignment" {
+                kept_message(n, branch, cx);
+            }
+        }
+        return;
+    }
     let Some(value) = value.filter(|v| is_text(*v, cx)) else {
         return;
     };
@@ -780,6 +793,24 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 #[cfg(test)]
 mod tests {
     use crate::test_support::all_level_patterns_of;
+
+    #[test]
+    fn each_branch_of_a_kept_choice_of_messages_is_a_site() {
+        let s = patterns_of(
+            "src/app/pick.py",
+            r#"
+def pick(spec, forbidden):
+    msg = f"No matching version found for {spec}." if not forbidden else "Download forbidden by policy"
+    raise LookupError(msg)
+"#,
+        );
+        let got = pattern_column(&s);
+        assert!(
+            got.contains(&"No matching version found for %v."),
+            "{got:?}"
+        );
+        assert!(got.contains(&"Download forbidden by policy"), "{got:?}");
+    }
 
     #[test]
     fn an_exceptions_joined_parts_and_a_message_functions_returns_are_sites() {

@@ -68,11 +68,21 @@ fn kept_message(n: Node<'_>, cx: &mut Cx<'_>) {
             None => return,
         }
     }
-    if !is_text(right) {
-        return;
+    // `msg = found ? "no match for #{x}" : "nothing given"`: each branch
+    // is a message.
+    let branches = if right.kind() == "conditional" {
+        vec![
+            right.child_by_field_name("consequence"),
+            right.child_by_field_name("alternative"),
+        ]
+    } else {
+        vec![Some(right)]
+    };
+    for value in branches.into_iter().flatten().filter(|v| is_text(*v)) {
+        let (message, holes) = M.message_of(value, cx);
+        let at = if value == right { n } else { value };
+        cx.push_kept_message(at, "=", message, holes);
     }
-    let (message, holes) = M.message_of(right, cx);
-    cx.push_kept_message(n, "=", message, holes);
 }
 
 /// `def error_message; "Couldn't find a gemspec file in #{dir}"; end`: a
@@ -697,6 +707,25 @@ end
                 "While executing gem ... (%v)\n    %v",
             ]
         );
+    }
+
+    #[test]
+    fn each_branch_of_a_kept_choice_of_messages_is_a_site() {
+        let s = patterns_of(
+            "lib/pick.rb",
+            r#"
+def pick(spec, forbidden)
+  msg = forbidden ? "Download forbidden by policy" : "No matching version found for #{spec}."
+  raise ArgumentError, msg
+end
+"#,
+        );
+        let got = pattern_column(&s);
+        assert!(
+            got.contains(&"No matching version found for %v."),
+            "{got:?}"
+        );
+        assert!(got.contains(&"Download forbidden by policy"), "{got:?}");
     }
 
     #[test]
