@@ -18,6 +18,13 @@ struct Place<'a> {
     function: Option<&'a str>,
 }
 
+impl Place<'_> {
+    /// Whether this is candidate `c`'s site.
+    fn is(&self, c: &CandidateOut) -> bool {
+        self.repo == c.repo && self.file == c.file_path && self.line == c.line_number
+    }
+}
+
 /// Settles each tied frame of `explained` (the lines of one log, in order)
 /// by the unambiguous sites of the lines around it, and gives a line whose
 /// every tie is settled the verdict it would have had without them.
@@ -110,11 +117,18 @@ fn neighbour_places(explained: &[Explanation], i: usize) -> Vec<Place<'_>> {
 /// same function first, then the fewest lines away in the same file),
 /// when one is strictly nearer than every other.
 fn nearest(f: &FrameOut, places: &[Place<'_>]) -> Option<usize> {
-    let tied = tied_count(f);
-    let mut ranked: Vec<(u32, u32, usize)> = f.candidates[..tied]
+    let tied = &f.candidates[..tied_count(f)];
+    // A neighbour printed by one of the tied sites is the same text from
+    // the statement next to this one (a log call, then a print of the
+    // same words): it tells nothing of which site printed this line.
+    let places: Vec<&Place<'_>> = places
+        .iter()
+        .filter(|p| !tied.iter().any(|c| p.is(c)))
+        .collect();
+    let mut ranked: Vec<(u32, u32, usize)> = tied
         .iter()
         .enumerate()
-        .filter_map(|(i, c)| distance(c, places).map(|(tier, lines)| (tier, lines, i)))
+        .filter_map(|(i, c)| distance(c, &places).map(|(tier, lines)| (tier, lines, i)))
         .collect();
     ranked.sort_unstable();
     let (first, rest) = ranked.split_first()?;
@@ -124,7 +138,7 @@ fn nearest(f: &FrameOut, places: &[Place<'_>]) -> Option<usize> {
 
 /// How near a candidate is to the nearest place in its file: tier 0 in
 /// the same function, 1 elsewhere in the file, and the lines between.
-fn distance(c: &CandidateOut, places: &[Place<'_>]) -> Option<(u32, u32)> {
+fn distance(c: &CandidateOut, places: &[&Place<'_>]) -> Option<(u32, u32)> {
     places
         .iter()
         .filter(|p| p.repo == c.repo && p.file == c.file_path)
@@ -233,6 +247,17 @@ mod tests {
         lines.splice(1..1, far);
         settle_ties(&mut lines);
         assert_eq!(top(lines.last().unwrap()), ("exc.py", 44));
+    }
+
+    #[test]
+    fn a_neighbour_printed_by_a_tied_site_settles_nothing() {
+        // `LOG.error("Invalid config")` then `System.err.println("Invalid
+        // config")`: the log line's own site is one of the print's ties.
+        let mut lines = usage_then_error(80);
+        lines[0].frames[0].candidates[0].function = Some("Exception.show".into());
+        settle_ties(&mut lines);
+        assert_eq!(top(&lines[1]), ("exc.py", 44));
+        assert_eq!(lines[1].verdict, Verdict::Ambiguous);
     }
 
     #[test]
