@@ -100,21 +100,10 @@ impl Explainer {
         field(out, "prefix", &e.prefix);
         out.push(b',');
         field(out, "verdict", &e.verdict);
-        out.extend_from_slice(b",\"frames\":[");
-        for (i, f) in e.frames.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            self.write_frame(f, out);
-        }
-        out.extend_from_slice(b"],\"unmatched\":[");
-        for (i, u) in e.unmatched.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            write_unmatched(u, out);
-        }
-        out.push(b']');
+        out.extend_from_slice(b",\"frames\":");
+        list(out, &e.frames, |f, out| self.write_frame(f, out));
+        out.extend_from_slice(b",\"unmatched\":");
+        list(out, &e.unmatched, write_unmatched);
         if let Some(stack) = e.stack {
             out.push(b',');
             field(out, "stack", stack);
@@ -129,20 +118,29 @@ impl Explainer {
         field(out, "start", &f.start);
         out.push(b',');
         field(out, "end", &f.end);
-        out.extend_from_slice(b",\"candidates\":[");
-        for (i, c) in f.candidates.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
+        out.extend_from_slice(b",\"candidates\":");
+        list(out, &f.candidates, |c, out| {
             match self.fragments.get(c.site as usize) {
                 Some(slot) => slot.get_or_init(|| Fragment::of(c)).write(c, out),
                 None => put(out, c),
             }
-        }
-        out.extend_from_slice(b"],");
+        });
+        out.push(b',');
         field(out, "candidateCount", &f.candidate_count);
         out.push(b'}');
     }
+}
+
+/// Appends `items` as a JSON array, each written by `write`.
+fn list<T>(out: &mut Vec<u8>, items: &[T], mut write: impl FnMut(&T, &mut Vec<u8>)) {
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(item, out);
+    }
+    out.push(b']');
 }
 
 fn write_unmatched(u: &Unmatched, out: &mut Vec<u8>) {

@@ -18,6 +18,19 @@ fn template(parts: &[&str]) -> Template {
     t
 }
 
+/// Every anchor occurrence in `text`, words' and literals' alike.
+fn occurrences(anchors: &Anchors, text: &str) -> Vec<Occurrence> {
+    let mut t = Padded::default();
+    t.set(text.as_bytes());
+    let mut masks = Vec::new();
+    crate::bytes::word_masks(&t, &mut masks);
+    let mut occ = Vec::new();
+    let warm: &[u8] = &[];
+    anchors.find(&t, &masks, &mut [Key::default(); KEY_BATCH], &mut occ, warm);
+    anchors.find_rare(&t, &masks, &mut occ);
+    occ
+}
+
 #[test]
 fn pair_hashes_in_texts_are_the_keys_hashes() {
     // A pair found in a text hashes as the key built from a template.
@@ -56,14 +69,7 @@ fn rarest_key_anchors_and_is_found_in_text() {
     let c = template(&["invalid", "%d"]);
     let anchors = Anchors::build([(&a, true), (&b, true), (&c, true)].into_iter());
     let found = |text: &str| -> Vec<u32> {
-        let mut t = Padded::default();
-        t.set(text.as_bytes());
-        let mut masks = Vec::new();
-        crate::bytes::word_masks(&t, &mut masks);
-        let mut occ = Vec::new();
-        let warm: &[u8] = &[];
-        anchors.find(&t, &masks, &mut [Key::default(); KEY_BATCH], &mut occ, warm);
-        anchors.find_rare(&t, &masks, &mut occ);
+        let occ = occurrences(&anchors, text);
         let mut ts: Vec<u32> = occ
             .iter()
             .flat_map(|o| anchors.templates(o.anchor).to_vec())
@@ -86,15 +92,8 @@ fn mark_literals_are_found_in_the_runs_between_words() {
     let anchors = Anchors::build([(&skeleton, true), (&other, true)].into_iter());
     assert!(anchors.literals.automaton.is_none());
     let found = |text: &str| -> Vec<(u32, usize, usize)> {
-        let mut t = Padded::default();
-        t.set(text.as_bytes());
-        let mut masks = Vec::new();
-        crate::bytes::word_masks(&t, &mut masks);
-        let mut occ = Vec::new();
-        let warm: &[u8] = &[];
-        anchors.find(&t, &masks, &mut [Key::default(); KEY_BATCH], &mut occ, warm);
-        anchors.find_rare(&t, &masks, &mut occ);
-        occ.iter()
+        occurrences(&anchors, text)
+            .iter()
             .flat_map(|o| {
                 anchors
                     .templates(o.anchor)
