@@ -91,7 +91,7 @@ fn ties(c: &CandidateOut, top: &CandidateOut) -> bool {
 fn is_ambiguous(f: &FrameOut) -> bool {
     let hinted = f.candidates.iter().filter(|c| c.hinted).count();
     let exact = f.candidates.iter().filter(|c| c.exact).count();
-    f.candidate_count > 1 && hinted != 1 && exact != 1
+    errdex_match::ambiguous(f.candidate_count, hinted, exact)
 }
 
 /// The sites of frames that traced to one site only, on the lines within

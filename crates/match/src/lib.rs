@@ -137,8 +137,10 @@ impl Frame {
     }
 }
 
-/// The rule behind [`Frame::is_ambiguous`], from counts.
-fn ambiguous(total: usize, hinted: usize, exact: usize) -> bool {
+/// The rule behind [`Frame::is_ambiguous`], from counts: how many sites
+/// print the layer, how many of them a location hint names, and how many
+/// it names with their line.
+pub fn ambiguous(total: usize, hinted: usize, exact: usize) -> bool {
     total > 1 && hinted != 1 && exact != 1
 }
 
