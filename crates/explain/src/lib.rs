@@ -257,6 +257,19 @@ impl Explainer {
     /// codes are no part of any message: a line with them is read without
     /// them (offsets are then in that text), and `input` stays the line.
     pub fn explain_line(&self, line: &str, s: &StackLine) -> Explanation {
+        if let Some((a, b)) = markdown_inner(line).filter(|_| s.role == Role::Message) {
+            let inner = &line[a..b];
+            let mut e = self.explain_line(inner, &reading_of(s, inner));
+            e.input = line.to_string();
+            e.prefix.insert_str(0, &line[..a]);
+            for f in &mut e.frames {
+                (f.start, f.end) = (f.start + a, f.end + a);
+            }
+            for u in &mut e.unmatched {
+                (u.start, u.end) = (u.start + a, u.end + a);
+            }
+            return e;
+        }
         let read = |line: &str, s: &StackLine| {
             let e: Option<Explanation> = self.read_line(line, s);
             if e.as_ref().is_none_or(|e| e.verdict == Verdict::Traced) {
@@ -304,6 +317,12 @@ impl Explainer {
     /// [`Explainer::outline`] of a line as [`stack::read`] read it; frame
     /// and link lines have no outline.
     pub fn outline_line(&self, line: &str, s: &StackLine) -> Option<Outline> {
+        if let Some((a, b)) = markdown_inner(line).filter(|_| s.role == Role::Message) {
+            let inner = &line[a..b];
+            let mut o = self.outline_line(inner, &reading_of(s, inner))?;
+            o.prefix_len += a;
+            return Some(o);
+        }
         let o: Option<Outline> = self.read_line(line, s);
         if o.is_none_or(|o| o.verdict == Verdict::Traced) {
             return o;
@@ -462,9 +481,10 @@ impl Explainer {
             .then_some(q)
     }
 
-    /// The first reading behind one of the line's unknown heads (ending
-    /// before `first`, where the plain reading's outermost frame starts)
-    /// that finds more layers than `plain` and leaves nothing unmatched.
+    /// The first reading behind one of the line's heads (ending before
+    /// `first`, where the plain reading's outermost frame starts; a head
+    /// may read as a message of its own) that finds more layers than
+    /// `plain` and leaves nothing unmatched.
     #[cold]
     #[inline(never)]
     fn behind_heads<'a, G: Gather>(
@@ -474,7 +494,7 @@ impl Explainer {
         hints: &Hints,
         plain: &G,
     ) -> Option<(prefix::Prepared<'a>, G)> {
-        prefix::unknown_heads(line)
+        prefix::layer_heads(line)
             .into_iter()
             .filter(|at| *at < first)
             .find_map(|at| {
@@ -597,9 +617,33 @@ fn plain_reading(s: &StackLine, plain: &str) -> StackLine {
     if s.start == 0 && s.end.is_none() {
         return s.clone();
     }
-    let mut again = stack::read(&[plain]).swap_remove(0);
+    reading_of(s, plain)
+}
+
+/// The stack reading of `text` alone, with the hints `s` had from the
+/// lines around it.
+fn reading_of(s: &StackLine, text: &str) -> StackLine {
+    let mut again = stack::read(&[text]).swap_remove(0);
     again.hints = s.hints.clone();
     again
+}
+
+/// Where the text of a line pasted as Markdown starts and ends: wrapped
+/// whole in a code span (`` `ValueError: x` ``) or in bold
+/// (`**ValueError: x**`), the marks no program printed.
+fn markdown_inner(line: &str) -> Option<(usize, usize)> {
+    let lead = line.len() - line.trim_start().len();
+    let body = line[lead..].trim_end();
+    ["`", "**"].iter().find_map(|m| {
+        let inner = body.strip_prefix(m)?.strip_suffix(m)?;
+        // `*** FATAL ERROR ***` is a banner, not bold.
+        let edge = [' ', m.as_bytes()[0] as char];
+        (inner.len() > 1
+            && !inner.contains(m)
+            && !inner.starts_with(edge)
+            && !inner.ends_with(edge))
+        .then(|| (lead + m.len(), lead + m.len() + inner.len()))
+    })
 }
 
 /// The line without its ANSI escape sequences (`\x1b[33m`, `\x1b[0m`),

@@ -141,12 +141,16 @@ pub(crate) struct Shape {
 }
 
 impl Shape {
-    /// Whether the outermost frame starts after unmatched text.
+    /// Whether the outermost frame starts after unmatched text, or after
+    /// a head read as a prefix that may hold a layer (`could not
+    /// subscribe: rpc error: code = Unavailable desc = ` ends like a
+    /// prefix, and `rpc error: …` is gRPC's own layer).
     fn starts_mid_text(&self) -> bool {
-        self.first_start > 0 && self.unmatched
+        self.first_start > 0 && (self.unmatched || self.head)
     }
 
-    /// Where the outermost frame starts, when after unmatched text.
+    /// Where the outermost frame starts, when after unmatched text or a
+    /// head.
     pub(crate) fn mid_text_start(&self) -> Option<usize> {
         self.starts_mid_text().then_some(self.first_start)
     }

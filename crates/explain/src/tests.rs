@@ -111,6 +111,34 @@ fn colour_codes_are_read_past() {
 }
 
 #[test]
+fn a_line_pasted_as_markdown_is_read_inside_its_marks() {
+    let ex = Explainer::new(vec![row(
+        "undef",
+        "pallets/jinja",
+        "%v is undefined",
+        &["name"],
+    )]);
+    for line in [
+        "`jinja2.exceptions.UndefinedError: 'my_dict' is undefined`",
+        "  **jinja2.exceptions.UndefinedError: 'my_dict' is undefined**",
+    ] {
+        let e = &ex.explain_block(&[line])[0];
+        assert_eq!(
+            (e.input.as_str(), e.verdict),
+            (line, Verdict::Traced),
+            "{line}"
+        );
+        let f = &e.frames[0];
+        assert_eq!(&line[f.start..f.end], "'my_dict' is undefined", "{line}");
+        assert!(e.prefix.ends_with("UndefinedError: "), "{}", e.prefix);
+    }
+    // Marks inside the text are the message's own.
+    assert_eq!(markdown_inner("`a` and `b`"), None);
+    assert_eq!(markdown_inner("` spaced`"), None);
+    assert_eq!(markdown_inner("*** FATAL CONFIG FILE ERROR ***"), None);
+}
+
+#[test]
 fn a_cli_printer_head_is_read_both_ways() {
     let ex = Explainer::new(vec![
         row("printer", "etcd/etcdctl", "Error: %v", &["err"]),
@@ -292,6 +320,35 @@ fn a_mid_line_match_does_not_hide_an_earlier_layer() {
         ex.outline("curl: option --bogus: is unknown").verdict,
         Verdict::Traced
     );
+}
+
+#[test]
+fn a_head_that_ends_like_a_prefix_does_not_hide_a_layer() {
+    // gRPC's status text after a caller's own words: `desc = ` ends like a
+    // prefix, but `rpc error: …` is a layer of its own.
+    let ex = Explainer::new(vec![
+        row(
+            "status",
+            "grpc/grpc-go",
+            "rpc error: code = %s desc = %s",
+            &["code", "msg"],
+        ),
+        row(
+            "max",
+            "grpc/grpc-go",
+            "grpc: received message larger than max (%d vs. %d)",
+            &["n", "max"],
+        ),
+    ]);
+    let line = "could not sync: rpc error: code = ResourceExhausted desc = grpc: received message larger than max (5 vs. 4)";
+    let e = ex.explain(line);
+    let ids: Vec<&str> = e
+        .frames
+        .iter()
+        .map(|f| f.candidates[0].id.as_str())
+        .collect();
+    assert_eq!(ids, ["status", "max"], "{e:?}");
+    assert_eq!(e.prefix, "could not sync: ");
 }
 
 #[test]

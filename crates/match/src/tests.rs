@@ -486,6 +486,46 @@ fn a_plain_hole_filled_with_a_whole_message_is_a_layer() {
 }
 
 #[test]
+fn pieces_appended_to_a_message_are_layers_of_its_last_hole() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (
+            tpl(vec![lit("Could not build url for endpoint "), any("%r")]),
+            1,
+        ),
+        (tpl(vec![lit(" with values "), any("%r")]), 2),
+        (
+            tpl(vec![lit(" Did you mean "), any("%r"), lit(" instead?")]),
+            3,
+        ),
+        // Starts with a word, not a space: no piece, however it ends.
+        (tpl(vec![lit("mean "), any("%r"), lit(" instead?")]), 4),
+    ]);
+    let layers = |text: &str| -> Vec<Vec<u32>> {
+        s.trace(text, &Hints::default())
+            .frames
+            .iter()
+            .map(payloads)
+            .collect()
+    };
+    assert_eq!(
+        layers("Could not build url for endpoint 'index'. Did you mean 'profile' instead?"),
+        [vec![1], vec![3]]
+    );
+    assert_eq!(
+        layers(
+            "Could not build url for endpoint 'x' with values ['id', 'page']. Did you mean 'y' instead?"
+        ),
+        [vec![1], vec![2], vec![3]]
+    );
+    // A value that only ends like a message's last words stays a value.
+    assert_eq!(
+        layers("Could not build url for endpoint 'a b c d e f g h mean x instead?'"),
+        [vec![1]]
+    );
+}
+
+#[test]
 fn a_short_template_does_not_claim_a_long_plain_hole() {
     let s = set(vec![
         (

@@ -24,6 +24,10 @@ const MIN_HOLE_MESSAGE: usize = 8;
 /// literals are at least this fraction (one in N) of it.
 const HOLE_MESSAGE_SHARE: usize = 3;
 
+/// The spaces of a last hole's text tried as the start of a piece of the
+/// message ([`TemplateSet::piece_in_hole`]).
+const MAX_PIECE_STARTS: usize = 8;
+
 /// A part of the text being traced: bytes `[start, end)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Span {
@@ -310,24 +314,30 @@ impl TemplateSet {
         let first = sc.hits[hbase];
         let x = &self.anchored[first.entry as usize];
         let mut hole = first.holes as usize;
-        for seg in self.segs(x) {
+        let segs = self.segs(x);
+        for (i, seg) in segs.iter().enumerate() {
             if let Seg::Hole { chain, kind } = *seg {
                 let hole_span = sc.spans[hole];
                 if chain {
                     self.trace_span(cx, sc, hole_span, depth + 1, false, out);
-                } else if matches!(kind, HoleKind::Any | HoleKind::Quoted) {
-                    self.message_in_hole(cx, sc, hole_span, depth, out);
+                } else if matches!(kind, HoleKind::Any | HoleKind::Quoted)
+                    && !self.message_in_hole(cx, sc, hole_span, depth, out)
+                    && i + 1 == segs.len()
+                {
+                    self.piece_in_hole(cx, sc, hole_span, depth, out);
                 }
                 hole += 1;
             }
         }
     }
 
-    /// A plain `%s` or `%q` hole filled with a whole message of the atlas
-    /// (click's `Error: {message}`, gRPC's `desc = %s`): a layer of its
-    /// own when a template explains all of it (inside its quotes for
-    /// `%q`); otherwise it stays a value.
-    fn message_in_hole<S: Sink>(
+    /// A message built in pieces (`message.append(f" with values
+    /// {values!r}")`, `msg += " Did you mean …"`): the text of the last
+    /// hole of the first piece's template runs on into the next piece. A
+    /// piece is known by its template, which starts with a space (nobody
+    /// prints it alone); it is a layer where it starts at a space of the
+    /// hole's text and explains the rest of it, its literals a good share.
+    fn piece_in_hole<S: Sink>(
         &self,
         cx: &Cx<'_>,
         sc: &mut Scratch,
@@ -335,6 +345,58 @@ impl TemplateSet {
         depth: usize,
         out: &mut S,
     ) {
+        if depth >= MAX_DEPTH || span.len() < MIN_HOLE_MESSAGE {
+            return;
+        }
+        let b = cx.text.as_bytes();
+        let mut from = span.start + 1;
+        for _ in 0..MAX_PIECE_STARTS {
+            let Some(at) = b[from..span.end]
+                .iter()
+                .position(|&c| c == b' ')
+                .map(|p| from + p)
+            else {
+                return;
+            };
+            let rest = Span::new(at, span.end);
+            if rest.len() < MIN_HOLE_MESSAGE || !sc.occ.iter().any(|o| rest.holds(o)) {
+                return;
+            }
+            let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+            self.explain_whole(cx, sc, rest);
+            // Its literals a good share of the rest, or a head of words
+            // of its own: the rest may run on into further pieces.
+            let piece = sc.hits[hbase..].first().is_some_and(|h| {
+                let x = &self.anchored[h.entry as usize];
+                piece_head(self.segs(x)).is_some_and(|head| {
+                    head >= MIN_HOLE_MESSAGE
+                        || x.lit_len as usize * HOLE_MESSAGE_SHARE >= rest.len()
+                })
+            });
+            if piece {
+                self.push_frame(cx, sc, hbase, rest, depth + 1, out);
+            }
+            sc.hits.truncate(hbase);
+            sc.spans.truncate(sbase);
+            if piece {
+                return;
+            }
+            from = at + 1;
+        }
+    }
+
+    /// A plain `%s` or `%q` hole filled with a whole message of the atlas
+    /// (click's `Error: {message}`, gRPC's `desc = %s`): a layer of its
+    /// own when a template explains all of it (inside its quotes for
+    /// `%q`); otherwise it stays a value. Whether it was a layer.
+    fn message_in_hole<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        span: Span,
+        depth: usize,
+        out: &mut S,
+    ) -> bool {
         let b = cx.text.as_bytes();
         let quoted = span.len() >= 2 && b[span.start] == b'"' && b[span.end - 1] == b'"';
         let span = if quoted {
@@ -346,7 +408,7 @@ impl TemplateSet {
             || span.len() < MIN_HOLE_MESSAGE
             || !sc.occ.iter().any(|o| span.holds(o))
         {
-            return;
+            return false;
         }
         let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
         self.explain_whole(cx, sc, span);
@@ -361,6 +423,7 @@ impl TemplateSet {
         }
         sc.hits.truncate(hbase);
         sc.spans.truncate(sbase);
+        explains
     }
 
     /// Appends the templates whose anchor occurs in `span`, to try from its
@@ -525,6 +588,16 @@ impl TemplateSet {
             h.holes = at as u32;
             at += n;
         }
+    }
+}
+
+/// The length of a template's first literal when it starts with a space:
+/// a piece appended to a message, never printed first.
+#[inline]
+fn piece_head(segs: &[Seg]) -> Option<usize> {
+    match segs.first() {
+        Some(Seg::Lit { first, len, .. }) if *first as u8 == b' ' => Some(*len as usize),
+        _ => None,
     }
 }
 

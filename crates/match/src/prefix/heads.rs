@@ -96,11 +96,25 @@ const MAX_UNKNOWN_HEAD: usize = 64;
 /// For a line whose own reading traces to nothing; see
 /// [`behind_unknown_head`].
 pub fn unknown_heads(line: &str) -> SmallVec<[usize; 4]> {
+    heads_where(line, head_is_prefix)
+}
+
+/// Where any head may end in `line`, at most four places where log
+/// prefixes end, also those that read as a message (`could not sync: `):
+/// a layer that no template explains may hide one that a template does
+/// (`rpc error: code = … desc = …` after a caller's words). For a line
+/// whose reading found its outermost frame only mid-text.
+pub fn layer_heads(line: &str) -> SmallVec<[usize; 4]> {
+    heads_where(line, |_| true)
+}
+
+/// Where heads end in the first bytes of `line`, that `keep` keeps.
+fn heads_where(line: &str, keep: impl Fn(&[u8]) -> bool) -> SmallVec<[usize; 4]> {
     let b = line.as_bytes();
     let mut out = SmallVec::new();
     let head = &b[..b.len().min(MAX_UNKNOWN_HEAD)];
     let mut push = |i: usize| {
-        if out.len() < 4 && head_is_prefix(&b[..=i]) {
+        if out.len() < 4 && keep(&b[..=i]) {
             out.push(i + 1);
         }
     };

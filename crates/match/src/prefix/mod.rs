@@ -24,7 +24,7 @@ mod time;
 use crate::bytes::first_space;
 use crate::Hints;
 use bracketed::{bracketed_location, bracketed_parts};
-pub use heads::{behind_head, behind_unknown_head, unknown_heads};
+pub use heads::{behind_head, behind_unknown_head, layer_heads, unknown_heads};
 pub(crate) use heads::{ends_like_prefix, head_is_prefix, is_plain_head, plain_head_fits};
 use json::json_parts;
 use klog::klog_header;
