@@ -43,8 +43,37 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "throw_statement" | "throw_expression" => throw(n, cx),
         "invocation_expression" => call(n, cx),
         "method_declaration" | "local_function_statement" => wrapper_def(n, cx),
+        "constructor_initializer" => base_message(n, cx),
         _ => {}
     }
+}
+
+/// `: base($"Unknown command {name}")` on a constructor of an exception
+/// class: the message every `throw new ThatException(…)` carries.
+fn base_message(n: Node<'_>, cx: &mut Cx<'_>) {
+    if !cx.text(n).trim_start_matches(':').trim_start().starts_with("base") {
+        return;
+    }
+    let mut cur = n.walk();
+    let list = n.children(&mut cur).find(|c| c.kind() == "argument_list");
+    let args = arguments(list);
+    let Some(first) = positional(&args).first().copied().filter(|m| is_text(*m)) else {
+        return;
+    };
+    let Some(class) = std::iter::successors(n.parent(), |p| p.parent())
+        .find(|p| p.kind() == "class_declaration")
+        .and_then(|c| c.child_by_field_name("name"))
+        .map(|c| cx.text(c).to_string())
+    else {
+        return;
+    };
+    if !crate::jvm::shared::exception_name(&class) {
+        return;
+    }
+    let mut site = cx.site(n, "base", ErrorType::Exception, Severity::Error);
+    site.error_class = Some(class);
+    let (message, holes) = M.message_of(first, cx);
+    cx.push(site, message, holes, n);
 }
 
 static SYNTAX: Syntax = Syntax {
@@ -678,6 +707,30 @@ fn invocation_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 mod tests {
     use crate::test_support::pattern_column;
     use crate::test_support::patterns_of;
+
+    #[test]
+    fn base_of_an_exception_constructor_is_its_message() {
+        let s = patterns_of(
+            "src/Errors.cs",
+            r#"
+class UnknownCommandException : Exception {
+    public UnknownCommandException(string name) : base($"Unknown command {name}") {}
+    public UnknownCommandException(int n) : this($"command {n}") {}
+}
+class Widget : Base {
+    public Widget(string name) : base($"not an error {name}") {}
+}
+"#,
+        );
+        assert_eq!(
+            s,
+            [(
+                "base".to_string(),
+                "Unknown command %v".to_string(),
+                vec!["name".to_string()]
+            )]
+        );
+    }
 
     #[test]
     fn throw_with_every_csharp_string_form() {

@@ -185,6 +185,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     let plain = matches!(receiver, None | Some("Kernel") | Some("self"));
     match method {
         "raise" | "fail" if plain => return raise(n, &args, cx),
+        "super" if receiver.is_none() => return super_message(n, &args, cx),
         "warn" if plain => {
             if let Some(first) = args.first() {
                 let site = cx.site(n, method, ErrorType::Log, Severity::Warning);
@@ -263,6 +264,40 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             cx.wrapper_call(method, i, site, message, holes, n);
         }
     }
+}
+
+/// `super("Unknown command #{name}")` in `initialize` of an error class
+/// (`class UnknownCommandError < Gem::Exception`): the message every
+/// `raise UnknownCommandError.new(name)` carries.
+fn super_message(n: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
+    let Some(first) = args.first().copied().filter(|a| is_text(*a)) else {
+        return;
+    };
+    let mut around = std::iter::successors(n.parent(), |p| p.parent());
+    let in_initialize = around
+        .find(|p| p.kind() == "method")
+        .and_then(|m| m.child_by_field_name("name"))
+        .is_some_and(|name| cx.text(name) == "initialize");
+    let Some(class) = around.find(|p| p.kind() == "class") else {
+        return;
+    };
+    let named = |field| {
+        class
+            .child_by_field_name(field)
+            .map(|c| cx.text(c).trim_start_matches('<').trim().to_string())
+    };
+    let (name, parent) = (named("name"), named("superclass"));
+    let is_error = [&name, &parent]
+        .into_iter()
+        .flatten()
+        .any(|c| crate::jvm::shared::exception_name(c));
+    if !in_initialize || !is_error {
+        return;
+    }
+    let mut site = cx.site(n, "super", ErrorType::Exception, Severity::Error);
+    site.error_class = name.map(|c| last_name(&c).to_string());
+    let (message, holes) = M.message_of(first, cx);
+    cx.push(site, message, holes, n);
 }
 
 /// `raise X, "…"`, `raise X.new("…")`, `raise "…"` (a `RuntimeError`),
@@ -680,7 +715,7 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 #[cfg(test)]
 mod tests {
     use crate::test_support::pattern_column;
-    use crate::test_support::{all_level_patterns_of, patterns_of};
+    use crate::test_support::{all_level_patterns_of, classed_patterns_of, patterns_of};
 
     #[test]
     fn cleaned_text_and_stdout_prints_are_sites() {
@@ -770,6 +805,43 @@ end
                 "bad input",
                 "unknown code %v",
             ]
+        );
+    }
+
+    #[test]
+    fn super_in_an_error_class_initialize_is_its_message() {
+        let s = classed_patterns_of(
+            "lib/errors.rb",
+            r#"
+class UnknownCommandError < Gem::Exception
+  def initialize(unknown_command)
+    @unknown_command = unknown_command
+    super("Unknown command #{unknown_command}")
+  end
+end
+class Parser < Base
+  def initialize(src)
+    super("not an error #{src}")
+  end
+end
+class QuotaError < StandardError
+  def initialize(msg = nil)
+    super(msg)
+  end
+  def retry!
+    super("retrying #{self}")
+  end
+end
+"#,
+        );
+        assert_eq!(
+            s,
+            [(
+                "super".to_string(),
+                "Unknown command %v".to_string(),
+                vec!["unknown_command".to_string()],
+                Some("UnknownCommandError".to_string())
+            )]
         );
     }
 

@@ -307,6 +307,10 @@ fn method_call(n: Node<'_>, object_field: &str, cx: &mut Cx<'_>) {
     let method = cx.text(m);
     let args = arguments(n.child_by_field_name("arguments"));
     let mut pos = positional(&args);
+    if object == "parent" && method == "__construct" {
+        parent_construct(n, &pos, cx);
+        return;
+    }
     if matches!(object, "$this" | "self" | "static") {
         if object == "$this" && self_log(n, method, &pos, cx) {
             return;
@@ -340,6 +344,37 @@ fn method_call(n: Node<'_>, object_field: &str, cx: &mut Cx<'_>) {
     let callee = format!("{object}->{method}");
     let site = cx.site(n, &callee, ErrorType::Log, sev);
     let (message, holes) = psr3_message(msg, pos.get(1).copied(), cx);
+    cx.push(site, message, holes, n);
+}
+
+/// `parent::__construct("Unknown command $name")` in the constructor of
+/// an exception class: the message every `throw new ThatException(…)`
+/// carries.
+fn parent_construct(n: Node<'_>, pos: &[Node<'_>], cx: &mut Cx<'_>) {
+    let Some(first) = pos.first().copied().filter(|m| is_text(*m)) else {
+        return;
+    };
+    let Some(class) = std::iter::successors(n.parent(), |p| p.parent())
+        .find(|p| p.kind() == "class_declaration")
+    else {
+        return;
+    };
+    let name = class.child_by_field_name("name").map(|c| cx.text(c));
+    let mut cur = class.walk();
+    let parent = class
+        .children(&mut cur)
+        .find(|c| c.kind() == "base_clause")
+        .map(|b| cx.text(b).trim_start_matches("extends").trim());
+    let is_error = [name, parent]
+        .into_iter()
+        .flatten()
+        .any(crate::jvm::shared::exception_name);
+    if !is_error {
+        return;
+    }
+    let mut site = cx.site(n, "parent::__construct", ErrorType::Exception, Severity::Error);
+    site.error_class = name.map(str::to_string);
+    let (message, holes) = M.message_of(first, cx);
     cx.push(site, message, holes, n);
 }
 
@@ -787,6 +822,38 @@ fn function_call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 mod tests {
     use crate::test_support::pattern_column;
     use crate::test_support::patterns_of;
+
+    #[test]
+    fn parent_construct_in_an_exception_class_is_its_message() {
+        let s = patterns_of(
+            "src/Errors.php",
+            r#"<?php
+class UnknownCommandException extends \RuntimeException {
+    public function __construct($name) {
+        parent::__construct("Unknown command $name");
+    }
+}
+class Widget extends Base {
+    public function __construct($name) {
+        parent::__construct("not an error $name");
+    }
+}
+class QuotaError extends \Exception {
+    public function __construct($message) {
+        parent::__construct($message);
+    }
+}
+"#,
+        );
+        assert_eq!(
+            s,
+            [(
+                "parent::__construct".to_string(),
+                "Unknown command %v".to_string(),
+                vec!["$name".to_string()]
+            )]
+        );
+    }
 
     #[test]
     fn throw_with_every_php_string_form() {
