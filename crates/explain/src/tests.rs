@@ -397,3 +397,35 @@ fn write_json_gives_serde_json_bytes() {
         }
     }
 }
+
+#[test]
+fn a_printer_around_nested_messages_is_a_layer() {
+    // click's `Error: {message}` around `BadParameter`'s `Invalid value for
+    // {hint}: {self.message}` around `Path`'s `{name} {filename!r} does not
+    // exist.`: the middle template's literals are a fifth of its text.
+    let py = |id: &str, p: &str, args: &[&str]| {
+        let mut r = row(id, "pallets/click", p, args);
+        r.language = Lang::Python;
+        r
+    };
+    let ex = Explainer::new(vec![
+        py("printer", "Error: %v", &["self.format_message()"]),
+        py(
+            "invalid",
+            "Invalid value for %v: %v",
+            &["_join_param_hints(param_hint)", "self.message"],
+        ),
+        py(
+            "exist",
+            "%v %v does not exist.",
+            &["self.name.title()", "filename!r"],
+        ),
+    ]);
+    let e = ex.explain("Error: Invalid value for 'PATH': Path '/nonexistent' does not exist.");
+    let ids: Vec<&str> = e
+        .frames
+        .iter()
+        .map(|f| f.candidates[0].id.as_str())
+        .collect();
+    assert_eq!(ids, ["printer", "invalid", "exist"], "{e:?}");
+}

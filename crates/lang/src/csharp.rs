@@ -51,7 +51,12 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
 /// `: base($"Unknown command {name}")` on a constructor of an exception
 /// class: the message every `throw new ThatException(…)` carries.
 fn base_message(n: Node<'_>, cx: &mut Cx<'_>) {
-    if !cx.text(n).trim_start_matches(':').trim_start().starts_with("base") {
+    if !cx
+        .text(n)
+        .trim_start_matches(':')
+        .trim_start()
+        .starts_with("base")
+    {
         return;
     }
     let mut cur = n.walk();

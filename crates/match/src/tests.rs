@@ -526,6 +526,124 @@ fn pieces_appended_to_a_message_are_layers_of_its_last_hole() {
 }
 
 #[test]
+fn a_leading_plain_hole_takes_no_layer_separator() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (tpl(vec![lit("Error: "), any("%s")]), 1),
+        (
+            tpl(vec![
+                lit("Invalid value for "),
+                any("%s"),
+                lit(": "),
+                any("%s"),
+            ]),
+            2,
+        ),
+        (
+            tpl(vec![
+                any("%r"),
+                lit(" is not a valid "),
+                any("%s"),
+                lit("."),
+            ]),
+            3,
+        ),
+    ]);
+    let layers = |text: &str| -> Vec<Vec<u32>> {
+        s.trace(text, &Hints::default())
+            .frames
+            .iter()
+            .map(payloads)
+            .collect()
+    };
+    assert_eq!(
+        layers("Error: Invalid value for '--count': 'x' is not a valid integer."),
+        [vec![1], vec![2], vec![3]]
+    );
+    // Its value alone still matches.
+    assert_eq!(layers("'x y' is not a valid integer."), [vec![3]]);
+    // Holes joined by marks lead together (`{name} {path!r} does not exist.`).
+    let s = set(vec![
+        (tpl(vec![lit("Error: "), any("%s")]), 1),
+        (
+            tpl(vec![
+                lit("Invalid value for "),
+                any("%s"),
+                lit(": "),
+                any("%s"),
+            ]),
+            2,
+        ),
+        (
+            tpl(vec![
+                any("%s"),
+                lit(" "),
+                any("%r"),
+                lit(" does not exist."),
+            ]),
+            5,
+        ),
+    ]);
+    let t = s.trace(
+        "Error: Invalid value for 'PATH': Path '/nope' does not exist.",
+        &Hints::default(),
+    );
+    let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
+    assert_eq!(got, [vec![1], vec![2], vec![5]]);
+    // And a value with a separator of its own, where nothing else explains
+    // the text (serde_json's `{code} at line {line} column {column}`).
+    let s = set(vec![(
+        tpl(vec![
+            any("%v"),
+            lit(" at line "),
+            hole(HoleKind::Any, "%v", false),
+            lit(" column "),
+            hole(HoleKind::Any, "%v", false),
+        ]),
+        4,
+    )]);
+    let t = s.trace(
+        "invalid type: string \"8080\", expected u32 at line 1 column 28",
+        &Hints::default(),
+    );
+    assert_eq!(t.frames.iter().map(payloads).collect::<Vec<_>>(), [vec![4]]);
+}
+
+#[test]
+fn a_message_in_a_hole_counts_the_messages_in_its_own_holes() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (tpl(vec![lit("Error: "), any("%s")]), 1),
+        (
+            tpl(vec![
+                lit("Invalid value for "),
+                any("%s"),
+                lit(": "),
+                any("%s"),
+            ]),
+            2,
+        ),
+        (
+            tpl(vec![
+                any("%s"),
+                lit(" "),
+                any("%r"),
+                lit(" does not exist."),
+            ]),
+            3,
+        ),
+    ]);
+    // `Invalid value for …: ` alone is a fifth of its text, but the message
+    // in its last hole explains most of the rest.
+    let t = s.trace(
+        "Error: Invalid value for 'PATH': Path '/var/lib/some/long/path/x' does not exist.",
+        &Hints::default(),
+    );
+    let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
+    assert_eq!(got, [vec![1], vec![2], vec![3]]);
+}
+
+#[test]
 fn a_short_template_does_not_claim_a_long_plain_hole() {
     let s = set(vec![
         (

@@ -415,8 +415,13 @@ impl TemplateSet {
         // Its literals must be a good share of it: a short template whose
         // holes take most of a value (`failed to destroy %s: %w`) is a
         // guess, not a layer.
-        let explains = sc.hits[hbase..].first().is_some_and(|h| {
-            self.anchored[h.entry as usize].lit_len as usize * HOLE_MESSAGE_SHARE >= span.len()
+        let first = sc.hits[hbase..].first().copied();
+        let explains = first.is_some_and(|h| {
+            let x = &self.anchored[h.entry as usize];
+            // The template's own literals first: its holes are read only
+            // when those are too few.
+            x.lit_len as usize * HOLE_MESSAGE_SHARE >= span.len()
+                || self.explained_len(cx, sc, h) * HOLE_MESSAGE_SHARE >= span.len()
         });
         if explains {
             self.push_frame(cx, sc, hbase, span, depth + 1, out);
@@ -424,6 +429,37 @@ impl TemplateSet {
         sc.hits.truncate(hbase);
         sc.spans.truncate(sbase);
         explains
+    }
+
+    /// The literal bytes a hit explains: its template's, and when those
+    /// are a small share, also those of the messages its holes hold whole
+    /// (a wrapped error's too), one level down (`Invalid value for %v: %v` around `%v %v
+    /// does not exist.`).
+    fn explained_len(&self, cx: &Cx<'_>, sc: &mut Scratch, h: Hit) -> usize {
+        let x = &self.anchored[h.entry as usize];
+        let mut len = x.lit_len as usize;
+        let mut hole = h.holes as usize;
+        for seg in self.segs(x) {
+            let Seg::Hole { kind, chain } = *seg else {
+                continue;
+            };
+            let span = sc.spans[hole];
+            hole += 1;
+            if !(chain || matches!(kind, HoleKind::Any | HoleKind::Quoted))
+                || span.len() < MIN_HOLE_MESSAGE
+                || !sc.occ.iter().any(|o| span.holds(o))
+            {
+                continue;
+            }
+            let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+            self.explain_whole(cx, sc, span);
+            len += sc.hits[hbase..]
+                .first()
+                .map_or(0, |i| self.anchored[i.entry as usize].lit_len as usize);
+            sc.hits.truncate(hbase);
+            sc.spans.truncate(sbase);
+        }
+        len
     }
 
     /// Appends the templates whose anchor occurs in `span`, to try from its
@@ -530,56 +566,46 @@ impl TemplateSet {
     }
 
     /// Appends the verified hits from `cands[base..]` (in [`Cand`] order)
-    /// that explain the most literal text.
+    /// that explain the most literal text. A template whose leading plain
+    /// hole took a layer separator ([`swallows_a_layer`]) is kept only
+    /// when no other template explains the text.
     fn best(&self, text: &str, sc: &mut Scratch, base: usize, e: usize) {
         let hbase = sc.hits.len();
         let sbase = sc.spans.len();
         let mut best_rank = u32::MAX;
+        let mut demoted = None;
         for i in base..sc.cands.len() {
-            let Cand {
-                rank,
-                template: ti,
-                start,
-                entry,
-            } = sc.cands[i];
+            let Cand { rank, template, .. } = sc.cands[i];
             if rank > best_rank {
                 // Longest first: no later one can be better.
                 break;
             }
-            let start = start as usize;
-            let x = &self.anchored[entry as usize];
-            if sc.hits[hbase..].iter().any(|h| h.template == ti) {
+            if sc.hits[hbase..].iter().any(|h| h.template == template) {
                 continue;
             }
             let mark = sc.spans.len();
-            let mut budget = STEP_BUDGET;
-            let mut v = Verify {
-                set: self,
-                t: &sc.text,
-                text,
-                end: e,
-                spans: &mut sc.spans,
-                budget: &mut budget,
-            };
-            if !v.run(self.segs(x), start) {
-                sc.spans.truncate(mark);
+            if !self.verify(text, sc, sc.cands[i], e) {
                 continue;
             }
-            let spans = sc.spans.len() - mark;
+            let x = &self.anchored[sc.cands[i].entry as usize];
+            if swallows_a_layer(self.segs(x), text, &sc.spans[mark..]) {
+                sc.spans.truncate(mark);
+                demoted.get_or_insert(i);
+                continue;
+            }
             if rank < best_rank {
                 // A better template: the hits so far and their spans go.
                 sc.hits.truncate(hbase);
                 sc.spans.drain(sbase..mark);
                 best_rank = rank;
             }
-            // For now the number of its holes' spans; made their start
-            // below, once the hits are final.
-            sc.hits.push(Hit {
-                template: ti,
-                entry,
-                start,
-                holes: spans as u32,
-            });
+            self.push_hit(sc, sc.cands[i], mark);
+        }
+        if let Some(i) = demoted.filter(|_| sc.hits.len() == hbase) {
+            let mark = sc.spans.len();
+            if self.verify(text, sc, sc.cands[i], e) {
+                self.push_hit(sc, sc.cands[i], mark);
+            }
         }
         // Spans were appended in hit order; give each hit its range.
         let mut at = sbase;
@@ -589,6 +615,81 @@ impl TemplateSet {
             at += n;
         }
     }
+
+    /// Whether a candidate's template matches `text[start..e]`; its holes'
+    /// spans are pushed when it does.
+    #[inline]
+    fn verify(&self, text: &str, sc: &mut Scratch, c: Cand, e: usize) -> bool {
+        let mark = sc.spans.len();
+        let mut budget = STEP_BUDGET;
+        let mut v = Verify {
+            set: self,
+            t: &sc.text,
+            text,
+            end: e,
+            spans: &mut sc.spans,
+            budget: &mut budget,
+        };
+        let x = &self.anchored[c.entry as usize];
+        if v.run(self.segs(x), c.start as usize) {
+            return true;
+        }
+        sc.spans.truncate(mark);
+        false
+    }
+
+    /// Appends a verified candidate as a hit whose holes' spans start at
+    /// `mark`; for now `holes` counts them ([`TemplateSet::best`] makes it
+    /// their start once the hits are final).
+    #[inline]
+    fn push_hit(&self, sc: &mut Scratch, c: Cand, mark: usize) {
+        sc.hits.push(Hit {
+            template: c.template,
+            entry: c.entry,
+            start: c.start as usize,
+            holes: (sc.spans.len() - mark) as u32,
+        });
+    }
+}
+
+/// Whether a template that starts with a plain hole (not a wrapped
+/// error) took a layer separator into it: `Error: Invalid value for
+/// 'n': 'x'` is no value of `%v is not a valid %v.` but layers of their
+/// own (`message repeated 5 times: [ …` is no `%s %s`). A message's own
+/// words may hold one too (`invalid type: string, expected u32` in
+/// serde_json's `%v at line %v column %v`), so such a match is kept only
+/// when no other template explains the text.
+/// The lead is the holes up to the template's first literal with a
+/// letter (`%v %v does not exist.` leads with both), each value checked on
+/// its own (clap's `%v '%v' isn't a valid value` leads with `error:`).
+#[inline]
+fn swallows_a_layer(segs: &[Seg], text: &str, spans: &[Span]) -> bool {
+    let Some(Seg::Hole { chain: false, .. }) = segs.first() else {
+        return false;
+    };
+    let b = text.as_bytes();
+    let mut holes = spans.iter();
+    for seg in segs {
+        match *seg {
+            Seg::Hole { .. } => match holes.next() {
+                Some(s) => {
+                    let value = &b[s.start..s.end];
+                    if memchr::memmem::find(value, b": ").is_some() || value.contains(&b'\t') {
+                        return true;
+                    }
+                }
+                None => break,
+            },
+            Seg::Lit { len, first, .. } => {
+                let bytes = first.to_le_bytes();
+                let head = &bytes[..(len as usize).min(8)];
+                if len > 8 || head.iter().any(u8::is_ascii_alphabetic) {
+                    break;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// The length of a template's first literal when it starts with a space:

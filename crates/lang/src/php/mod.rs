@@ -354,8 +354,8 @@ fn parent_construct(n: Node<'_>, pos: &[Node<'_>], cx: &mut Cx<'_>) {
     let Some(first) = pos.first().copied().filter(|m| is_text(*m)) else {
         return;
     };
-    let Some(class) = std::iter::successors(n.parent(), |p| p.parent())
-        .find(|p| p.kind() == "class_declaration")
+    let Some(class) =
+        std::iter::successors(n.parent(), |p| p.parent()).find(|p| p.kind() == "class_declaration")
     else {
         return;
     };
@@ -372,7 +372,12 @@ fn parent_construct(n: Node<'_>, pos: &[Node<'_>], cx: &mut Cx<'_>) {
     if !is_error {
         return;
     }
-    let mut site = cx.site(n, "parent::__construct", ErrorType::Exception, Severity::Error);
+    let mut site = cx.site(
+        n,
+        "parent::__construct",
+        ErrorType::Exception,
+        Severity::Error,
+    );
     site.error_class = name.map(str::to_string);
     let (message, holes) = M.message_of(first, cx);
     cx.push(site, message, holes, n);
