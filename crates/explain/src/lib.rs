@@ -15,6 +15,7 @@
 pub mod cache;
 mod continuation;
 mod json;
+mod links;
 mod neighbours;
 mod reading;
 mod records;
@@ -198,6 +199,9 @@ impl Explainer {
         }
         for (row, site, payload) in copies {
             add_site(&mut b, row, site, payload);
+        }
+        for (outer, arg, inner) in links::links(&rows) {
+            b.link(outer, &arg, inner);
         }
         Explainer::assemble(Records::new(&rows), b.build())
     }

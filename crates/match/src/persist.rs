@@ -8,7 +8,7 @@
 
 use crate::anchors::Anchors;
 use crate::codec::{Decoder, Encoder};
-use crate::set::{Entry, Seg, TemplateSet};
+use crate::set::{Entry, Link, Seg, TemplateSet};
 use errdex_model::HoleKind;
 
 /// Every hole kind, by the number it is written as.
@@ -101,6 +101,12 @@ impl TemplateSet {
             e.str(file);
             e.u32(*line);
         }
+        e.usize(self.links.len());
+        for l in &self.links {
+            e.u32(l.template);
+            e.u32(l.hole);
+            e.u32(l.entry);
+        }
     }
 
     /// Reads a set [`TemplateSet::encode`] wrote; `None` for anything else.
@@ -153,6 +159,13 @@ impl TemplateSet {
             Some((payload, (file, d.u32()?)))
         })?;
         let files: foldhash::HashMap<_, _> = files.into_iter().collect();
+        let links = d.list(12, |d| {
+            Some(Link {
+                template: d.u32()?,
+                hole: d.u32()?,
+                entry: d.u32()?,
+            })
+        })?;
         let set = TemplateSet {
             templates,
             segs,
@@ -161,6 +174,7 @@ impl TemplateSet {
             anchored,
             anchors,
             files,
+            links,
         };
         set.is_whole().then_some(set)
     }
@@ -205,7 +219,16 @@ impl TemplateSet {
                 && within(a.segs, self.segs.len())
                 && within(a.payloads, self.payloads.len())
         });
-        segs_ok && starts_ok && entries_ok
+        // Links are sorted (they are searched) and name entries of the set.
+        let links_ok = self
+            .links
+            .windows(2)
+            .all(|w| (w[0].template, w[0].hole) <= (w[1].template, w[1].hole))
+            && self
+                .links
+                .iter()
+                .all(|l| (l.entry as usize) < self.anchored.len());
+        segs_ok && starts_ok && entries_ok && links_ok
     }
 }
 

@@ -109,6 +109,7 @@ pub struct TemplateSetBuilder {
     templates: Vec<(Template, Vec<u32>)>,
     index: foldhash::HashMap<Template, usize>,
     files: foldhash::HashMap<u32, (Box<str>, u32)>,
+    links: Vec<(u32, String, u32)>,
 }
 
 impl TemplateSetBuilder {
@@ -133,8 +134,18 @@ impl TemplateSetBuilder {
         }
     }
 
+    /// Declares that the holes of `outer`'s templates filled by the
+    /// argument `arg` may hold the text of `inner`'s templates, whatever
+    /// their share of it: `inner` hands its format to the function
+    /// `outer` prints in, as that parameter (werkzeug's `self.log("info",
+    /// '"%s" %s %s', …)` into `log`'s `f"{address} - - [{date}]
+    /// {message}"`). Such an inner template needs no word of its own.
+    pub fn link(&mut self, outer: u32, arg: &str, inner: u32) {
+        self.links.push((outer, arg.to_string(), inner));
+    }
+
     /// Compiles the set.
-    pub fn build(self) -> TemplateSet {
+    pub fn build(mut self) -> TemplateSet {
         let mut anchors =
             Anchors::build(self.templates.iter().map(|(t, _)| (t, may_match_alone(t))));
         let mut set = TemplateSet {
@@ -144,7 +155,8 @@ impl TemplateSetBuilder {
             payloads: Vec::new(),
             anchored: Vec::new(),
             anchors: Anchors::default(),
-            files: self.files,
+            files: std::mem::take(&mut self.files),
+            links: Vec::new(),
         };
         let entries: Vec<Entry> = (self.templates.iter().enumerate())
             .map(|(i, (t, payloads))| set.compile(i as u32, t, payloads))
@@ -163,8 +175,73 @@ impl TemplateSetBuilder {
         }
         anchors.renumber(|a| first[a as usize]);
         set.anchors = anchors;
+        set.links = self.compile_links(&mut set.anchored, &entries);
         set
     }
+
+    /// [`TemplateSetBuilder::link`]s as entries: each linked inner
+    /// template gets an entry of its own at the end of `anchored`, which no
+    /// anchor reaches, and each outer template lists (its hole's number,
+    /// that entry) in template order.
+    fn compile_links(&self, anchored: &mut Vec<Entry>, entries: &[Entry]) -> Vec<Link> {
+        if self.links.is_empty() {
+            return Vec::new();
+        }
+        let mut of_payload: foldhash::HashMap<u32, Vec<usize>> = Default::default();
+        for (i, (_, payloads)) in self.templates.iter().enumerate() {
+            for p in payloads {
+                of_payload.entry(*p).or_default().push(i);
+            }
+        }
+        let mut inner_entry: foldhash::HashMap<usize, u32> = Default::default();
+        let mut links = Vec::new();
+        for (outer, arg, inner) in &self.links {
+            let (Some(outers), Some(inners)) = (of_payload.get(outer), of_payload.get(inner))
+            else {
+                continue;
+            };
+            for &o in outers {
+                let holes = self.templates[o].0.segments.iter().filter_map(|s| match s {
+                    Segment::Hole(h) => Some(h),
+                    Segment::Lit(_) => None,
+                });
+                for (hole, _) in holes
+                    .enumerate()
+                    .filter(|(_, h)| h.arg.as_deref() == Some(arg))
+                {
+                    for &i in inners {
+                        let entry = *inner_entry.entry(i).or_insert_with(|| {
+                            anchored.push(Entry {
+                                last: true,
+                                ..entries[i]
+                            });
+                            anchored.len() as u32 - 1
+                        });
+                        links.push(Link {
+                            template: o as u32,
+                            hole: hole as u32,
+                            entry,
+                        });
+                    }
+                }
+            }
+        }
+        links.sort_unstable_by_key(|l| (l.template, l.hole, l.entry));
+        links.dedup();
+        links
+    }
+}
+
+/// An inner template that may fill a hole of an outer one
+/// ([`TemplateSetBuilder::link`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Link {
+    /// The outer template.
+    pub(crate) template: u32,
+    /// The number of its hole, counted from 0.
+    pub(crate) hole: u32,
+    /// The inner template's entry in `anchored`.
+    pub(crate) entry: u32,
 }
 
 /// Compiled templates; immutable and shared.
@@ -181,9 +258,24 @@ pub struct TemplateSet {
     pub(crate) anchored: Vec<Entry>,
     pub(crate) anchors: Anchors,
     pub(crate) files: foldhash::HashMap<u32, (Box<str>, u32)>,
+    /// Inner templates that may fill an outer one's hole, sorted by
+    /// outer template and hole.
+    pub(crate) links: Vec<Link>,
 }
 
 impl TemplateSet {
+    /// The inner templates linked to a hole of a template
+    /// ([`TemplateSetBuilder::link`]).
+    #[inline]
+    pub(crate) fn linked(&self, template: u32, hole: u32) -> &[Link] {
+        let from = self
+            .links
+            .partition_point(|l| (l.template, l.hole) < (template, hole));
+        let to =
+            from + self.links[from..].partition_point(|l| (l.template, l.hole) == (template, hole));
+        &self.links[from..to]
+    }
+
     /// Number of distinct templates.
     pub fn len(&self) -> usize {
         self.templates as usize

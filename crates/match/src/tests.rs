@@ -644,6 +644,67 @@ fn a_message_in_a_hole_counts_the_messages_in_its_own_holes() {
 }
 
 #[test]
+fn a_format_handed_to_a_printer_fills_the_hole_of_its_parameter() {
+    // werkzeug: `log_request` calls `self.log("info", '"%s" %s %s', …)`,
+    // and `log` prints `f"{address} - - [{date}] {message}\n"`.
+    let arg = |a: &str| {
+        Segment::Hole(Hole {
+            kind: HoleKind::Any,
+            verb: "%v".into(),
+            arg: Some(a.into()),
+            chain: false,
+        })
+    };
+    let access = tpl(vec![
+        arg("address"),
+        lit(" - - ["),
+        arg("date"),
+        lit("] "),
+        arg("message"),
+    ]);
+    let request = tpl(vec![
+        lit("\""),
+        arg("msg"),
+        lit("\" "),
+        arg("code"),
+        lit(" "),
+        arg("size"),
+    ]);
+    let build = |linked: bool| {
+        let mut b = TemplateSetBuilder::new();
+        b.add(access.clone(), 1, "serving.py", 482);
+        b.add(request.clone(), 2, "serving.py", 471);
+        if linked {
+            b.link(1, "message", 2);
+        }
+        b.build()
+    };
+    let line = "127.0.0.1 - - [02/Dec/2026 07:59:30] \"GET /boom HTTP/1.1\" 500 -";
+    let layers = |s: &TemplateSet| -> Vec<Vec<u32>> {
+        s.trace(line, &Hints::default())
+            .frames
+            .iter()
+            .map(payloads)
+            .collect()
+    };
+    assert_eq!(layers(&build(true)), [vec![1], vec![2]]);
+    // Unlinked, a template of marks only is no layer.
+    assert_eq!(layers(&build(false)), [vec![1]]);
+    // Linked to another hole, it fills none.
+    let mut b = TemplateSetBuilder::new();
+    b.add(access.clone(), 1, "serving.py", 482);
+    b.add(request.clone(), 2, "serving.py", 471);
+    b.link(1, "address", 2);
+    assert_eq!(layers(&b.build()), [vec![1]]);
+    // And the link survives a round trip through the trace cache's bytes.
+    let mut e = crate::codec::Encoder::new();
+    build(true).encode(&mut e);
+    let bytes = e.finish();
+    let back = TemplateSet::decode(&mut crate::codec::Decoder::new(&bytes)).unwrap();
+    assert_eq!(layers(&back), [vec![1], vec![2]]);
+}
+
+#[test]
 fn a_short_template_does_not_claim_a_long_plain_hole() {
     let s = set(vec![
         (

@@ -313,15 +313,18 @@ impl TemplateSet {
         // back, so the first hit's spans stay where they are.
         let first = sc.hits[hbase];
         let x = &self.anchored[first.entry as usize];
-        let mut hole = first.holes as usize;
+        let first_hole = first.holes as usize;
+        let mut hole = first_hole;
         let segs = self.segs(x);
         for (i, seg) in segs.iter().enumerate() {
             if let Seg::Hole { chain, kind } = *seg {
                 let hole_span = sc.spans[hole];
+                let number = (hole - first_hole) as u32;
                 if chain {
                     self.trace_span(cx, sc, hole_span, depth + 1, false, out);
                 } else if matches!(kind, HoleKind::Any | HoleKind::Quoted)
                     && !self.message_in_hole(cx, sc, hole_span, depth, out)
+                    && !self.linked_in_hole(cx, sc, (first.template, number), hole_span, depth, out)
                     && i + 1 == segs.len()
                 {
                     self.piece_in_hole(cx, sc, hole_span, depth, out);
@@ -329,6 +332,43 @@ impl TemplateSet {
                 hole += 1;
             }
         }
+    }
+
+    /// A hole filled with a format its caller handed in
+    /// ([`TemplateSetBuilder::link`](crate::TemplateSetBuilder::link)): a
+    /// layer when a linked template explains all of it. Whether it was.
+    fn linked_in_hole<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        (template, hole): (u32, u32),
+        span: Span,
+        depth: usize,
+        out: &mut S,
+    ) -> bool {
+        if depth >= MAX_DEPTH || self.links.is_empty() {
+            return false;
+        }
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        for l in self.linked(template, hole) {
+            let x = &self.anchored[l.entry as usize];
+            let c = Cand {
+                rank: rank_of(x.lit_len),
+                template: x.template,
+                start: span.start as u32,
+                entry: l.entry,
+            };
+            let mark = sc.spans.len();
+            if self.verify(cx.text, sc, c, span.end) {
+                self.push_hit(sc, c, mark);
+                sc.hits[hbase].holes = mark as u32;
+                self.push_frame(cx, sc, hbase, span, depth + 1, out);
+                sc.hits.truncate(hbase);
+                sc.spans.truncate(sbase);
+                return true;
+            }
+        }
+        false
     }
 
     /// A message built in pieces (`message.append(f" with values
