@@ -70,6 +70,7 @@ pub(crate) fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "preproc_def" => string_macro(n, cx),
         "assignment_expression" => message_assignment(n, cx),
         "return_statement" => table_return(n, cx),
+        "string_literal" => protocol_error_reply(n, cx),
         // Macros come from headers anywhere in the repository: one scope
         // for all C and C++ files lets a format use a macro of another
         // file (`ngx_close_file_n " %s failed"`).
@@ -346,6 +347,29 @@ fn adjacent_literals(v: &str) -> Option<String> {
         rest = body.get(i + 1..)?;
         any = true;
     }
+}
+
+/// `sdsnew("-WRONGTYPE Operation against a key holding the wrong kind of
+/// value\r\n")`: an error reply of a line protocol (Redis's RESP), an
+/// error code in capitals after a `-`, ended by CRLF, handed to whatever
+/// builds the reply. A client prints it without its framing
+/// (`WRONGTYPE Operation against …`), so that is the message.
+fn protocol_error_reply(n: Node<'_>, cx: &mut Cx<'_>) {
+    if n.parent().is_none_or(|p| p.kind() != "argument_list") {
+        return;
+    }
+    let Some(text) = adjacent_literals(cx.text(n)) else {
+        return;
+    };
+    let Some(reply) = text.strip_prefix('-').and_then(|t| t.strip_suffix("\r\n")) else {
+        return;
+    };
+    let code = reply.split(' ').next().unwrap_or_default();
+    let is_code = code.len() >= 2 && code.bytes().all(|c| c.is_ascii_uppercase() || c == b'_');
+    if !is_code || reply.len() == code.len() || reply.contains('%') {
+        return;
+    }
+    cx.push_kept_message(n, "reply", vec![text_part(reply.to_string())], Vec::new());
 }
 
 /// `u->err = "invalid port";`, `*err = "BIO_new_file() failed";`: a
@@ -1224,6 +1248,27 @@ pub(crate) fn brace_format(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<Stri
 mod tests {
     use super::*;
     use crate::test_support::{all_level_patterns_of, pattern_column};
+
+    #[test]
+    fn an_error_reply_of_a_line_protocol_is_a_message_without_its_framing() {
+        let s = crate::test_support::patterns_of(
+            "src/server.c",
+            r#"
+void createSharedObjects(void) {
+    shared.wrongtypeerr = createObject(OBJ_STRING,sdsnew(
+        "-WRONGTYPE Operation against a key holding the wrong kind of value\r\n"));
+    shared.err = createObject(OBJ_STRING,sdsnew("-ERR\r\n"));
+    shared.crlf = createObject(OBJ_STRING,sdsnew("\r\n"));
+    addReplyProto(c, "-ERR bad %s\r\n", 9);
+    puts("- not a reply\r\n");
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            ["WRONGTYPE Operation against a key holding the wrong kind of value"]
+        );
+    }
 
     #[test]
     fn a_log_format_held_as_data_is_a_template() {
