@@ -44,8 +44,8 @@ pub(crate) trait PartTrace: Sized {
     fn trace(set: &TemplateSet, text: &str, hints: &Hints) -> Self;
     /// Whether it found a frame.
     fn found(&self) -> bool;
-    /// The same trace with the text's last byte, `[at, at + 1)`, unmatched.
-    fn with_unmatched_stop(self, at: usize) -> Self;
+    /// The same trace with the text's end, `[at, end)`, unmatched.
+    fn with_unmatched_tail(self, at: usize, end: usize) -> Self;
 }
 
 impl PartTrace for Trace {
@@ -59,8 +59,8 @@ impl PartTrace for Trace {
         !self.frames.is_empty()
     }
 
-    fn with_unmatched_stop(mut self, at: usize) -> Self {
-        self.unmatched.push((at, at + 1));
+    fn with_unmatched_tail(mut self, at: usize, end: usize) -> Self {
+        self.unmatched.push((at, end));
         self
     }
 }
@@ -77,7 +77,7 @@ impl PartTrace for TraceOutline {
     }
 
     #[inline]
-    fn with_unmatched_stop(self, _at: usize) -> Self {
+    fn with_unmatched_tail(self, _at: usize, _end: usize) -> Self {
         TraceOutline {
             unmatched: true,
             ..self

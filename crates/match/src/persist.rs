@@ -166,7 +166,7 @@ impl TemplateSet {
                 entry: d.u32()?,
             })
         })?;
-        let set = TemplateSet {
+        let mut set = TemplateSet {
             templates,
             segs,
             words,
@@ -175,8 +175,13 @@ impl TemplateSet {
             anchors,
             files,
             links,
+            piece_heads: Default::default(),
         };
-        set.is_whole().then_some(set)
+        if !set.is_whole() {
+            return None;
+        }
+        set.piece_heads = set.pieces();
+        Some(set)
     }
 
     /// Whether every range and index the set follows lies inside it.

@@ -157,6 +157,7 @@ impl TemplateSetBuilder {
             anchors: Anchors::default(),
             files: std::mem::take(&mut self.files),
             links: Vec::new(),
+            piece_heads: Default::default(),
         };
         let entries: Vec<Entry> = (self.templates.iter().enumerate())
             .map(|(i, (t, payloads))| set.compile(i as u32, t, payloads))
@@ -176,6 +177,7 @@ impl TemplateSetBuilder {
         anchors.renumber(|a| first[a as usize]);
         set.anchors = anchors;
         set.links = self.compile_links(&mut set.anchored, &entries);
+        set.piece_heads = set.pieces();
         set
     }
 
@@ -261,9 +263,24 @@ pub struct TemplateSet {
     /// Inner templates that may fill an outer one's hole, sorted by
     /// outer template and hole.
     pub(crate) links: Vec<Link>,
+    /// The first four bytes of every piece, a template that starts with a
+    /// space (`piece_in_hole` looks for them first).
+    pub(crate) piece_heads: foldhash::HashSet<u32>,
 }
 
 impl TemplateSet {
+    /// [`TemplateSet::piece_heads`] of its templates.
+    pub(crate) fn pieces(&self) -> foldhash::HashSet<u32> {
+        self.anchored
+            .iter()
+            .filter(|x| {
+                crate::trace::piece_head(self.segs(x))
+                    .is_some_and(|n| n >= crate::trace::MIN_PIECE_HEAD)
+            })
+            .map(|x| x.head as u32)
+            .collect()
+    }
+
     /// The inner templates linked to a hole of a template
     /// ([`TemplateSetBuilder::link`]).
     #[inline]

@@ -402,6 +402,11 @@ impl TemplateSet {
             if rest.len() < MIN_HOLE_MESSAGE || !sc.occ.iter().any(|o| rest.holds(o)) {
                 return;
             }
+            // Most spaces start no piece: told from their first four bytes.
+            if !self.piece_heads.contains(&piece_key(&b[at..])) {
+                from = at + 1;
+                continue;
+            }
             let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
             self.explain_whole(cx, sc, rest);
             // Its literals a good share of the rest, or a head of words
@@ -409,8 +414,9 @@ impl TemplateSet {
             let piece = sc.hits[hbase..].first().is_some_and(|h| {
                 let x = &self.anchored[h.entry as usize];
                 piece_head(self.segs(x)).is_some_and(|head| {
-                    head >= MIN_HOLE_MESSAGE
-                        || x.lit_len as usize * HOLE_MESSAGE_SHARE >= rest.len()
+                    head >= MIN_PIECE_HEAD
+                        && (head >= MIN_HOLE_MESSAGE
+                            || x.lit_len as usize * HOLE_MESSAGE_SHARE >= rest.len())
                 })
             });
             if piece {
@@ -472,34 +478,33 @@ impl TemplateSet {
     }
 
     /// The literal bytes a hit explains: its template's, and when those
-    /// are a small share, also those of the messages its holes hold whole
-    /// (a wrapped error's too), one level down (`Invalid value for %v: %v` around `%v %v
-    /// does not exist.`).
+    /// are a small share, also those of the message its last hole holds
+    /// whole (a wrapped error's too), one level down (`Invalid value for
+    /// %v: %v` around `%v %v does not exist.`). The last hole only: a
+    /// message ends with what it carries.
     fn explained_len(&self, cx: &Cx<'_>, sc: &mut Scratch, h: Hit) -> usize {
         let x = &self.anchored[h.entry as usize];
-        let mut len = x.lit_len as usize;
-        let mut hole = h.holes as usize;
-        for seg in self.segs(x) {
-            let Seg::Hole { kind, chain } = *seg else {
-                continue;
-            };
-            let span = sc.spans[hole];
-            hole += 1;
-            if !(chain || matches!(kind, HoleKind::Any | HoleKind::Quoted))
-                || span.len() < MIN_HOLE_MESSAGE
-                || !sc.occ.iter().any(|o| span.holds(o))
-            {
-                continue;
-            }
-            let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
-            self.explain_whole(cx, sc, span);
-            len += sc.hits[hbase..]
-                .first()
-                .map_or(0, |i| self.anchored[i.entry as usize].lit_len as usize);
-            sc.hits.truncate(hbase);
-            sc.spans.truncate(sbase);
+        let len = x.lit_len as usize;
+        let segs = self.segs(x);
+        let Some(&Seg::Hole { kind, chain }) = segs.last() else {
+            return len;
+        };
+        let holes = segs.iter().filter(|s| matches!(s, Seg::Hole { .. })).count();
+        let span = sc.spans[h.holes as usize + holes - 1];
+        if !(chain || matches!(kind, HoleKind::Any | HoleKind::Quoted))
+            || span.len() < MIN_HOLE_MESSAGE
+            || !sc.occ.iter().any(|o| span.holds(o))
+        {
+            return len;
         }
-        len
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        self.explain_whole(cx, sc, span);
+        let inner = sc.hits[hbase..]
+            .first()
+            .map_or(0, |i| self.anchored[i.entry as usize].lit_len as usize);
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
+        len + inner
     }
 
     /// Appends the templates whose anchor occurs in `span`, to try from its
@@ -732,10 +737,24 @@ fn swallows_a_layer(segs: &[Seg], text: &str, spans: &[Span]) -> bool {
     false
 }
 
+/// The fewest bytes a piece's first literal has (its space included): the
+/// four that [`piece_key`] reads.
+pub(crate) const MIN_PIECE_HEAD: usize = 4;
+
+/// The key of a piece's first four bytes, as [`TemplateSet::piece_heads`]
+/// holds them (zero-padded when the text is shorter).
+#[inline]
+pub(crate) fn piece_key(b: &[u8]) -> u32 {
+    let mut k = [0u8; 4];
+    let n = b.len().min(4);
+    k[..n].copy_from_slice(&b[..n]);
+    u32::from_le_bytes(k)
+}
+
 /// The length of a template's first literal when it starts with a space:
 /// a piece appended to a message, never printed first.
 #[inline]
-fn piece_head(segs: &[Seg]) -> Option<usize> {
+pub(crate) fn piece_head(segs: &[Seg]) -> Option<usize> {
     match segs.first() {
         Some(Seg::Lit { first, len, .. }) if *first as u8 == b' ' => Some(*len as usize),
         _ => None,

@@ -536,8 +536,44 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         "do_log2" | "do_log2_f" | "do_log2_r" | "do_log2_fr" => openssh_do_log2(n, name, &args, cx),
         // The parts of an `ereport`, read there; never sites themselves.
         _ if is_ereport_part(name) => {}
+        _ if formats_into_buffer(name) => message_buffer(n, &args, cx),
         _ => message_function_call(n, name, &args, cx),
     }
+}
+
+/// `snprintf(msg, sizeof(msg), "Internal error in RDB reading offset
+/// %llu, …", …)`, `msnprintf(error_buffer, …, "SSL certificate problem:
+/// %s", …)`: a message formatted into a buffer named for one, which the
+/// function then logs or hands on. The format is the first literal after
+/// the buffer (and its size).
+fn message_buffer(n: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
+    let Some(buffer) = args.first() else {
+        return;
+    };
+    if !is_message_buffer(cx.text(*buffer)) {
+        return;
+    }
+    let Some(i) = (1..args.len().min(3)).find(|&i| is_text(args[i], cx)) else {
+        return;
+    };
+    let (mut m, h) = format_message(args[i], &args[i + 1..], cx, Verbs::Libc);
+    trim_newline(&mut m);
+    cx.push_kept_message(n, last_name(cx.text(*buffer)), m, h);
+}
+
+/// A buffer named for a message: `msg`, `errbuf`, `error_buffer`,
+/// `errmsg`, `msgbuf` (after any `&`, `->` or `.`).
+fn is_message_buffer(target: &str) -> bool {
+    let name = target
+        .trim_start_matches('&')
+        .rsplit(['.', '>'])
+        .next()
+        .unwrap_or(target)
+        .to_ascii_lowercase();
+    crate::is_message_name(&name)
+        || name
+            .split('_')
+            .any(|w| matches!(w, "err" | "error" | "errbuf" | "msg" | "msgbuf" | "errmsg"))
 }
 
 /// Whether a level shows at the options' levels.
@@ -1248,6 +1284,33 @@ pub(crate) fn brace_format(args: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<Stri
 mod tests {
     use super::*;
     use crate::test_support::{all_level_patterns_of, pattern_column};
+
+    #[test]
+    fn a_message_formatted_into_a_buffer_named_for_one_is_a_message() {
+        let s = crate::test_support::patterns_of(
+            "src/rdb.c",
+            r#"
+void rdbReportError(int linenum, char *reason, ...) {
+    char msg[1024];
+    int len = snprintf(msg, sizeof(msg),
+        "Internal error in RDB reading offset %llu, function at rdb.c:%d -> ",
+        (unsigned long long)loaded, linenum);
+    msnprintf(backend->error_buffer, sizeof(backend->error_buffer),
+              "SSL certificate problem: %s", X509_verify_cert_error_string(lerr));
+    snprintf(path, sizeof(path), "%s/%s.rdb", dir, name);
+    snprintf(buf, sizeof(buf), "not a message %d", n);
+    serverLog(LL_WARNING, "%s", msg);
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "Internal error in RDB reading offset %llu, function at rdb.c:%d -> ",
+                "SSL certificate problem: %s"
+            ]
+        );
+    }
 
     #[test]
     fn an_error_reply_of_a_line_protocol_is_a_message_without_its_framing() {
