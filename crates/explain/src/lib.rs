@@ -437,30 +437,9 @@ impl Explainer {
 
     /// Traces one part; loggers and CLIs often end a message with a full
     /// stop the code did not write, so a part that traces to nothing is
-    /// traced again without it, the stop unmatched. A part that still
-    /// traces to nothing may be a whole message with more after it: a
-    /// sentence another version appended (`Fatal: Can't initialize
-    /// Background Jobs. Error message: …`), a user's words in another
-    /// script; its head up to there is traced, the rest unmatched.
+    /// traced again without it, the stop unmatched.
     #[inline(always)]
     fn trace_part<T: PartTrace>(&self, text: &str, hints: &Hints) -> T {
-        let t: T = self.trace_or_stop(text, hints);
-        if t.found() {
-            return t;
-        }
-        for cut in tail_cuts(text).into_iter().flatten() {
-            let head: T = self.trace_or_stop(&text[..cut], hints);
-            if head.found() {
-                return head.with_unmatched_tail(cut, text.len());
-            }
-        }
-        t
-    }
-
-    /// Traces a part, and when that finds nothing the part without its
-    /// last full stop.
-    #[inline(always)]
-    fn trace_or_stop<T: PartTrace>(&self, text: &str, hints: &Hints) -> T {
         let t = T::trace(&self.set, text, hints);
         if !t.found() && text.ends_with('.') {
             let stop = text.len() - 1;
@@ -651,24 +630,6 @@ fn reading_of(s: &StackLine, text: &str) -> StackLine {
     let mut again = stack::read(&[text]).swap_remove(0);
     again.hints = s.hints.clone();
     again
-}
-
-/// Where a text that traces to nothing may end a whole message, longest
-/// head first: after the last and the first sentence end (`. ` after a
-/// word), and before a space that starts words in another script (a
-/// user's question after the message), never in the first 16 bytes.
-fn tail_cuts(text: &str) -> [Option<usize>; 3] {
-    const MIN_HEAD: usize = 16;
-    let b = text.as_bytes();
-    let sentence_end = |p: &usize| *p >= MIN_HEAD && b[*p - 2].is_ascii_alphanumeric();
-    let first = memchr::memmem::find_iter(b, ". ").map(|p| p + 1).find(sentence_end);
-    let last = memchr::memmem::rfind_iter(b, ". ").map(|p| p + 1).find(sentence_end);
-    let other_script = b.iter().position(|&c| c >= 0x80).and_then(|p| {
-        let space = b[..p].iter().rposition(|&c| c == b' ')?;
-        let rest = &text[space..];
-        (space >= MIN_HEAD && !rest.bytes().any(|c| c.is_ascii_alphabetic())).then_some(space)
-    });
-    [last, first.filter(|f| Some(*f) != last), other_script]
 }
 
 /// Where the text of a line pasted as Markdown starts and ends: wrapped

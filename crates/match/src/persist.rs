@@ -176,11 +176,12 @@ impl TemplateSet {
             files,
             links,
             piece_heads: Default::default(),
+            literal_ends: Default::default(),
         };
         if !set.is_whole() {
             return None;
         }
-        set.piece_heads = set.pieces();
+        (set.piece_heads, set.literal_ends) = (set.pieces(), set.ends());
         Some(set)
     }
 

@@ -158,6 +158,7 @@ impl TemplateSetBuilder {
             files: std::mem::take(&mut self.files),
             links: Vec::new(),
             piece_heads: Default::default(),
+            literal_ends: Default::default(),
         };
         let entries: Vec<Entry> = (self.templates.iter().enumerate())
             .map(|(i, (t, payloads))| set.compile(i as u32, t, payloads))
@@ -177,7 +178,7 @@ impl TemplateSetBuilder {
         anchors.renumber(|a| first[a as usize]);
         set.anchors = anchors;
         set.links = self.compile_links(&mut set.anchored, &entries);
-        set.piece_heads = set.pieces();
+        (set.piece_heads, set.literal_ends) = (set.pieces(), set.ends());
         set
     }
 
@@ -266,6 +267,9 @@ pub struct TemplateSet {
     /// The first four bytes of every piece, a template that starts with a
     /// space (`piece_in_hole` looks for them first).
     pub(crate) piece_heads: foldhash::HashSet<u32>,
+    /// The last four bytes of every template that ends with a literal of
+    /// four bytes or more (`trace_head` cuts a text only where one ends).
+    pub(crate) literal_ends: foldhash::HashSet<u32>,
 }
 
 impl TemplateSet {
@@ -278,6 +282,17 @@ impl TemplateSet {
                     .is_some_and(|n| n >= crate::trace::MIN_PIECE_HEAD)
             })
             .map(|x| x.head as u32)
+            .collect()
+    }
+
+    /// [`TemplateSet::literal_ends`] of its templates: the high four bytes
+    /// of a tail of four bytes or more.
+    pub(crate) fn ends(&self) -> foldhash::HashSet<u32> {
+        const FOUR: u64 = 0xffff_ffff_0000_0000;
+        self.anchored
+            .iter()
+            .filter(|x| x.tail_mask & FOUR == FOUR)
+            .map(|x| (x.tail >> 32) as u32)
             .collect()
     }
 

@@ -705,6 +705,28 @@ fn a_format_handed_to_a_printer_fills_the_hole_of_its_parameter() {
 }
 
 #[test]
+fn a_whole_message_before_a_logger_detail_is_its_head() {
+    let s = set(vec![(
+        tpl(vec![
+            lit("SSL_CTX_use_PrivateKey(\""),
+            hole(HoleKind::Any, "%s", false),
+            lit("\") failed"),
+        ]),
+        1,
+    )]);
+    let t = s.trace(
+        "SSL_CTX_use_PrivateKey(\"/tmp/other.key\") failed (SSL: error:05800074:x509 certificate routines::key values mismatch)",
+        &Hints::default(),
+    );
+    assert_eq!(t.frames.iter().map(payloads).collect::<Vec<_>>(), [vec![1]]);
+    assert_eq!(t.unmatched.len(), 1);
+    assert_eq!(
+        crate::trace::tail_cuts("short. tail (x)"),
+        [None, None, None, None]
+    );
+}
+
+#[test]
 fn a_short_template_does_not_claim_a_long_plain_hole() {
     let s = set(vec![
         (

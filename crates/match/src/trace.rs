@@ -152,24 +152,58 @@ impl TemplateSet {
         );
         let cx = Cx { text, hints };
         self.trace_whole(&cx, sc, &mut out);
+        let out = self.trace_rare(&cx, sc, out);
+        if !out.unexplained().0 {
+            return out;
+        }
+        self.trace_head(&cx, sc).unwrap_or(out)
+    }
+
+    /// Text left unexplained: the templates anchored on literals may
+    /// explain more.
+    fn trace_rare<S: Sink + Default>(&self, cx: &Cx<'_>, sc: &mut Scratch, out: S) -> S {
         let left = out.unexplained();
         if left == (false, 0) || !self.anchors.has_rare() {
             return out;
         }
-        // Text left unexplained: the templates anchored on literals may
-        // explain more.
         let words = sc.occ.len();
         self.anchors.find_rare(&sc.text, &sc.masks, &mut sc.occ);
         if sc.occ.len() == words {
             return out;
         }
         let mut again = S::default();
-        self.trace_whole(&cx, sc, &mut again);
+        self.trace_whole(cx, sc, &mut again);
         if again.unexplained() < left {
             again
         } else {
             out
         }
+    }
+
+    /// A text that traces to nothing may be a whole message with more
+    /// after it ([`tail_cuts`]): its head is traced (with the anchors
+    /// already found), the rest unmatched.
+    #[cold]
+    fn trace_head<S: Sink + Default>(&self, cx: &Cx<'_>, sc: &mut Scratch) -> Option<S> {
+        let b = cx.text.as_bytes();
+        for cut in tail_cuts(cx.text).into_iter().flatten() {
+            // Where no template's last literal ends, or no anchor is
+            // before, nothing can end.
+            let end = u32::from_le_bytes([b[cut - 4], b[cut - 3], b[cut - 2], b[cut - 1]]);
+            if !self.literal_ends.contains(&end) || !sc.occ.iter().any(|o| o.end <= cut) {
+                continue;
+            }
+            let mut head = S::default();
+            sc.cands.clear();
+            sc.hits.clear();
+            sc.spans.clear();
+            self.trace_span(cx, sc, Span::new(0, cut), 0, true, &mut head);
+            if !head.unexplained().0 {
+                head.unmatched(Span::new(cut, cx.text.len()));
+                return Some(head);
+            }
+        }
+        None
     }
 
     /// Traces the whole text from the anchors found in it.
@@ -385,7 +419,7 @@ impl TemplateSet {
         depth: usize,
         out: &mut S,
     ) {
-        if depth >= MAX_DEPTH || span.len() < MIN_HOLE_MESSAGE {
+        if depth >= MAX_DEPTH || span.len() < MIN_HOLE_MESSAGE || self.piece_heads.is_empty() {
             return;
         }
         let b = cx.text.as_bytes();
@@ -399,11 +433,13 @@ impl TemplateSet {
                 return;
             };
             let rest = Span::new(at, span.end);
-            if rest.len() < MIN_HOLE_MESSAGE || !sc.occ.iter().any(|o| rest.holds(o)) {
+            if rest.len() < MIN_HOLE_MESSAGE {
                 return;
             }
             // Most spaces start no piece: told from their first four bytes.
-            if !self.piece_heads.contains(&piece_key(&b[at..])) {
+            if !self.piece_heads.contains(&piece_key(&b[at..span.end]))
+                || !sc.occ.iter().any(|o| rest.holds(o))
+            {
                 from = at + 1;
                 continue;
             }
@@ -489,7 +525,10 @@ impl TemplateSet {
         let Some(&Seg::Hole { kind, chain }) = segs.last() else {
             return len;
         };
-        let holes = segs.iter().filter(|s| matches!(s, Seg::Hole { .. })).count();
+        let holes = segs
+            .iter()
+            .filter(|s| matches!(s, Seg::Hole { .. }))
+            .count();
         let span = sc.spans[h.holes as usize + holes - 1];
         if !(chain || matches!(kind, HoleKind::Any | HoleKind::Quoted))
             || span.len() < MIN_HOLE_MESSAGE
@@ -717,12 +756,8 @@ fn swallows_a_layer(segs: &[Seg], text: &str, spans: &[Span]) -> bool {
     for seg in segs {
         match *seg {
             Seg::Hole { .. } => match holes.next() {
-                Some(s) => {
-                    let value = &b[s.start..s.end];
-                    if memchr::memmem::find(value, b": ").is_some() || value.contains(&b'\t') {
-                        return true;
-                    }
-                }
+                Some(s) if holds_separator(&b[s.start..s.end]) => return true,
+                Some(_) => {}
                 None => break,
             },
             Seg::Lit { len, first, .. } => {
@@ -737,6 +772,57 @@ fn swallows_a_layer(segs: &[Seg], text: &str, spans: &[Span]) -> bool {
     false
 }
 
+/// Where a text that traces to nothing may end a whole message, longest
+/// head first, never in its first 16 bytes: before a logger's detail in
+/// parentheses at its end (nginx's `ngx_ssl_error`: `… failed (SSL:
+/// …)`); after its last and its first sentence end (`. ` after a word: a
+/// sentence another version appended, `Fatal: Can't initialize Background
+/// Jobs. Error message: …`); before a space that starts words in another
+/// script (a user's question after the message).
+pub(crate) fn tail_cuts(text: &str) -> [Option<usize>; 4] {
+    const MIN_HEAD: usize = 16;
+    let b = text.as_bytes();
+    if b.len() <= MIN_HEAD {
+        return [None; 4];
+    }
+    let (mut first, mut last) = (None, None);
+    for dot in memchr::memchr_iter(b'.', &b[MIN_HEAD - 1..]) {
+        let p = MIN_HEAD + dot;
+        if b.get(p) == Some(&b' ') && b[p - 2].is_ascii_alphanumeric() {
+            first = first.or(Some(p));
+            last = Some(p);
+        }
+    }
+    // Only a text that ends in another script.
+    let other_script = (b[b.len() - 1] >= 0x80)
+        .then(|| {
+            let p = b.iter().position(|&c| c >= 0x80)?;
+            let space = b[..p].iter().rposition(|&c| c == b' ')?;
+            (space >= MIN_HEAD && !b[space..].iter().any(u8::is_ascii_alphabetic)).then_some(space)
+        })
+        .flatten();
+    let detail = (b[b.len() - 1] == b')')
+        .then(|| {
+            let mut depth = 0usize;
+            let open = b.iter().rposition(|&c| {
+                depth = match c {
+                    b')' => depth + 1,
+                    b'(' => depth - 1,
+                    _ => depth,
+                };
+                depth == 0
+            })?;
+            (open > MIN_HEAD && b[open - 1] == b' ').then_some(open - 1)
+        })
+        .flatten();
+    [
+        detail,
+        last,
+        first.filter(|f| Some(*f) != last),
+        other_script,
+    ]
+}
+
 /// The fewest bytes a piece's first literal has (its space included): the
 /// four that [`piece_key`] reads.
 pub(crate) const MIN_PIECE_HEAD: usize = 4;
@@ -749,6 +835,13 @@ pub(crate) fn piece_key(b: &[u8]) -> u32 {
     let n = b.len().min(4);
     k[..n].copy_from_slice(&b[..n]);
     u32::from_le_bytes(k)
+}
+
+/// Whether a value holds a layer separator, `: ` or a tab.
+#[inline]
+fn holds_separator(value: &[u8]) -> bool {
+    memchr::memchr2_iter(b':', b'\t', value)
+        .any(|i| value[i] == b'\t' || value.get(i + 1) == Some(&b' '))
 }
 
 /// The length of a template's first literal when it starts with a space:
