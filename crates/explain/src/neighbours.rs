@@ -3,7 +3,10 @@
 //! usage, the `Try … for help.` hint and then `Error: %s`, where
 //! `ClickException.show` prints the same `Error: %s` alone. When a frame's
 //! best sites tie, and a nearby line traced to one site only, the tied site
-//! nearest to it in the same file wins.
+//! nearest to it in the same file wins. Before the neighbours, the line's
+//! own words: a tied site whose function or file the line names
+//! (`"worker_processes" directive invalid value` names nginx's
+//! `ngx_set_worker_processes`, which returns that `invalid value`) wins.
 
 use crate::{CandidateOut, Explanation, FrameOut, Verdict};
 
@@ -42,8 +45,10 @@ pub(crate) fn settle_ties(explained: &mut [Explanation]) {
         .collect();
     let mut settled: Vec<(usize, usize, usize)> = Vec::new();
     for &(i, k) in &tied {
+        let e = &explained[i];
         let places = neighbour_places(explained, i);
-        if let Some(best) = nearest(&explained[i].frames[k], &places) {
+        let best = named_by_line(e, &e.frames[k]).or_else(|| nearest(&e.frames[k], &places));
+        if let Some(best) = best {
             settled.push((i, k, best));
         }
     }
@@ -136,6 +141,38 @@ fn nearest(f: &FrameOut, places: &[Place<'_>]) -> Option<usize> {
     alone.then_some(first.2)
 }
 
+/// The index of the tied candidate of `f` whose function and file name
+/// the most words of the line (five letters or more, not words of the
+/// message itself), when one names more than every other.
+fn named_by_line(e: &Explanation, f: &FrameOut) -> Option<usize> {
+    let tied = &f.candidates[..tied_count(f)];
+    let pattern = tied.first()?.message_pattern.to_ascii_lowercase();
+    let mut words: Vec<String> = e
+        .input
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 5)
+        .map(str::to_ascii_lowercase)
+        .filter(|w| !pattern.contains(w.as_str()))
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    let named = |c: &CandidateOut| {
+        let place = format!(
+            "{} {}",
+            c.function.as_deref().unwrap_or_default(),
+            c.file_path
+        )
+        .to_ascii_lowercase();
+        words.iter().filter(|w| place.contains(w.as_str())).count()
+    };
+    let mut counts: Vec<(usize, usize)> = tied.iter().map(named).enumerate().collect();
+    counts.sort_unstable_by_key(|&(_, n)| std::cmp::Reverse(n));
+    match counts[..] {
+        [(best, n), (_, m), ..] if n > m => Some(best),
+        _ => None,
+    }
+}
+
 /// How near a candidate is to the nearest place in its file: tier 0 in
 /// the same function, 1 elsewhere in the file, and the lines between.
 fn distance(c: &CandidateOut, places: &[&Place<'_>]) -> Option<(u32, u32)> {
@@ -209,6 +246,37 @@ mod tests {
                 ],
             ),
         ]
+    }
+
+    #[test]
+    fn the_tied_site_the_line_names_wins() {
+        let mut e = vec![line(
+            Verdict::Ambiguous,
+            vec![
+                cand(
+                    "src/http/ngx_http_headers_filter_module.c",
+                    523,
+                    "ngx_http_headers_expires",
+                ),
+                cand("src/core/nginx.c", 1522, "ngx_set_worker_processes"),
+            ],
+        )];
+        e[0].input =
+            "nginx: [emerg] \"worker_processes\" directive invalid value in /x.conf:1".into();
+        settle_ties(&mut e);
+        assert_eq!(top(&e[0]), ("src/core/nginx.c", 1522));
+        assert_eq!(e[0].verdict, Verdict::Traced);
+        // Words that name both, or neither, settle nothing.
+        let mut e = vec![line(
+            Verdict::Ambiguous,
+            vec![
+                cand("a/store.go", 10, "Store.Get"),
+                cand("a/store.go", 20, "Store.Put"),
+            ],
+        )];
+        e[0].input = "store: value missing".into();
+        settle_ties(&mut e);
+        assert_eq!(e[0].verdict, Verdict::Ambiguous);
     }
 
     #[test]

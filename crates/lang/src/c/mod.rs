@@ -392,7 +392,10 @@ fn message_assignment(n: Node<'_>, cx: &mut Cx<'_>) {
 }
 
 /// `case CURLE_COULDNT_CONNECT: return "Couldn't connect to server";` in
-/// a function returning text: a message table (a `strerror`).
+/// a function returning text: a message table (a `strerror`). Or, outside
+/// a `case`, in a function that returns text only when something is wrong
+/// (another of its returns is `NULL` or an `…_OK` constant: nginx's
+/// directive handlers `return "invalid value";` or `NGX_CONF_OK`).
 fn table_return(n: Node<'_>, cx: &mut Cx<'_>) {
     let Some(value) = n.named_child(0) else {
         return;
@@ -410,18 +413,30 @@ fn table_return(n: Node<'_>, cx: &mut Cx<'_>) {
         }
         cur = p.parent();
     }
-    let Some(func) = cur.filter(|_| in_case) else {
+    let Some(func) = cur else {
         return;
     };
-    let head = func
-        .child_by_field_name("body")
-        .map_or("", |b| &cx.text(func)[..b.start_byte() - func.start_byte()]);
+    let body = func.child_by_field_name("body");
+    let head = body.map_or("", |b| &cx.text(func)[..b.start_byte() - func.start_byte()]);
     if !head.contains("char") || !head.contains('*') {
+        return;
+    }
+    if !in_case && !body.is_some_and(|b| returns_nothing_wrong(cx.text(b))) {
         return;
     }
     let (mut m, h) = plain_message(value, cx);
     trim_newline(&mut m);
     cx.push_kept_message(n, "return", m, h);
+}
+
+/// Whether a function body also returns `NULL` or an `…_OK` constant (its
+/// text results are then errors).
+fn returns_nothing_wrong(body: &str) -> bool {
+    body.match_indices("return").any(|(i, _)| {
+        let value = body[i + 6..].trim_start();
+        let value = value.split(';').next().unwrap_or_default().trim();
+        value == "NULL" || value.ends_with("_OK")
+    })
 }
 
 /// Calls whose names say what they print; the rest, if their name
@@ -1310,6 +1325,31 @@ void rdbReportError(int linenum, char *reason, ...) {
                 "SSL certificate problem: %s"
             ]
         );
+    }
+
+    #[test]
+    fn a_text_returned_where_success_returns_null_is_a_message() {
+        let s = crate::test_support::patterns_of(
+            "src/core/nginx.c",
+            r#"
+static char *
+ngx_set_worker_processes(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    if (ccf->worker_processes == NGX_ERROR) {
+        return "invalid value";
+    }
+    return NGX_CONF_OK;
+}
+static const char *state_name(int s)
+{
+    if (s) {
+        return "running";
+    }
+    return "stopped";
+}
+"#,
+        );
+        assert_eq!(pattern_column(&s), ["invalid value"]);
     }
 
     #[test]
