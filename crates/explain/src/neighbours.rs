@@ -142,13 +142,15 @@ fn nearest(f: &FrameOut, places: &[Place<'_>]) -> Option<usize> {
 }
 
 /// The index of the tied candidate of `f` whose function and file name
-/// the most words of the line (five letters or more, not words of the
-/// message itself), when one names more than every other.
+/// the most words of the line's message (five letters or more, not words
+/// of the frame's own message; the log prefix's program name tells
+/// nothing), when one names more than every other and no other tied site
+/// is in its file.
 fn named_by_line(e: &Explanation, f: &FrameOut) -> Option<usize> {
     let tied = &f.candidates[..tied_count(f)];
     let pattern = tied.first()?.message_pattern.to_ascii_lowercase();
-    let mut words: Vec<String> = e
-        .input
+    let message = e.input.get(e.prefix.len()..).unwrap_or(&e.input);
+    let mut words: Vec<String> = message
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| w.len() >= 5)
         .map(str::to_ascii_lowercase)
@@ -167,8 +169,16 @@ fn named_by_line(e: &Explanation, f: &FrameOut) -> Option<usize> {
     };
     let mut counts: Vec<(usize, usize)> = tied.iter().map(named).enumerate().collect();
     counts.sort_unstable_by_key(|&(_, n)| std::cmp::Reverse(n));
+    // Within one file, functions name the same module: no evidence (a
+    // closure and its enclosing `tryFopen` both name `fopen`).
+    let alone_in_file = |i: usize| {
+        let file = &tied[i].file_path;
+        tied.iter()
+            .enumerate()
+            .all(|(j, c)| j == i || &c.file_path != file)
+    };
     match counts[..] {
-        [(best, n), (_, m), ..] if n > m => Some(best),
+        [(best, n), (_, m), ..] if n > m && alone_in_file(best) => Some(best),
         _ => None,
     }
 }
@@ -275,6 +285,17 @@ mod tests {
             ],
         )];
         e[0].input = "store: value missing".into();
+        settle_ties(&mut e);
+        assert_eq!(e[0].verdict, Verdict::Ambiguous);
+        // Nor do words that name one of two sites of the same file.
+        let mut e = vec![line(
+            Verdict::Ambiguous,
+            vec![
+                cand("Psr7/Utils.php", 357, "{closure}"),
+                cand("Psr7/Utils.php", 371, "Utils.tryFopen"),
+            ],
+        )];
+        e[0].input = "Unable to open x: fopen(x): Failed to open stream".into();
         settle_ties(&mut e);
         assert_eq!(e[0].verdict, Verdict::Ambiguous);
     }
