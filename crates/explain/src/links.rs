@@ -13,13 +13,15 @@ use std::collections::HashMap;
 /// linked, since it is found nowhere else.
 const GLUE_LETTERS: usize = 4;
 
+/// Functions whose message has a hole filled by a message-named name:
+/// (repo, file, function's last name) → (site, that name).
+type Printers<'a> = HashMap<(&'a str, &'a str, &'a str), Vec<(u32, &'a str)>>;
+
 /// `(outer site, argument, inner site)` for
 /// [`errdex_match::TemplateSetBuilder::link`], sites numbered across the
 /// atlas as [`crate::Explainer`] numbers them.
 pub(crate) fn links(rows: &[TraceRow]) -> Vec<(u32, String, u32)> {
-    // Functions whose message has a hole filled by a message-named name:
-    // (repo, file, function's last name) → (site, that name).
-    let mut printers: HashMap<(&str, &str, &str), Vec<(u32, &str)>> = HashMap::new();
+    let mut printers: Printers<'_> = HashMap::new();
     for (payload, row, site) in numbered(rows) {
         let Some(function) = site.function.as_deref() else {
             continue;

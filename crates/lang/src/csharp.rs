@@ -65,11 +65,7 @@ fn base_message(n: Node<'_>, cx: &mut Cx<'_>) {
     let Some(first) = positional(&args).first().copied().filter(|m| is_text(*m)) else {
         return;
     };
-    let Some(class) = std::iter::successors(n.parent(), |p| p.parent())
-        .find(|p| p.kind() == "class_declaration")
-        .and_then(|c| c.child_by_field_name("name"))
-        .map(|c| cx.text(c).to_string())
-    else {
+    let Some(class) = tree::enclosing_class(n, cx) else {
         return;
     };
     if !crate::jvm::shared::exception_name(&class) {

@@ -603,6 +603,15 @@ pub(crate) fn named_argument<'t>(
     })
 }
 
+/// The name of the innermost `class_declaration` around `n` (Java, C#,
+/// TypeScript): whose constructor hands its parent a message.
+pub(crate) fn enclosing_class(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    std::iter::successors(n.parent(), |p| p.parent())
+        .find(|p| p.kind() == "class_declaration")
+        .and_then(|c| c.child_by_field_name("name"))
+        .map(|c| cx.text(c).to_string())
+}
+
 /// The text of a node's field, or `""` without one.
 pub(crate) fn field_text<'a>(n: Node<'_>, field: &str, cx: &Cx<'a>) -> &'a str {
     n.child_by_field_name(field)

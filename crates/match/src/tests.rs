@@ -525,10 +525,11 @@ fn pieces_appended_to_a_message_are_layers_of_its_last_hole() {
     );
 }
 
-#[test]
-fn a_leading_plain_hole_takes_no_layer_separator() {
+/// click's `Error: {message}` printer (1) and `BadParameter`'s `Invalid
+/// value for {hint}: {message}` (2).
+fn click_layers() -> Vec<(Template, u32)> {
     let any = |v: &str| hole(HoleKind::Any, v, false);
-    let s = set(vec![
+    vec![
         (tpl(vec![lit("Error: "), any("%s")]), 1),
         (
             tpl(vec![
@@ -539,16 +540,37 @@ fn a_leading_plain_hole_takes_no_layer_separator() {
             ]),
             2,
         ),
-        (
-            tpl(vec![
-                any("%r"),
-                lit(" is not a valid "),
-                any("%s"),
-                lit("."),
-            ]),
-            3,
-        ),
-    ]);
+    ]
+}
+
+/// click's `Path`: `{name} {filename!r} does not exist.`
+fn path_missing(payload: u32) -> (Template, u32) {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    (
+        tpl(vec![
+            any("%s"),
+            lit(" "),
+            any("%r"),
+            lit(" does not exist."),
+        ]),
+        payload,
+    )
+}
+
+#[test]
+fn a_leading_plain_hole_takes_no_layer_separator() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let mut templates = click_layers();
+    templates.push((
+        tpl(vec![
+            any("%r"),
+            lit(" is not a valid "),
+            any("%s"),
+            lit("."),
+        ]),
+        3,
+    ));
+    let s = set(templates);
     let layers = |text: &str| -> Vec<Vec<u32>> {
         s.trace(text, &Hints::default())
             .frames
@@ -563,27 +585,9 @@ fn a_leading_plain_hole_takes_no_layer_separator() {
     // Its value alone still matches.
     assert_eq!(layers("'x y' is not a valid integer."), [vec![3]]);
     // Holes joined by marks lead together (`{name} {path!r} does not exist.`).
-    let s = set(vec![
-        (tpl(vec![lit("Error: "), any("%s")]), 1),
-        (
-            tpl(vec![
-                lit("Invalid value for "),
-                any("%s"),
-                lit(": "),
-                any("%s"),
-            ]),
-            2,
-        ),
-        (
-            tpl(vec![
-                any("%s"),
-                lit(" "),
-                any("%r"),
-                lit(" does not exist."),
-            ]),
-            5,
-        ),
-    ]);
+    let mut templates = click_layers();
+    templates.push(path_missing(5));
+    let s = set(templates);
     let t = s.trace(
         "Error: Invalid value for 'PATH': Path '/nope' does not exist.",
         &Hints::default(),
@@ -611,28 +615,9 @@ fn a_leading_plain_hole_takes_no_layer_separator() {
 
 #[test]
 fn a_message_in_a_hole_counts_the_messages_in_its_own_holes() {
-    let any = |v: &str| hole(HoleKind::Any, v, false);
-    let s = set(vec![
-        (tpl(vec![lit("Error: "), any("%s")]), 1),
-        (
-            tpl(vec![
-                lit("Invalid value for "),
-                any("%s"),
-                lit(": "),
-                any("%s"),
-            ]),
-            2,
-        ),
-        (
-            tpl(vec![
-                any("%s"),
-                lit(" "),
-                any("%r"),
-                lit(" does not exist."),
-            ]),
-            3,
-        ),
-    ]);
+    let mut templates = click_layers();
+    templates.push(path_missing(3));
+    let s = set(templates);
     // `Invalid value for …: ` alone is a fifth of its text, but the message
     // in its last hole explains most of the rest.
     let t = s.trace(

@@ -186,11 +186,7 @@ fn super_call(n: Node<'_>, cx: &mut Cx<'_>) {
     if !is_super {
         return;
     }
-    let Some(class) = std::iter::successors(n.parent(), |p| p.parent())
-        .find(|p| p.kind() == "class_declaration")
-        .and_then(|c| c.child_by_field_name("name"))
-        .map(|c| cx.text(c).to_string())
-    else {
+    let Some(class) = tree::enclosing_class(n, cx) else {
         return;
     };
     if !exception_name(&class) {
