@@ -709,6 +709,11 @@ fn a_whole_message_before_a_logger_detail_is_its_head() {
         crate::trace::tail_cuts("short. tail (x)"),
         [None, None, None, None]
     );
+    // A text that is one parenthesised group has no head before it.
+    assert_eq!(
+        crate::trace::tail_cuts("(a long text in parentheses)"),
+        [None, None, None, None]
+    );
 }
 
 #[test]

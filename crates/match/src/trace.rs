@@ -812,7 +812,7 @@ pub(crate) fn tail_cuts(text: &str) -> [Option<usize>; 4] {
                 };
                 depth == 0
             })?;
-            (open > MIN_HEAD && b[open - 1] == b' ').then_some(open - 1)
+            (open > MIN_HEAD && b[open - 1] == b' ').then(|| open - 1)
         })
         .flatten();
     [
