@@ -45,8 +45,51 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "throw_expression" => throw(n, cx),
         "call_expression" => call(n, cx),
         "function_declaration" => wrapper_def(n, cx),
+        "constructor_invocation" => delegated_message(n, cx),
         _ => {}
     }
+}
+
+/// `class UnknownCommandException(name: String) : Exception("Unknown
+/// command $name")`: the message an error class hands the class it
+/// extends, which every `throw UnknownCommandException(…)` carries.
+fn delegated_message(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(class) = std::iter::successors(n.parent(), |p| p.parent())
+        .take(3)
+        .find(|p| p.kind() == "class_declaration")
+    else {
+        return;
+    };
+    let name = class
+        .child_by_field_name("name")
+        .map(|c| cx.text(c).to_string());
+    let parent = n.named_child(0).map(|t| cx.text(t));
+    let is_error = name
+        .iter()
+        .map(String::as_str)
+        .chain(parent)
+        .any(shared::exception_name);
+    let args: Vec<Node<'_>> = tree::arguments(child_of_kind(n, "value_arguments"))
+        .into_iter()
+        .filter_map(|a| a.named_child(a.named_child_count().checked_sub(1)? as u32))
+        .collect();
+    let Some(msg) = args
+        .iter()
+        .copied()
+        .find(|a| M.has_text(*a, cx))
+        .filter(|_| is_error)
+    else {
+        return;
+    };
+    let mut site = cx.site(
+        n,
+        parent.unwrap_or("super"),
+        ErrorType::Exception,
+        Severity::Error,
+    );
+    site.error_class = name;
+    let (message, holes) = M.message_of(msg, cx);
+    cx.push(site, message, holes, n);
 }
 
 static SYNTAX: Syntax = Syntax {
@@ -568,6 +611,19 @@ fn gap_pieces<'a>(cx: &Cx<'a>, start: usize, end: usize, raw: bool, out: &mut Ve
 mod tests {
     use crate::test_support::classed_patterns_of;
     use crate::test_support::pattern_column;
+
+    #[test]
+    fn an_error_class_delegating_its_message_is_a_site() {
+        let s = classed_patterns_of(
+            "src/Errors.kt",
+            r#"
+class UnknownCommandException(name: String) : Exception("Unknown command $name")
+class Widget(name: String) : Base("not an error $name")
+"#,
+        );
+        assert_eq!(pattern_column(&s), ["Unknown command %v"]);
+        assert_eq!(s[0].3.as_deref(), Some("UnknownCommandException"));
+    }
 
     #[test]
     fn templates_and_stdlib_failures() {

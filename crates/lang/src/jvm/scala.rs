@@ -53,8 +53,44 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         }
         "call_expression" if !thrown(n) => call(n, cx),
         "function_definition" => wrapper_def(n, cx),
+        "extends_clause" => delegated_message(n, cx),
         _ => {}
     }
+}
+
+/// `class BadCount(n: Int) extends Exception(s"bad count $n")`: the
+/// message an error class hands the class it extends, which every `throw
+/// new BadCount(…)` carries.
+fn delegated_message(n: Node<'_>, cx: &mut Cx<'_>) {
+    let name = n
+        .parent()
+        .filter(|p| p.kind() == "class_definition")
+        .and_then(|c| c.child_by_field_name("name"))
+        .map(|c| cx.text(c).to_string());
+    let parent = n.child_by_field_name("type").map(|t| cx.text(t));
+    let is_error = name
+        .iter()
+        .map(String::as_str)
+        .chain(parent)
+        .any(shared::exception_name);
+    let args = arguments(n.child_by_field_name("arguments"));
+    let Some(msg) = args
+        .iter()
+        .copied()
+        .find(|a| M.has_text(*a, cx))
+        .filter(|_| is_error)
+    else {
+        return;
+    };
+    let mut site = cx.site(
+        n,
+        parent.unwrap_or("super"),
+        ErrorType::Exception,
+        Severity::Error,
+    );
+    site.error_class = name;
+    let (message, holes) = M.message_of(msg, cx);
+    cx.push(site, message, holes, n);
 }
 
 static SYNTAX: Syntax = Syntax {
@@ -495,6 +531,19 @@ fn gap<'a>(
 mod tests {
     use crate::test_support::classed_patterns_of;
     use crate::test_support::pattern_column;
+
+    #[test]
+    fn an_error_class_delegating_its_message_is_a_site() {
+        let s = classed_patterns_of(
+            "src/Errors.scala",
+            r#"
+class BadCount(n: Int) extends Exception(s"bad count $n")
+class Widget(n: Int) extends Base(s"not an error $n")
+"#,
+        );
+        assert_eq!(pattern_column(&s), ["bad count %v"]);
+        assert_eq!(s[0].3.as_deref(), Some("BadCount"));
+    }
 
     #[test]
     fn interpolators_and_predef_checks() {
