@@ -68,29 +68,8 @@ fn delegated_message(n: Node<'_>, cx: &mut Cx<'_>) {
         .and_then(|c| c.child_by_field_name("name"))
         .map(|c| cx.text(c).to_string());
     let parent = n.child_by_field_name("type").map(|t| cx.text(t));
-    let is_error = name
-        .iter()
-        .map(String::as_str)
-        .chain(parent)
-        .any(shared::exception_name);
     let args = arguments(n.child_by_field_name("arguments"));
-    let Some(msg) = args
-        .iter()
-        .copied()
-        .find(|a| M.has_text(*a, cx))
-        .filter(|_| is_error)
-    else {
-        return;
-    };
-    let mut site = cx.site(
-        n,
-        parent.unwrap_or("super"),
-        ErrorType::Exception,
-        Severity::Error,
-    );
-    site.error_class = name;
-    let (message, holes) = M.message_of(msg, cx);
-    cx.push(site, message, holes, n);
+    shared::delegated_message(n, (name, parent), &args, &M, cx);
 }
 
 static SYNTAX: Syntax = Syntax {

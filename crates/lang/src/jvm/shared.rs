@@ -429,3 +429,37 @@ impl<'t> Maker<'t> {
         }
     }
 }
+
+/// The message an error class hands the class it extends (Kotlin's `:
+/// Exception("…")`, Scala's `extends Exception(s"…")`): a site of the
+/// class `name`, when it or `parent` is named like an error, at `n`.
+pub(crate) fn delegated_message(
+    n: Node<'_>,
+    (name, parent): (Option<String>, Option<&str>),
+    args: &[Node<'_>],
+    m: &Messages,
+    cx: &mut Cx<'_>,
+) {
+    let is_error = name
+        .iter()
+        .map(String::as_str)
+        .chain(parent)
+        .any(exception_name);
+    let Some(msg) = args
+        .iter()
+        .copied()
+        .find(|a| m.has_text(*a, cx))
+        .filter(|_| is_error)
+    else {
+        return;
+    };
+    let mut site = cx.site(
+        n,
+        parent.unwrap_or("super"),
+        ErrorType::Exception,
+        Severity::Error,
+    );
+    site.error_class = name;
+    let (message, holes) = m.message_of(msg, cx);
+    cx.push(site, message, holes, n);
+}
