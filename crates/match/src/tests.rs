@@ -33,6 +33,15 @@ fn payloads(f: &Frame) -> Vec<u32> {
     f.candidates.iter().map(|c| c.payload).collect()
 }
 
+/// The payloads of each frame of `text`, outermost first.
+fn layers_of(s: &TemplateSet, text: &str) -> Vec<Vec<u32>> {
+    s.trace(text, &Hints::default())
+        .frames
+        .iter()
+        .map(payloads)
+        .collect()
+}
+
 #[test]
 fn verbs_constrain_what_matches() {
     let s = set(vec![
@@ -469,13 +478,7 @@ fn a_plain_hole_filled_with_a_whole_message_is_a_layer() {
         ),
         (tpl(vec![lit("connection refused by peer")]), 4),
     ]);
-    let layers = |text: &str| -> Vec<Vec<u32>> {
-        s.trace(text, &Hints::default())
-            .frames
-            .iter()
-            .map(payloads)
-            .collect()
-    };
+    let layers = |text: &str| layers_of(&s, text);
     assert_eq!(layers("Error: No such option: --bogus"), [vec![1], vec![2]]);
     assert_eq!(
         layers("rpc error: code = Unavailable desc = \"connection refused by peer\""),
@@ -501,13 +504,7 @@ fn pieces_appended_to_a_message_are_layers_of_its_last_hole() {
         // Starts with a word, not a space: no piece, however it ends.
         (tpl(vec![lit("mean "), any("%r"), lit(" instead?")]), 4),
     ]);
-    let layers = |text: &str| -> Vec<Vec<u32>> {
-        s.trace(text, &Hints::default())
-            .frames
-            .iter()
-            .map(payloads)
-            .collect()
-    };
+    let layers = |text: &str| layers_of(&s, text);
     assert_eq!(
         layers("Could not build url for endpoint 'index'. Did you mean 'profile' instead?"),
         [vec![1], vec![3]]
@@ -571,13 +568,7 @@ fn a_leading_plain_hole_takes_no_layer_separator() {
         3,
     ));
     let s = set(templates);
-    let layers = |text: &str| -> Vec<Vec<u32>> {
-        s.trace(text, &Hints::default())
-            .frames
-            .iter()
-            .map(payloads)
-            .collect()
-    };
+    let layers = |text: &str| layers_of(&s, text);
     assert_eq!(
         layers("Error: Invalid value for '--count': 'x' is not a valid integer."),
         [vec![1], vec![2], vec![3]]
@@ -588,12 +579,13 @@ fn a_leading_plain_hole_takes_no_layer_separator() {
     let mut templates = click_layers();
     templates.push(path_missing(5));
     let s = set(templates);
-    let t = s.trace(
-        "Error: Invalid value for 'PATH': Path '/nope' does not exist.",
-        &Hints::default(),
+    assert_eq!(
+        layers_of(
+            &s,
+            "Error: Invalid value for 'PATH': Path '/nope' does not exist."
+        ),
+        [vec![1], vec![2], vec![5]]
     );
-    let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
-    assert_eq!(got, [vec![1], vec![2], vec![5]]);
     // And a value with a separator of its own, where nothing else explains
     // the text (serde_json's `{code} at line {line} column {column}`).
     let s = set(vec![(
@@ -606,11 +598,13 @@ fn a_leading_plain_hole_takes_no_layer_separator() {
         ]),
         4,
     )]);
-    let t = s.trace(
-        "invalid type: string \"8080\", expected u32 at line 1 column 28",
-        &Hints::default(),
+    assert_eq!(
+        layers_of(
+            &s,
+            "invalid type: string \"8080\", expected u32 at line 1 column 28"
+        ),
+        [vec![4]]
     );
-    assert_eq!(t.frames.iter().map(payloads).collect::<Vec<_>>(), [vec![4]]);
 }
 
 #[test]
@@ -620,12 +614,13 @@ fn a_message_in_a_hole_counts_the_messages_in_its_own_holes() {
     let s = set(templates);
     // `Invalid value for …: ` alone is a fifth of its text, but the message
     // in its last hole explains most of the rest.
-    let t = s.trace(
-        "Error: Invalid value for 'PATH': Path '/var/lib/some/long/path/x' does not exist.",
-        &Hints::default(),
+    assert_eq!(
+        layers_of(
+            &s,
+            "Error: Invalid value for 'PATH': Path '/var/lib/some/long/path/x' does not exist."
+        ),
+        [vec![1], vec![2], vec![3]]
     );
-    let got: Vec<Vec<u32>> = t.frames.iter().map(payloads).collect();
-    assert_eq!(got, [vec![1], vec![2], vec![3]]);
 }
 
 #[test]
@@ -665,13 +660,7 @@ fn a_format_handed_to_a_printer_fills_the_hole_of_its_parameter() {
         b.build()
     };
     let line = "127.0.0.1 - - [02/Dec/2026 07:59:30] \"GET /boom HTTP/1.1\" 500 -";
-    let layers = |s: &TemplateSet| -> Vec<Vec<u32>> {
-        s.trace(line, &Hints::default())
-            .frames
-            .iter()
-            .map(payloads)
-            .collect()
-    };
+    let layers = |s: &TemplateSet| layers_of(s, line);
     assert_eq!(layers(&build(true)), [vec![1], vec![2]]);
     // Unlinked, a template of marks only is no layer.
     assert_eq!(layers(&build(false)), [vec![1]]);
