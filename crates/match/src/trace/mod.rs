@@ -10,6 +10,13 @@ use crate::{anchors, prefix, Hints, Trace, TraceOutline};
 use errdex_model::HoleKind;
 use std::cell::RefCell;
 
+mod holes;
+mod tail;
+
+pub(crate) use holes::{piece_head, MIN_PIECE_HEAD};
+#[cfg(test)]
+pub(crate) use tail::tail_cuts;
+
 /// Deepest chain followed.
 const MAX_DEPTH: usize = 12;
 /// Verification steps per template attempt, so pathological text cannot
@@ -23,10 +30,6 @@ const MIN_HOLE_MESSAGE: usize = 8;
 /// A plain hole's text is a message of its own only when the template's
 /// literals are at least this fraction (one in N) of it.
 const HOLE_MESSAGE_SHARE: usize = 3;
-
-/// The spaces of a last hole's text tried as the start of a piece of the
-/// message ([`TemplateSet::piece_in_hole`]).
-const MAX_PIECE_STARTS: usize = 8;
 
 /// A part of the text being traced: bytes `[start, end)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,32 +181,6 @@ impl TemplateSet {
         } else {
             out
         }
-    }
-
-    /// A text that traces to nothing may be a whole message with more
-    /// after it ([`tail_cuts`]): its head is traced (with the anchors
-    /// already found), the rest unmatched.
-    #[cold]
-    fn trace_head<S: Sink + Default>(&self, cx: &Cx<'_>, sc: &mut Scratch) -> Option<S> {
-        let b = cx.text.as_bytes();
-        for cut in tail_cuts(cx.text).into_iter().flatten() {
-            // Where no template's last literal ends, or no anchor is
-            // before, nothing can end.
-            let end = u32::from_le_bytes([b[cut - 4], b[cut - 3], b[cut - 2], b[cut - 1]]);
-            if !self.literal_ends.contains(&end) || !sc.occ.iter().any(|o| o.end <= cut) {
-                continue;
-            }
-            let mut head = S::default();
-            sc.cands.clear();
-            sc.hits.clear();
-            sc.spans.clear();
-            self.trace_span(cx, sc, Span::new(0, cut), 0, true, &mut head);
-            if !head.unexplained().0 {
-                head.unmatched(Span::new(cut, cx.text.len()));
-                return Some(head);
-            }
-        }
-        None
     }
 
     /// Traces the whole text from the anchors found in it.
@@ -366,184 +343,6 @@ impl TemplateSet {
                 hole += 1;
             }
         }
-    }
-
-    /// A hole filled with a format its caller handed in
-    /// ([`TemplateSetBuilder::link`](crate::TemplateSetBuilder::link)): a
-    /// layer when a linked template explains all of it. Whether it was.
-    fn linked_in_hole<S: Sink>(
-        &self,
-        cx: &Cx<'_>,
-        sc: &mut Scratch,
-        (template, hole): (u32, u32),
-        span: Span,
-        depth: usize,
-        out: &mut S,
-    ) -> bool {
-        if depth >= MAX_DEPTH || self.links.is_empty() {
-            return false;
-        }
-        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
-        for l in self.linked(template, hole) {
-            let x = &self.anchored[l.entry as usize];
-            let c = Cand {
-                rank: rank_of(x.lit_len),
-                template: x.template,
-                start: span.start as u32,
-                entry: l.entry,
-            };
-            let mark = sc.spans.len();
-            if self.verify(cx.text, sc, c, span.end) {
-                self.push_hit(sc, c, mark);
-                sc.hits[hbase].holes = mark as u32;
-                self.push_frame(cx, sc, hbase, span, depth + 1, out);
-                sc.hits.truncate(hbase);
-                sc.spans.truncate(sbase);
-                return true;
-            }
-        }
-        false
-    }
-
-    /// A message built in pieces (`message.append(f" with values
-    /// {values!r}")`, `msg += " Did you mean …"`): the text of the last
-    /// hole of the first piece's template runs on into the next piece. A
-    /// piece is known by its template, which starts with a space (nobody
-    /// prints it alone); it is a layer where it starts at a space of the
-    /// hole's text and explains the rest of it, its literals a good share.
-    fn piece_in_hole<S: Sink>(
-        &self,
-        cx: &Cx<'_>,
-        sc: &mut Scratch,
-        span: Span,
-        depth: usize,
-        out: &mut S,
-    ) {
-        if depth >= MAX_DEPTH || span.len() < MIN_HOLE_MESSAGE || self.piece_heads.is_empty() {
-            return;
-        }
-        let b = cx.text.as_bytes();
-        let mut from = span.start + 1;
-        for _ in 0..MAX_PIECE_STARTS {
-            let Some(at) = b[from..span.end]
-                .iter()
-                .position(|&c| c == b' ')
-                .map(|p| from + p)
-            else {
-                return;
-            };
-            let rest = Span::new(at, span.end);
-            if rest.len() < MIN_HOLE_MESSAGE {
-                return;
-            }
-            // Most spaces start no piece: told from their first four bytes.
-            if !self.piece_heads.contains(&piece_key(&b[at..span.end]))
-                || !sc.occ.iter().any(|o| rest.holds(o))
-            {
-                from = at + 1;
-                continue;
-            }
-            let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
-            self.explain_whole(cx, sc, rest);
-            // Its literals a good share of the rest, or a head of words
-            // of its own: the rest may run on into further pieces.
-            let piece = sc.hits[hbase..].first().is_some_and(|h| {
-                let x = &self.anchored[h.entry as usize];
-                piece_head(self.segs(x)).is_some_and(|head| {
-                    head >= MIN_PIECE_HEAD
-                        && (head >= MIN_HOLE_MESSAGE
-                            || x.lit_len as usize * HOLE_MESSAGE_SHARE >= rest.len())
-                })
-            });
-            if piece {
-                self.push_frame(cx, sc, hbase, rest, depth + 1, out);
-            }
-            sc.hits.truncate(hbase);
-            sc.spans.truncate(sbase);
-            if piece {
-                return;
-            }
-            from = at + 1;
-        }
-    }
-
-    /// A plain `%s` or `%q` hole filled with a whole message of the atlas
-    /// (click's `Error: {message}`, gRPC's `desc = %s`): a layer of its
-    /// own when a template explains all of it (inside its quotes for
-    /// `%q`); otherwise it stays a value. Whether it was a layer.
-    fn message_in_hole<S: Sink>(
-        &self,
-        cx: &Cx<'_>,
-        sc: &mut Scratch,
-        span: Span,
-        depth: usize,
-        out: &mut S,
-    ) -> bool {
-        let b = cx.text.as_bytes();
-        let quoted = span.len() >= 2 && b[span.start] == b'"' && b[span.end - 1] == b'"';
-        let span = if quoted {
-            Span::new(span.start + 1, span.end - 1)
-        } else {
-            span
-        };
-        if depth >= MAX_DEPTH
-            || span.len() < MIN_HOLE_MESSAGE
-            || !sc.occ.iter().any(|o| span.holds(o))
-        {
-            return false;
-        }
-        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
-        self.explain_whole(cx, sc, span);
-        // Its literals must be a good share of it: a short template whose
-        // holes take most of a value (`failed to destroy %s: %w`) is a
-        // guess, not a layer.
-        let first = sc.hits[hbase..].first().copied();
-        let explains = first.is_some_and(|h| {
-            let x = &self.anchored[h.entry as usize];
-            // The template's own literals first: its holes are read only
-            // when those are too few.
-            x.lit_len as usize * HOLE_MESSAGE_SHARE >= span.len()
-                || self.explained_len(cx, sc, h) * HOLE_MESSAGE_SHARE >= span.len()
-        });
-        if explains {
-            self.push_frame(cx, sc, hbase, span, depth + 1, out);
-        }
-        sc.hits.truncate(hbase);
-        sc.spans.truncate(sbase);
-        explains
-    }
-
-    /// The literal bytes a hit explains: its template's, and when those
-    /// are a small share, also those of the message its last hole holds
-    /// whole (a wrapped error's too), one level down (`Invalid value for
-    /// %v: %v` around `%v %v does not exist.`). The last hole only: a
-    /// message ends with what it carries.
-    fn explained_len(&self, cx: &Cx<'_>, sc: &mut Scratch, h: Hit) -> usize {
-        let x = &self.anchored[h.entry as usize];
-        let len = x.lit_len as usize;
-        let segs = self.segs(x);
-        let Some(&Seg::Hole { kind, chain }) = segs.last() else {
-            return len;
-        };
-        let holes = segs
-            .iter()
-            .filter(|s| matches!(s, Seg::Hole { .. }))
-            .count();
-        let span = sc.spans[h.holes as usize + holes - 1];
-        if !(chain || matches!(kind, HoleKind::Any | HoleKind::Quoted))
-            || span.len() < MIN_HOLE_MESSAGE
-            || !sc.occ.iter().any(|o| span.holds(o))
-        {
-            return len;
-        }
-        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
-        self.explain_whole(cx, sc, span);
-        let inner = sc.hits[hbase..]
-            .first()
-            .map_or(0, |i| self.anchored[i.entry as usize].lit_len as usize);
-        sc.hits.truncate(hbase);
-        sc.spans.truncate(sbase);
-        len + inner
     }
 
     /// Appends the templates whose anchor occurs in `span`, to try from its
@@ -743,6 +542,7 @@ impl TemplateSet {
 /// words may hold one too (`invalid type: string, expected u32` in
 /// serde_json's `%v at line %v column %v`), so such a match is kept only
 /// when no other template explains the text.
+///
 /// The lead is the holes up to the template's first literal with a
 /// letter (`%v %v does not exist.` leads with both), each value checked on
 /// its own (clap's `%v '%v' isn't a valid value` leads with `error:`).
@@ -772,88 +572,6 @@ fn swallows_a_layer(segs: &[Seg], text: &str, spans: &[Span]) -> bool {
     false
 }
 
-/// Where a text that traces to nothing may end a whole message, longest
-/// head first, never in its first 16 bytes: before a logger's detail in
-/// parentheses at its end (nginx's `ngx_ssl_error`: `… failed (SSL:
-/// …)`); after its last and its first sentence end (`. ` after a word: a
-/// sentence another version appended, `Fatal: Can't initialize Background
-/// Jobs. Error message: …`); before a space that starts words in another
-/// script (a user's question after the message).
-pub(crate) fn tail_cuts(text: &str) -> [Option<usize>; 4] {
-    const MIN_HEAD: usize = 16;
-    let b = text.as_bytes();
-    if b.len() <= MIN_HEAD {
-        return [None; 4];
-    }
-    let (mut first, mut last) = (None, None);
-    for dot in memchr::memchr_iter(b'.', &b[MIN_HEAD - 1..]) {
-        let p = MIN_HEAD + dot;
-        if b.get(p) == Some(&b' ') && b[p - 2].is_ascii_alphanumeric() {
-            first = first.or(Some(p));
-            last = Some(p);
-        }
-    }
-    // Only a text that ends in another script.
-    let other_script = (b[b.len() - 1] >= 0x80)
-        .then(|| {
-            let p = b.iter().position(|&c| c >= 0x80)?;
-            let space = b[..p].iter().rposition(|&c| c == b' ')?;
-            (space >= MIN_HEAD && !b[space..].iter().any(u8::is_ascii_alphabetic)).then_some(space)
-        })
-        .flatten();
-    let detail = (b[b.len() - 1] == b')')
-        .then(|| {
-            let mut depth = 0usize;
-            let open = b.iter().rposition(|&c| {
-                depth = match c {
-                    b')' => depth + 1,
-                    b'(' => depth - 1,
-                    _ => depth,
-                };
-                depth == 0
-            })?;
-            (open > MIN_HEAD && b[open - 1] == b' ').then(|| open - 1)
-        })
-        .flatten();
-    [
-        detail,
-        last,
-        first.filter(|f| Some(*f) != last),
-        other_script,
-    ]
-}
-
-/// The fewest bytes a piece's first literal has (its space included): the
-/// four that [`piece_key`] reads.
-pub(crate) const MIN_PIECE_HEAD: usize = 4;
-
-/// The key of a piece's first four bytes, as [`TemplateSet::piece_heads`]
-/// holds them (zero-padded when the text is shorter).
-#[inline]
-pub(crate) fn piece_key(b: &[u8]) -> u32 {
-    let mut k = [0u8; 4];
-    let n = b.len().min(4);
-    k[..n].copy_from_slice(&b[..n]);
-    u32::from_le_bytes(k)
-}
-
-/// Whether a value holds a layer separator, `: ` or a tab.
-#[inline]
-fn holds_separator(value: &[u8]) -> bool {
-    memchr::memchr2_iter(b':', b'\t', value)
-        .any(|i| value[i] == b'\t' || value.get(i + 1) == Some(&b' '))
-}
-
-/// The length of a template's first literal when it starts with a space:
-/// a piece appended to a message, never printed first.
-#[inline]
-pub(crate) fn piece_head(segs: &[Seg]) -> Option<usize> {
-    match segs.first() {
-        Some(Seg::Lit { first, len, .. }) if *first as u8 == b' ' => Some(*len as usize),
-        _ => None,
-    }
-}
-
 /// The quoted argument of `Name('text')` or `Name("text")` filling
 /// `span` of `b`.
 #[inline]
@@ -869,4 +587,11 @@ fn repr_inner(b: &[u8], span: Span) -> Option<Span> {
     }
     let q = t[name + 1];
     ((q == b'\'' || q == b'"') && t[t.len() - 2] == q).then(|| Span::new(s + name + 2, e - 2))
+}
+
+/// Whether a value holds a layer separator, `: ` or a tab.
+#[inline]
+fn holds_separator(value: &[u8]) -> bool {
+    memchr::memchr2_iter(b':', b'\t', value)
+        .any(|i| value[i] == b'\t' || value.get(i + 1) == Some(&b' '))
 }

@@ -1,0 +1,218 @@
+//! What a frame's plain holes may hold besides a value: a whole message
+//! of the atlas, a format the caller handed in (a link), or the pieces a
+//! message was built from.
+
+use super::{
+    rank_of, Cand, Cx, Hit, Scratch, Span, HOLE_MESSAGE_SHARE, MAX_DEPTH, MIN_HOLE_MESSAGE,
+};
+use crate::set::{Seg, TemplateSet};
+use crate::sink::Sink;
+use errdex_model::HoleKind;
+
+/// The spaces of a last hole's text tried as the start of a piece of the
+/// message ([`TemplateSet::piece_in_hole`]).
+const MAX_PIECE_STARTS: usize = 8;
+
+/// The fewest bytes a piece's first literal has (its space included): the
+/// four that [`piece_key`] reads.
+pub(crate) const MIN_PIECE_HEAD: usize = 4;
+
+impl TemplateSet {
+    /// A hole filled with a format its caller handed in
+    /// ([`TemplateSetBuilder::link`](crate::TemplateSetBuilder::link)): a
+    /// layer when a linked template explains all of it. Whether it was.
+    pub(super) fn linked_in_hole<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        (template, hole): (u32, u32),
+        span: Span,
+        depth: usize,
+        out: &mut S,
+    ) -> bool {
+        if depth >= MAX_DEPTH || self.links.is_empty() {
+            return false;
+        }
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        for l in self.linked(template, hole) {
+            let x = &self.anchored[l.entry as usize];
+            let c = Cand {
+                rank: rank_of(x.lit_len),
+                template: x.template,
+                start: span.start as u32,
+                entry: l.entry,
+            };
+            let mark = sc.spans.len();
+            if self.verify(cx.text, sc, c, span.end) {
+                self.push_hit(sc, c, mark);
+                sc.hits[hbase].holes = mark as u32;
+                self.push_frame(cx, sc, hbase, span, depth + 1, out);
+                sc.hits.truncate(hbase);
+                sc.spans.truncate(sbase);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A message built in pieces (`message.append(f" with values
+    /// {values!r}")`, `msg += " Did you mean …"`): the text of the last
+    /// hole of the first piece's template runs on into the next piece. A
+    /// piece is known by its template, which starts with a space (nobody
+    /// prints it alone); it is a layer where it starts at a space of the
+    /// hole's text and explains the rest of it, its literals a good share.
+    pub(super) fn piece_in_hole<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        span: Span,
+        depth: usize,
+        out: &mut S,
+    ) {
+        if depth >= MAX_DEPTH || span.len() < MIN_HOLE_MESSAGE || self.piece_heads.is_empty() {
+            return;
+        }
+        let b = cx.text.as_bytes();
+        let mut from = span.start + 1;
+        for _ in 0..MAX_PIECE_STARTS {
+            let Some(at) = b[from..span.end]
+                .iter()
+                .position(|&c| c == b' ')
+                .map(|p| from + p)
+            else {
+                return;
+            };
+            let rest = Span::new(at, span.end);
+            if rest.len() < MIN_HOLE_MESSAGE {
+                return;
+            }
+            // Most spaces start no piece: told from their first four bytes.
+            if !self.piece_heads.contains(&piece_key(&b[at..span.end]))
+                || !sc.occ.iter().any(|o| rest.holds(o))
+            {
+                from = at + 1;
+                continue;
+            }
+            let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+            self.explain_whole(cx, sc, rest);
+            // Its literals a good share of the rest, or a head of words
+            // of its own: the rest may run on into further pieces.
+            let piece = sc.hits[hbase..].first().is_some_and(|h| {
+                let x = &self.anchored[h.entry as usize];
+                piece_head(self.segs(x)).is_some_and(|head| {
+                    head >= MIN_PIECE_HEAD
+                        && (head >= MIN_HOLE_MESSAGE
+                            || x.lit_len as usize * HOLE_MESSAGE_SHARE >= rest.len())
+                })
+            });
+            if piece {
+                self.push_frame(cx, sc, hbase, rest, depth + 1, out);
+            }
+            sc.hits.truncate(hbase);
+            sc.spans.truncate(sbase);
+            if piece {
+                return;
+            }
+            from = at + 1;
+        }
+    }
+
+    /// A plain `%s` or `%q` hole filled with a whole message of the atlas
+    /// (click's `Error: {message}`, gRPC's `desc = %s`): a layer of its
+    /// own when a template explains all of it (inside its quotes for
+    /// `%q`); otherwise it stays a value. Whether it was a layer.
+    pub(super) fn message_in_hole<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        span: Span,
+        depth: usize,
+        out: &mut S,
+    ) -> bool {
+        let b = cx.text.as_bytes();
+        let quoted = span.len() >= 2 && b[span.start] == b'"' && b[span.end - 1] == b'"';
+        let span = if quoted {
+            Span::new(span.start + 1, span.end - 1)
+        } else {
+            span
+        };
+        if depth >= MAX_DEPTH
+            || span.len() < MIN_HOLE_MESSAGE
+            || !sc.occ.iter().any(|o| span.holds(o))
+        {
+            return false;
+        }
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        self.explain_whole(cx, sc, span);
+        // Its literals must be a good share of it: a short template whose
+        // holes take most of a value (`failed to destroy %s: %w`) is a
+        // guess, not a layer.
+        let first = sc.hits[hbase..].first().copied();
+        let explains = first.is_some_and(|h| {
+            let x = &self.anchored[h.entry as usize];
+            // The template's own literals first: its holes are read only
+            // when those are too few.
+            x.lit_len as usize * HOLE_MESSAGE_SHARE >= span.len()
+                || self.explained_len(cx, sc, h) * HOLE_MESSAGE_SHARE >= span.len()
+        });
+        if explains {
+            self.push_frame(cx, sc, hbase, span, depth + 1, out);
+        }
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
+        explains
+    }
+
+    /// The literal bytes a hit explains: its template's, and when those
+    /// are a small share, also those of the message its last hole holds
+    /// whole (a wrapped error's too), one level down (`Invalid value for
+    /// %v: %v` around `%v %v does not exist.`). The last hole only: a
+    /// message ends with what it carries.
+    fn explained_len(&self, cx: &Cx<'_>, sc: &mut Scratch, h: Hit) -> usize {
+        let x = &self.anchored[h.entry as usize];
+        let len = x.lit_len as usize;
+        let segs = self.segs(x);
+        let Some(&Seg::Hole { kind, chain }) = segs.last() else {
+            return len;
+        };
+        let holes = segs
+            .iter()
+            .filter(|s| matches!(s, Seg::Hole { .. }))
+            .count();
+        let span = sc.spans[h.holes as usize + holes - 1];
+        if !(chain || matches!(kind, HoleKind::Any | HoleKind::Quoted))
+            || span.len() < MIN_HOLE_MESSAGE
+            || !sc.occ.iter().any(|o| span.holds(o))
+        {
+            return len;
+        }
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        self.explain_whole(cx, sc, span);
+        let inner = sc.hits[hbase..]
+            .first()
+            .map_or(0, |i| self.anchored[i.entry as usize].lit_len as usize);
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
+        len + inner
+    }
+}
+
+/// The key of a piece's first four bytes, as [`TemplateSet::piece_heads`]
+/// holds them (zero-padded when the text is shorter).
+#[inline]
+fn piece_key(b: &[u8]) -> u32 {
+    let mut k = [0u8; 4];
+    let n = b.len().min(4);
+    k[..n].copy_from_slice(&b[..n]);
+    u32::from_le_bytes(k)
+}
+
+/// The length of a template's first literal when it starts with a space:
+/// a piece appended to a message, never printed first.
+#[inline]
+pub(crate) fn piece_head(segs: &[Seg]) -> Option<usize> {
+    match segs.first() {
+        Some(Seg::Lit { first, len, .. }) if *first as u8 == b' ' => Some(*len as usize),
+        _ => None,
+    }
+}
