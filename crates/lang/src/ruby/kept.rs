@@ -1,0 +1,113 @@
+//! Ruby messages kept under a name or returned by a method named for
+//! one, raised or printed elsewhere.
+
+use super::{arguments, is_text, M};
+use crate::tree::Cx;
+use tree_sitter::Node;
+
+/// `msg = String.new "Could not find a valid gem #{gem}"`, `message =
+/// "…"`: a message kept under a name and raised or printed later.
+pub(super) fn kept_message(n: Node<'_>, cx: &mut Cx<'_>) {
+    let (Some(left), Some(mut right)) = (
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) else {
+        return;
+    };
+    if !crate::is_message_name(cx.text(left)) {
+        return;
+    }
+    // `String.new "…"` is the text itself.
+    if right.kind() == "call" && cx.text(right).starts_with("String.new") {
+        match arguments(right).first() {
+            Some(a) => right = *a,
+            None => return,
+        }
+    }
+    // `msg = found ? "no match for #{x}" : "nothing given"`: each branch
+    // is a message.
+    let branches = if right.kind() == "conditional" {
+        vec![
+            right.child_by_field_name("consequence"),
+            right.child_by_field_name("alternative"),
+        ]
+    } else {
+        vec![Some(right)]
+    };
+    for value in branches.into_iter().flatten().filter(|v| is_text(*v)) {
+        let (message, holes) = M.message_of(value, cx);
+        let at = if value == right { n } else { value };
+        cx.push_kept_message(at, "=", message, holes);
+    }
+}
+
+/// `def error_message; "Couldn't find a gemspec file in #{dir}"; end`: a
+/// method named for a message gives one, and a Ruby method returns its
+/// last value, so each text it can end with (through `if`, `unless`,
+/// `case` and `?:` branches, and a last `return`) is a message kept and
+/// shown elsewhere.
+pub(super) fn message_method(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(name) = n.child_by_field_name("name") else {
+        return;
+    };
+    let name = cx.text(name).to_ascii_lowercase();
+    if !(name.contains("message") || name.contains("msg")) {
+        return;
+    }
+    let Some(body) = n.child_by_field_name("body") else {
+        return;
+    };
+    let mut ends = Vec::new();
+    last_values(body, &mut ends);
+    for v in ends.into_iter().filter(|v| is_text(*v)) {
+        let (message, holes) = M.message_of(v, cx);
+        cx.push_kept_message(v, "return", message, holes);
+    }
+}
+
+/// The expressions a block of statements can end with.
+fn last_values<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let last = |n: Node<'t>| {
+        let mut cur = n.walk();
+        let children: Vec<Node<'t>> = n
+            .named_children(&mut cur)
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        children.last().copied()
+    };
+    match n.kind() {
+        "body_statement"
+        | "then"
+        | "else"
+        | "begin"
+        | "parenthesized_statements"
+        | "return"
+        | "argument_list" => {
+            if let Some(l) = last(n) {
+                last_values(l, out);
+            }
+        }
+        "if" | "unless" | "elsif" | "conditional" => {
+            for field in ["consequence", "alternative"] {
+                if let Some(b) = n.child_by_field_name(field) {
+                    last_values(b, out);
+                }
+            }
+        }
+        "case" => {
+            let mut cur = n.walk();
+            for c in n.named_children(&mut cur) {
+                match c.kind() {
+                    "when" => {
+                        if let Some(b) = c.child_by_field_name("body") {
+                            last_values(b, out);
+                        }
+                    }
+                    "else" => last_values(c, out),
+                    _ => {}
+                }
+            }
+        }
+        _ => out.push(n),
+    }
+}
