@@ -94,6 +94,7 @@ mod tests {
                 callee: "alert_error".into(),
                 args: vec!["ex.class".into(), "ex".into()],
                 github_url: None,
+                guards: Vec::new(),
             }],
         }
     }

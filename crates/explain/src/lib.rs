@@ -245,7 +245,7 @@ impl Explainer {
     /// Explains a block of lines, reading stack traces across them: frames
     /// become location hints for their message, and frame and link lines
     /// are marked as such instead of traced; then the lines are read
-    /// together ([`read_across_lines`]).
+    /// together ([`Explainer::read_across_lines`]).
     pub fn explain_block(&self, lines: &[&str]) -> Vec<Explanation> {
         let read = stack::read(lines);
         let mut explained: Vec<Explanation> = lines
@@ -253,8 +253,25 @@ impl Explainer {
             .zip(&read)
             .map(|(l, s)| self.explain_line(l, s))
             .collect();
-        read_across_lines(&mut explained);
+        self.read_across_lines(&mut explained);
         explained
+    }
+
+    /// What the lines of one log, explained one by one and in order, tell
+    /// about each other: an indented line that continues a message of
+    /// several lines gets that message's frame (`continuation`), and a
+    /// frame whose best sites tie is settled by the sites nearby lines
+    /// traced to (`neighbours`), with the sites' guards.
+    pub fn read_across_lines(&self, explained: &mut [Explanation]) {
+        continuation::continue_messages(explained);
+        let guards = |site: u32| {
+            if (site as usize) < self.records.sites() {
+                self.records.site(site as usize).guards
+            } else {
+                ""
+            }
+        };
+        neighbours::settle_ties(explained, &guards);
     }
 
     /// Explains one line as [`stack::read`] read it. Terminal colour
@@ -553,16 +570,6 @@ impl Explainer {
             site: c.payload,
         }
     }
-}
-
-/// What the lines of one log, explained one by one and in order, tell
-/// about each other: an indented line that continues a message of several
-/// lines gets that message's frame (`continuation`), and a frame whose
-/// best sites tie is settled by the sites nearby lines traced to
-/// (`neighbours`).
-pub fn read_across_lines(explained: &mut [Explanation]) {
-    continuation::continue_messages(explained);
-    neighbours::settle_ties(explained);
 }
 
 /// Adds a site's templates: its message; the message trimmed of leading

@@ -99,6 +99,7 @@ mod tests {
                 callee: callee.into(),
                 args: args.iter().map(|a| a.to_string()).collect(),
                 github_url: None,
+                guards: Vec::new(),
             }],
         }
     }

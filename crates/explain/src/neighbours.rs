@@ -7,11 +7,22 @@
 //! own words: a tied site whose function or file the line names
 //! (`"worker_processes" directive invalid value` names nginx's
 //! `ngx_set_worker_processes`, which returns that `invalid value`) wins.
+//! After the neighbours, pairs of tied lines settle each other: code runs
+//! in source order, so when one pair of their tied sites, in one function
+//! and in the order the lines came, lies strictly nearest together, those
+//! are the two that printed them (regex-syntax's `regex parse error:` and
+//! `error: %s`, written by each of two branches).
 
 use crate::{CandidateOut, Explanation, FrameOut, Verdict};
 
-/// How many lines before and after a line are its neighbours.
+/// How many lines that traced to something (or are part of a stack
+/// trace), before and after a line, are its neighbours.
 const REACH: usize = 4;
+
+/// How many lines away a neighbour may be at most: lines that traced to
+/// nothing (a usage block, a caret under a pattern) do not count toward
+/// [`REACH`], but they do toward this.
+const FARTHEST: usize = 16;
 
 /// Where a neighbour's site is.
 struct Place<'a> {
@@ -19,6 +30,8 @@ struct Place<'a> {
     file: &'a str,
     line: u32,
     function: Option<&'a str>,
+    /// The text the neighbour's frame matched.
+    text: &'a str,
 }
 
 impl Place<'_> {
@@ -31,7 +44,8 @@ impl Place<'_> {
 /// Settles each tied frame of `explained` (the lines of one log, in order)
 /// by the unambiguous sites of the lines around it, and gives a line whose
 /// every tie is settled the verdict it would have had without them.
-pub(crate) fn settle_ties(explained: &mut [Explanation]) {
+/// `guards` gives a site's guards, one a line, by its number.
+pub(crate) fn settle_ties<'g>(explained: &mut [Explanation], guards: &dyn Fn(u32) -> &'g str) {
     let tied: Vec<(usize, usize)> = explained
         .iter()
         .enumerate()
@@ -52,6 +66,7 @@ pub(crate) fn settle_ties(explained: &mut [Explanation]) {
             settled.push((i, k, best));
         }
     }
+    settled.extend(settle_pairs(explained, &tied, &settled, guards));
     for &(i, k, best) in &settled {
         let candidates = &mut explained[i].frames[k].candidates;
         let winner = candidates.remove(best);
@@ -99,23 +114,117 @@ fn is_ambiguous(f: &FrameOut) -> bool {
     errdex_match::ambiguous(f.candidate_count, hinted, exact)
 }
 
-/// The sites of frames that traced to one site only, on the lines within
-/// [`REACH`] of line `i` (not `i` itself).
+/// The lines around line `i` that are its neighbours: up to [`REACH`]
+/// lines that count on each side, none farther than [`FARTHEST`]. Lines
+/// with frames count, and so do stack-trace lines (the end of one error's
+/// report); other text that traced to nothing does not.
+fn neighbours(explained: &[Explanation], i: usize) -> impl Iterator<Item = usize> + '_ {
+    let counts = |j: &usize| !explained[*j].frames.is_empty() || explained[*j].stack.is_some();
+    let before = (i.saturating_sub(FARTHEST)..i)
+        .rev()
+        .filter(counts)
+        .take(REACH);
+    let after = (i + 1..(i + FARTHEST + 1).min(explained.len()))
+        .filter(counts)
+        .take(REACH);
+    before.chain(after)
+}
+
+/// The sites of frames that traced to one site only, on the neighbours
+/// of line `i`.
 fn neighbour_places(explained: &[Explanation], i: usize) -> Vec<Place<'_>> {
-    let from = i.saturating_sub(REACH);
-    let to = (i + REACH + 1).min(explained.len());
-    (from..to)
-        .filter(|&j| j != i)
+    neighbours(explained, i)
         .flat_map(|j| &explained[j].frames)
         .filter(|f| tied_count(f) == 1)
-        .filter_map(|f| f.candidates.first())
-        .map(|c| Place {
+        .filter_map(|f| f.candidates.first().map(|c| (f, c)))
+        .map(|(f, c)| Place {
             repo: &c.repo,
             file: &c.file_path,
             line: c.line_number,
             function: c.function.as_deref(),
+            text: &f.text,
         })
         .collect()
+}
+
+/// Settles tied frames that no single neighbour settled, two at a time:
+/// for tied frames on neighbouring lines, the pairs of their tied sites in
+/// one function, the earlier line's site first and under no guard the
+/// other's contradicts; when one pair is strictly the fewest source lines
+/// apart, both frames take it.
+fn settle_pairs<'g>(
+    explained: &[Explanation],
+    tied: &[(usize, usize)],
+    settled: &[(usize, usize, usize)],
+    guards: &dyn Fn(u32) -> &'g str,
+) -> Vec<(usize, usize, usize)> {
+    let open: Vec<(usize, usize)> = tied
+        .iter()
+        .copied()
+        .filter(|&(i, k)| !settled.iter().any(|s| (s.0, s.1) == (i, k)))
+        .collect();
+    let mut found: Vec<(usize, usize, usize)> = Vec::new();
+    for (n, &(i, k)) in open.iter().enumerate() {
+        let near: Vec<usize> = neighbours(explained, i).filter(|&j| j > i).collect();
+        for &(j, l) in open[n + 1..].iter().filter(|(j, _)| near.contains(j)) {
+            let earlier = &explained[i].frames[k];
+            let later = &explained[j].frames[l];
+            let Some((a, b)) = nearest_pair(earlier, later, guards) else {
+                continue;
+            };
+            for (line, frame, best) in [(i, k, a), (j, l, b)] {
+                if !found.iter().any(|s| (s.0, s.1) == (line, frame)) {
+                    found.push((line, frame, best));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The tied sites of `earlier` and `later` that one function reaches in
+/// that order with the fewest source lines between, when no other pair is
+/// as near.
+fn nearest_pair<'g>(
+    earlier: &FrameOut,
+    later: &FrameOut,
+    guards: &dyn Fn(u32) -> &'g str,
+) -> Option<(usize, usize)> {
+    let firsts = &earlier.candidates[..tied_count(earlier)];
+    let seconds = &later.candidates[..tied_count(later)];
+    let mut pairs: Vec<(u32, usize, usize)> = Vec::new();
+    for (a, x) in firsts.iter().enumerate() {
+        for (b, y) in seconds.iter().enumerate() {
+            let one_function = x.repo == y.repo
+                && x.file_path == y.file_path
+                && x.function.is_some()
+                && x.function == y.function;
+            let in_order = x.line_number <= y.line_number;
+            if one_function && in_order && !contradict(guards(x.site), guards(y.site)) {
+                pairs.push((y.line_number - x.line_number, a, b));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    let (first, rest) = pairs.split_first()?;
+    let alone = rest.first().is_none_or(|p| p.0 > first.0);
+    alone.then_some((first.1, first.2))
+}
+
+/// Whether two sites' guards (one a line) hold a condition and its
+/// negation (`c` and `not (c)` or `!(c)`): the two sites are in the two
+/// branches of one `if`.
+fn contradict(a: &str, b: &str) -> bool {
+    a.lines()
+        .any(|x| b.lines().any(|y| negates(x, y) || negates(y, x)))
+}
+
+/// Whether guard `x` is `not (y)` or `!(y)`.
+fn negates(x: &str, y: &str) -> bool {
+    x.strip_prefix("not (")
+        .or_else(|| x.strip_prefix("!("))
+        .and_then(|c| c.strip_suffix(')'))
+        == Some(y)
 }
 
 /// The index of the tied candidate of `f` nearest to some place (the
@@ -123,12 +232,14 @@ fn neighbour_places(explained: &[Explanation], i: usize) -> Vec<Place<'_>> {
 /// when one is strictly nearer than every other.
 fn nearest(f: &FrameOut, places: &[Place<'_>]) -> Option<usize> {
     let tied = &f.candidates[..tied_count(f)];
-    // A neighbour printed by one of the tied sites is the same text from
-    // the statement next to this one (a log call, then a print of the
-    // same words): it tells nothing of which site printed this line.
+    // A neighbour of the same words that one of the tied sites printed
+    // comes from the statement next to this one (a log call, then a print
+    // of the same words): it tells nothing of which site printed this
+    // line. Other words from a tied site (the next line of a message of
+    // several) tell that this site printed both.
     let places: Vec<&Place<'_>> = places
         .iter()
-        .filter(|p| !tied.iter().any(|c| p.is(c)))
+        .filter(|p| !(p.text == f.text && tied.iter().any(|c| p.is(c))))
         .collect();
     let mut ranked: Vec<(u32, u32, usize)> = tied
         .iter()
@@ -235,6 +346,17 @@ mod tests {
         }
     }
 
+    /// A line no template explains: no frames.
+    fn untraced() -> Explanation {
+        let mut e = line(Verdict::Unknown, vec![]);
+        e.frames.clear();
+        e
+    }
+
+    fn no_guards(_: u32) -> &'static str {
+        ""
+    }
+
     fn top(e: &Explanation) -> (&str, u32) {
         let c = &e.frames[0].candidates[0];
         (&c.file_path, c.line_number)
@@ -273,7 +395,7 @@ mod tests {
         )];
         e[0].input =
             "nginx: [emerg] \"worker_processes\" directive invalid value in /x.conf:1".into();
-        settle_ties(&mut e);
+        settle_ties(&mut e, &no_guards);
         assert_eq!(top(&e[0]), ("src/core/nginx.c", 1522));
         assert_eq!(e[0].verdict, Verdict::Traced);
         // Words that name both, or neither, settle nothing.
@@ -285,7 +407,7 @@ mod tests {
             ],
         )];
         e[0].input = "store: value missing".into();
-        settle_ties(&mut e);
+        settle_ties(&mut e, &no_guards);
         assert_eq!(e[0].verdict, Verdict::Ambiguous);
         // Nor do words that name one of two sites of the same file.
         let mut e = vec![line(
@@ -296,18 +418,18 @@ mod tests {
             ],
         )];
         e[0].input = "Unable to open x: fopen(x): Failed to open stream".into();
-        settle_ties(&mut e);
+        settle_ties(&mut e, &no_guards);
         assert_eq!(e[0].verdict, Verdict::Ambiguous);
     }
 
     #[test]
     fn the_tied_site_in_the_neighbours_function_wins() {
         let mut lines = usage_then_error(74);
-        settle_ties(&mut lines);
+        settle_ties(&mut lines, &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 80));
         assert_eq!(lines[1].verdict, Verdict::Traced);
         // Settled once, it stays settled.
-        settle_ties(&mut lines);
+        settle_ties(&mut lines, &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 80));
         assert_eq!(lines[1].verdict, Verdict::Traced);
     }
@@ -316,7 +438,7 @@ mod tests {
     fn without_a_neighbour_in_the_file_the_tie_stays() {
         let mut lines = usage_then_error(74);
         lines[0].frames[0].candidates[0].file_path = "other.py".into();
-        settle_ties(&mut lines);
+        settle_ties(&mut lines, &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 44));
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);
     }
@@ -325,17 +447,123 @@ mod tests {
     fn equally_near_sites_stay_tied() {
         let mut lines = usage_then_error(62);
         lines[0].frames[0].candidates[0].function = None;
-        settle_ties(&mut lines);
+        settle_ties(&mut lines, &no_guards);
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);
     }
 
     #[test]
     fn lines_out_of_reach_do_not_count() {
         let mut lines = usage_then_error(74);
-        let far: Vec<Explanation> = (0..REACH).map(|_| line(Verdict::Unknown, vec![])).collect();
+        let far: Vec<Explanation> = (0..REACH)
+            .map(|n| line(Verdict::Traced, vec![cand("other.py", n as u32, "f")]))
+            .collect();
         lines.splice(1..1, far);
-        settle_ties(&mut lines);
+        settle_ties(&mut lines, &no_guards);
         assert_eq!(top(lines.last().unwrap()), ("exc.py", 44));
+    }
+
+    #[test]
+    fn lines_that_traced_to_nothing_do_not_separate_neighbours() {
+        // A usage block between an error and its `For more information`
+        // hint: the hint's neighbour is the error, nine lines up.
+        let mut lines = usage_then_error(74);
+        let usage: Vec<Explanation> = (0..9).map(|_| untraced()).collect();
+        lines.splice(1..1, usage);
+        settle_ties(&mut lines, &no_guards);
+        assert_eq!(top(lines.last().unwrap()), ("exc.py", 80));
+        // ... up to FARTHEST lines away.
+        let mut lines = usage_then_error(74);
+        let usage: Vec<Explanation> = (0..FARTHEST).map(|_| untraced()).collect();
+        lines.splice(1..1, usage);
+        settle_ties(&mut lines, &no_guards);
+        assert_eq!(top(lines.last().unwrap()), ("exc.py", 44));
+        // Stack-trace lines count: they end one error's report.
+        let mut lines = usage_then_error(74);
+        let frames: Vec<Explanation> = (0..REACH)
+            .map(|_| Explanation {
+                stack: Some("frame"),
+                ..untraced()
+            })
+            .collect();
+        lines.splice(1..1, frames);
+        settle_ties(&mut lines, &no_guards);
+        assert_eq!(top(lines.last().unwrap()), ("exc.py", 44));
+    }
+
+    #[test]
+    fn other_words_from_a_tied_site_settle_the_tie() {
+        // One statement prints an error of two lines (`"{} isn't valid\n
+        // For more information try {}"`); other statements print the
+        // second line too. The first line's site is the second's.
+        let mut lines = usage_then_error(80);
+        lines[0].frames[0].text = "'x' isn't a valid value".into();
+        lines[1].frames[0].text = "For more information try --help".into();
+        settle_ties(&mut lines, &no_guards);
+        assert_eq!(top(&lines[1]), ("exc.py", 80));
+        assert_eq!(lines[1].verdict, Verdict::Traced);
+    }
+
+    /// A `regex parse error:` heading and its `error: %s` line, each
+    /// printed by both branches of one `if`: site numbers 0 and 2 under
+    /// `multi`, 1 and 3 under `not (multi)`.
+    fn two_branch_block() -> Vec<Explanation> {
+        let site = |line: u32, site: u32| CandidateOut {
+            site,
+            ..cand("error.rs", line, "Formatter.fmt")
+        };
+        let heading = || line(Verdict::Ambiguous, vec![site(110, 0), site(132, 1)]);
+        let error = || line(Verdict::Ambiguous, vec![site(130, 2), site(135, 3)]);
+        let pattern = || untraced();
+        vec![heading(), pattern(), error(), heading(), pattern(), error()]
+    }
+
+    fn branch_guards(site: u32) -> &'static str {
+        ["multi", "not (multi)", "multi", "not (multi)"]
+            .get(site as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn tied_lines_settle_each_other_by_their_nearest_sites_in_order() {
+        let mut lines = two_branch_block();
+        settle_ties(&mut lines, &branch_guards);
+        let tops: Vec<u32> = [0, 2, 3, 5].map(|i| top(&lines[i]).1).to_vec();
+        assert_eq!(tops, [132, 135, 132, 135]);
+        assert!([0, 2, 3, 5]
+            .iter()
+            .all(|&i| lines[i].verdict == Verdict::Traced));
+    }
+
+    #[test]
+    fn sites_in_the_two_branches_of_an_if_are_no_pair() {
+        // `error: %s` at 130 and the next heading at 132 are two lines
+        // apart, but 130 runs only when 132 does not.
+        let mut lines = two_branch_block();
+        lines.drain(..3);
+        settle_ties(&mut lines, &branch_guards);
+        assert_eq!(top(&lines[0]), ("error.rs", 132));
+        // Without the guards, that pair would be the nearest.
+        let mut lines = two_branch_block();
+        lines.drain(..2);
+        lines.truncate(2);
+        settle_ties(&mut lines, &no_guards);
+        assert_eq!((top(&lines[0]).1, top(&lines[1]).1), (130, 132));
+        let mut lines = two_branch_block();
+        lines.drain(..2);
+        lines.truncate(2);
+        settle_ties(&mut lines, &branch_guards);
+        assert_eq!(lines[0].verdict, Verdict::Ambiguous);
+        assert_eq!(lines[1].verdict, Verdict::Ambiguous);
+    }
+
+    #[test]
+    fn guards_contradict_only_as_a_condition_and_its_negation() {
+        assert!(contradict("err != nil\nmulti", "not (multi)"));
+        assert!(contradict("!(c.Stop())", "c.Stop()"));
+        assert!(!contradict("multi", "multi"));
+        assert!(!contradict("not (a)", "b"));
+        assert!(!contradict("", ""));
     }
 
     #[test]
@@ -344,7 +572,7 @@ mod tests {
         // config")`: the log line's own site is one of the print's ties.
         let mut lines = usage_then_error(80);
         lines[0].frames[0].candidates[0].function = Some("Exception.show".into());
-        settle_ties(&mut lines);
+        settle_ties(&mut lines, &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 44));
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);
     }
@@ -356,7 +584,7 @@ mod tests {
             Verdict::Ambiguous,
             vec![cand("exc.py", 74, "A.b"), cand("exc.py", 75, "C.d")],
         );
-        settle_ties(&mut lines);
+        settle_ties(&mut lines, &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 44));
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);
     }

@@ -38,6 +38,8 @@ struct SiteSpans {
     line: u32,
     function: Span,
     url: Span,
+    /// The site's guards, one a line.
+    guards: Span,
 }
 
 /// Where the arena's bytes live.
@@ -83,6 +85,8 @@ pub struct SiteView<'a> {
     pub function: Option<&'a str>,
     /// Pinned link, when known.
     pub github_url: Option<&'a str>,
+    /// Conditions of the `if` statements around the site, one a line.
+    pub guards: &'a str,
 }
 
 /// Every record and site of an explainer. Sites are numbered in record
@@ -161,6 +165,7 @@ impl Records {
                     line: s.line_number,
                     function: a.add_opt(s.function.as_deref()),
                     url: a.add_opt(s.github_url.as_deref()),
+                    guards: a.add(&s.guards.join("\n")),
                 });
                 site_record.push(ri as u32);
             }
@@ -224,6 +229,7 @@ impl Records {
             line_number: s.line,
             function: self.str(s.function),
             github_url: self.str(s.url),
+            guards: self.text(s.guards),
         }
     }
 
@@ -245,9 +251,9 @@ impl Records {
             r.push(x.first_site);
         }
         e.u32s(&r);
-        let mut s = Vec::with_capacity(self.sites.len() * 8);
+        let mut s = Vec::with_capacity(self.sites.len() * 10);
         for (x, &record) in self.sites.iter().zip(&self.site_record) {
-            for sp in [x.file, x.function, x.url] {
+            for sp in [x.file, x.function, x.url, x.guards] {
                 span(&mut s, sp);
             }
             s.extend([x.line, record]);
@@ -289,7 +295,7 @@ impl Records {
             Some(s)
         };
         let required = |s: Span| (s.len != NONE).then_some(s);
-        if r.len() % 11 != 0 || s.len() % 8 != 0 {
+        if r.len() % 11 != 0 || s.len() % 10 != 0 {
             return None;
         }
         let mut records = Vec::with_capacity(r.len() / 11);
@@ -303,16 +309,17 @@ impl Records {
                 first_site: w[10],
             });
         }
-        let mut sites = Vec::with_capacity(s.len() / 8);
-        let mut site_record = Vec::with_capacity(s.len() / 8);
-        for w in s.chunks_exact(8) {
+        let mut sites = Vec::with_capacity(s.len() / 10);
+        let mut site_record = Vec::with_capacity(s.len() / 10);
+        for w in s.chunks_exact(10) {
             sites.push(SiteSpans {
                 file: required(span(&w[0..2])?)?,
                 function: span(&w[2..4])?,
                 url: span(&w[4..6])?,
-                line: w[6],
+                guards: required(span(&w[6..8])?)?,
+                line: w[8],
             });
-            site_record.push(w[7]);
+            site_record.push(w[9]);
         }
         // Each record's sites are the run from its first site to the next
         // record's, and each site names the record whose run holds it.
@@ -359,6 +366,7 @@ mod tests {
             callee: "fmt.Errorf".into(),
             args: vec![],
             github_url: Some(format!("https://github.com/o/r/blob/abc/{file}#L{line}")),
+            guards: Vec::new(),
         };
         vec![
             TraceRow {
@@ -456,7 +464,7 @@ mod tests {
         // The second record's sites starting before the first's end.
         assert!(!raw(&|r, _| r[21] = 1));
         // A site naming the wrong record.
-        assert!(!raw(&|_, s| s[7] = 1));
+        assert!(!raw(&|_, s| s[9] = 1));
         // Runs not starting at the first site.
         assert!(!raw(&|r, _| r[10] = 1));
     }

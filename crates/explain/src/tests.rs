@@ -28,6 +28,7 @@ fn row(id: &str, repo: &str, pattern: &str, args: &[&str]) -> TraceRow {
             callee: "fmt.Errorf".into(),
             args: args.iter().map(|a| a.to_string()).collect(),
             github_url: None,
+            guards: Vec::new(),
         }],
     }
 }

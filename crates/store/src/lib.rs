@@ -109,6 +109,11 @@ pub struct TraceSite {
     pub args: Vec<String>,
     /// Pinned link to the site, when known.
     pub github_url: Option<String>,
+    /// Conditions of the `if` statements around the site, innermost first
+    /// (an `else` branch's as `not (…)` or `!(…)`): two sites under
+    /// contradicting ones never print in one run of their function.
+    #[serde(default)]
+    pub guards: Vec<String>,
 }
 
 /// Which records to list.

@@ -127,7 +127,7 @@ impl Answers {
         }
         self.explained
             .extend(pairs.map(|(l, s)| ex.explain_line(l, s)));
-        errdex_explain::read_across_lines(&mut self.explained);
+        ex.read_across_lines(&mut self.explained);
         if form == Form::Json {
             for e in &self.explained {
                 ex.write_json(e, &mut self.json);

@@ -15,6 +15,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("002_content_changed_at.sql"),
     include_str!("003_llm_cache.sql"),
     include_str!("004_trace.sql"),
+    include_str!("005_trace_guards.sql"),
 ];
 
 /// An atlas in one SQLite file.
@@ -126,8 +127,9 @@ struct Encoded {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct TraceFields(errdex_model::Lang, Option<String>, Vec<TraceSite>);
 
-/// A site without its facts, which tracing never reads: `[file, line,
-/// function, callee, errorType, errorClass, args, start, end, url]`.
+/// A site without its facts but its guards, which tracing reads of them:
+/// `[file, line, function, callee, errorType, errorClass, args, start,
+/// end, url, guards]` (rows written before guards have ten).
 #[derive(serde::Serialize, serde::Deserialize)]
 struct TraceSite(
     String,
@@ -140,6 +142,7 @@ struct TraceSite(
     u32,
     u32,
     Option<String>,
+    #[serde(default)] Vec<String>,
 );
 
 impl TraceFields {
@@ -161,6 +164,7 @@ impl TraceFields {
                         s.source_code_start,
                         s.source_code_end,
                         s.github_url.clone(),
+                        s.facts.guards.clone(),
                     )
                 })
                 .collect(),
@@ -177,6 +181,7 @@ impl From<TraceSite> for crate::TraceSite {
             callee: t.3,
             args: t.6,
             github_url: t.9,
+            guards: t.10,
         }
     }
 }
@@ -187,7 +192,32 @@ impl From<TraceSite> for crate::TraceSite {
 struct RecordTraceFields {
     language: errdex_model::Lang,
     documentation: Option<String>,
-    sites: Vec<crate::TraceSite>,
+    sites: Vec<WholeSite>,
+}
+
+/// A whole stored site as tracing reads it: the site, and its guards from
+/// its facts.
+#[derive(serde::Deserialize)]
+struct WholeSite {
+    #[serde(flatten)]
+    site: crate::TraceSite,
+    #[serde(default)]
+    facts: WholeSiteFacts,
+}
+
+#[derive(serde::Deserialize, Default)]
+struct WholeSiteFacts {
+    #[serde(default)]
+    guards: Vec<String>,
+}
+
+impl From<WholeSite> for crate::TraceSite {
+    fn from(w: WholeSite) -> Self {
+        crate::TraceSite {
+            guards: w.facts.guards,
+            ..w.site
+        }
+    }
 }
 
 fn encode(r: &Record, previous: &HashMap<String, (String, String)>) -> Result<Encoded> {
@@ -665,7 +695,8 @@ impl Store for SqliteStore {
                 None => {
                     let json: String = whole.query_row([r.get::<_, i64>(5)?], |row| row.get(0))?;
                     let f: RecordTraceFields = serde_json::from_str(&json)?;
-                    (f.language, f.documentation, f.sites)
+                    let sites = f.sites.into_iter().map(crate::TraceSite::from).collect();
+                    (f.language, f.documentation, sites)
                 }
             };
             out.push(TraceRow {

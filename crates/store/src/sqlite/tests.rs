@@ -198,6 +198,7 @@ fn trace_rows_come_from_trace_rows_and_from_migrated_records_alike() {
     let files: Vec<&str> = want[0].sites.iter().map(|s| s.file_path.as_str()).collect();
     assert_eq!(files, vec!["b.go", "a.go"]);
     assert_eq!(want[0].sites[0].args, vec!["err"]);
+    assert_eq!(want[0].sites[0].guards, vec!["err != nil"]);
 
     // The same record stored by a version without the column.
     let dir = tempfile::tempdir().unwrap();
@@ -232,13 +233,27 @@ fn trace_rows_come_from_trace_rows_and_from_migrated_records_alike() {
     let small: i64 = migrated
         .conn()
         .query_row(
-            "SELECT length(trace) < length(record) AND trace NOT LIKE '%guards%'
+            "SELECT length(trace) < length(record) AND trace NOT LIKE '%package%'
              FROM records JOIN record_traces USING (seq)",
             [],
             |r| r.get(0),
         )
         .unwrap();
-    assert_eq!(small, 1, "the trace row holds the sites without facts");
+    assert_eq!(
+        small, 1,
+        "the trace row holds the sites without facts but guards"
+    );
+    // A trace row written before guards (ten fields a site) still reads.
+    migrated
+        .conn()
+        .execute(
+            "UPDATE record_traces SET trace = replace(trace, ',[\"err != nil\"]]', ']')",
+            [],
+        )
+        .unwrap();
+    let before_guards = migrated.trace_rows(None).unwrap();
+    assert!(before_guards[0].sites[0].guards.is_empty());
+    assert_eq!(before_guards[0].sites[0].args, vec!["err"]);
     // A record without its trace row still reads, from the record.
     migrated
         .conn()
