@@ -1,0 +1,171 @@
+//! Messages kept under a local name and handed to an error or a log
+//! later in the function: grpc's `errStr = "latest balancer error: " +
+//! lastPickErr.Error()` … `status.Error(codes.DeadlineExceeded, errStr)`.
+//! The site is the assignment, which holds the message's text; the call
+//! that hands the name on holds none.
+
+use super::{call_args, method_spec, spec, Callee, FileCx};
+use crate::flow;
+use crate::message::MsgPart;
+use errdex_model::{ErrorType, Severity};
+use tree_sitter::Node;
+
+/// Function kinds whose body ends the search for what a name reaches.
+const FUNCTIONS: &[&str] = &["function_declaration", "method_declaration", "func_literal"];
+
+impl FileCx<'_> {
+    /// `name = <text>` or `name := <text>` (one name, one value holding a
+    /// string literal) whose name a later output of the function names.
+    pub(super) fn kept_message(&mut self, n: Node<'_>) {
+        // `+=` adds to a message kept elsewhere.
+        if n.child_by_field_name("operator")
+            .is_some_and(|o| self.text(o) != "=")
+        {
+            return;
+        }
+        let (Some(left), Some(right)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) else {
+            return;
+        };
+        let (Some(name), Some(value)) = (only_child(left), only_child(right)) else {
+            return;
+        };
+        if name.kind() != "identifier" || !self.holds_text(value) {
+            return;
+        }
+        let Some(function) = enclosing_function(n) else {
+            return;
+        };
+        if !self.handed_on(function, n.end_byte(), self.text(name)) {
+            return;
+        }
+        let message = self.message_of(value, false);
+        if flow::words(&message) < 2 {
+            return;
+        }
+        let mut site = self.site(n, "=".into(), ErrorType::Exception, Severity::Error);
+        site.args = self.hole_exprs(value);
+        self.push(site, message, self.text(value).to_string());
+    }
+
+    /// Whether `value` is text: a string literal, a concatenation or a
+    /// `fmt.Sprint…` call with one.
+    fn holds_text(&self, value: Node<'_>) -> bool {
+        let message = self.message_of(value, false);
+        message.iter().any(|p| matches!(p, MsgPart::Text { .. }))
+    }
+
+    /// Whether a call of `function` after byte `from` hands `name` to an
+    /// error constructor, a logger or `panic` as its message or one of the
+    /// values after it (`fmt.Errorf("%s: %w", msg, err)`).
+    fn handed_on(&self, function: Node<'_>, from: usize, name: &str) -> bool {
+        let mut found = false;
+        crate::tree::preorder(function, |n| {
+            if found || n.start_byte() < from || n.kind() != "call_expression" {
+                return;
+            }
+            let Some(msg) = self.message_index(n) else {
+                return;
+            };
+            found = call_args(n)
+                .get(msg..)
+                .unwrap_or_default()
+                .iter()
+                .any(|a| a.kind() == "identifier" && self.text(*a) == name);
+        });
+        found
+    }
+
+    /// The index of the message among a call's arguments, when it is an
+    /// error constructor, a logger or `panic` (`x.Error()` and other
+    /// methods of no logger are not).
+    fn message_index(&self, call: Node<'_>) -> Option<usize> {
+        match self.callee(call) {
+            Callee::Panic => Some(0),
+            Callee::Pkg { path, func } => self
+                .stderr_print(call, path, func)
+                .or_else(|| spec(path, func))
+                .map(|s| s.msg),
+            Callee::Method { recv, func } => self
+                .logger_first(call, func)
+                .or_else(|| method_spec(recv, func, false))
+                .map(|s| s.msg),
+            Callee::KlogVerbose { .. } | Callee::Other => None,
+        }
+    }
+}
+
+/// The one named child of an expression list (`a` of `a := …`), or the
+/// node itself when it is no list.
+fn only_child(n: Node<'_>) -> Option<Node<'_>> {
+    if n.kind() != "expression_list" {
+        return Some(n);
+    }
+    (n.named_child_count() == 1)
+        .then(|| n.named_child(0))
+        .flatten()
+}
+
+fn enclosing_function(n: Node<'_>) -> Option<Node<'_>> {
+    let mut p = n.parent();
+    while let Some(q) = p {
+        if FUNCTIONS.contains(&q.kind()) {
+            return Some(q);
+        }
+        p = q.parent();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::LanguageSupport;
+
+    fn patterns(src: &str) -> Vec<(String, u32, String)> {
+        let facts = super::super::Go.extract("p/x.go", src, &Default::default());
+        crate::resolve_package(vec![facts])
+            .0
+            .into_iter()
+            .map(|s| (s.message_pattern, s.line_number, s.callee))
+            .collect()
+    }
+
+    #[test]
+    fn a_message_kept_under_a_name_and_handed_to_an_error_is_a_site() {
+        let src = r#"package p
+
+import (
+	"fmt"
+
+	"google.golang.org/grpc/status"
+)
+
+func pick(ctx context.Context) error {
+	var errStr string
+	if lastErr != nil {
+		errStr = "latest balancer error: " + lastErr.Error()
+	} else {
+		errStr = ctx.Err().Error()
+	}
+	note := fmt.Sprintf("picked %d of %d", a, b)
+	log.Warn(note)
+	label := "a label of two words"
+	use(label)
+	other := "not an error either"
+	fmt.Println(other, err.Error())
+	short := "x"
+	errStr += " and more words"
+	return status.Error(codes.DeadlineExceeded, errStr)
+}
+"#;
+        let got = patterns(src);
+        let kept: Vec<_> = got.iter().filter(|p| p.2 == "=").collect();
+        assert_eq!(kept.len(), 2, "{got:?}");
+        assert_eq!(kept[0].0, "latest balancer error: %v");
+        assert_eq!(kept[0].1, 12);
+        assert_eq!(kept[1].0, "picked %d of %d");
+        assert_eq!(kept[1].1, 16);
+    }
+}
