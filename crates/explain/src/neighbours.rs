@@ -14,6 +14,7 @@
 //! `error: %s`, written by each of two branches).
 
 use crate::{CandidateOut, Explanation, FrameOut, Verdict};
+use std::collections::HashMap;
 
 /// How many lines that traced to something (or are part of a stack
 /// trace), before and after a line, are its neighbours.
@@ -57,28 +58,32 @@ pub(crate) fn settle_ties<'g>(explained: &mut [Explanation], guards: &dyn Fn(u32
                 .map(move |(k, _)| (i, k))
         })
         .collect();
-    let mut settled: Vec<(usize, usize, usize)> = Vec::new();
+    // (line, frame) → the index of the candidate that wins.
+    let mut settled: HashMap<(usize, usize), usize> = HashMap::new();
     for &(i, k) in &tied {
         let e = &explained[i];
         let places = neighbour_places(explained, i);
         let best = named_by_line(e, &e.frames[k]).or_else(|| nearest(&e.frames[k], &places));
         if let Some(best) = best {
-            settled.push((i, k, best));
+            settled.insert((i, k), best);
         }
     }
-    settled.extend(settle_pairs(explained, &tied, &settled, guards));
-    for &(i, k, best) in &settled {
+    settle_pairs(explained, &tied, &mut settled, guards);
+    for (&(i, k), &best) in &settled {
         let candidates = &mut explained[i].frames[k].candidates;
         let winner = candidates.remove(best);
         candidates.insert(0, winner);
     }
-    for &(i, _, _) in &settled {
+    let mut lines: Vec<usize> = settled.keys().map(|&(i, _)| i).collect();
+    lines.sort_unstable();
+    lines.dedup();
+    for i in lines {
         let e = &mut explained[i];
         let open = e
             .frames
             .iter()
             .enumerate()
-            .any(|(k, f)| is_ambiguous(f) && !settled.iter().any(|s| (s.0, s.1) == (i, k)));
+            .any(|(k, f)| is_ambiguous(f) && !settled.contains_key(&(i, k)));
         if e.verdict == Verdict::Ambiguous && !open {
             e.verdict = if e.unmatched.is_empty() {
                 Verdict::Traced
@@ -155,31 +160,32 @@ fn neighbour_places(explained: &[Explanation], i: usize) -> Vec<Place<'_>> {
 fn settle_pairs<'g>(
     explained: &[Explanation],
     tied: &[(usize, usize)],
-    settled: &[(usize, usize, usize)],
+    settled: &mut HashMap<(usize, usize), usize>,
     guards: &dyn Fn(u32) -> &'g str,
-) -> Vec<(usize, usize, usize)> {
+) {
     let open: Vec<(usize, usize)> = tied
         .iter()
         .copied()
-        .filter(|&(i, k)| !settled.iter().any(|s| (s.0, s.1) == (i, k)))
+        .filter(|key| !settled.contains_key(key))
         .collect();
-    let mut found: Vec<(usize, usize, usize)> = Vec::new();
+    let mut found: HashMap<(usize, usize), usize> = HashMap::new();
     for (n, &(i, k)) in open.iter().enumerate() {
         let near: Vec<usize> = neighbours(explained, i).filter(|&j| j > i).collect();
-        for &(j, l) in open[n + 1..].iter().filter(|(j, _)| near.contains(j)) {
+        let later = open[n + 1..]
+            .iter()
+            .take_while(|(j, _)| *j <= i + FARTHEST)
+            .filter(|(j, _)| near.contains(j));
+        for &(j, l) in later {
             let earlier = &explained[i].frames[k];
             let later = &explained[j].frames[l];
             let Some((a, b)) = nearest_pair(earlier, later, guards) else {
                 continue;
             };
-            for (line, frame, best) in [(i, k, a), (j, l, b)] {
-                if !found.iter().any(|s| (s.0, s.1) == (line, frame)) {
-                    found.push((line, frame, best));
-                }
-            }
+            found.entry((i, k)).or_insert(a);
+            found.entry((j, l)).or_insert(b);
         }
     }
-    found
+    settled.extend(found);
 }
 
 /// The tied sites of `earlier` and `later` that one function reaches in
