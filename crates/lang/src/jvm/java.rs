@@ -57,7 +57,38 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "explicit_constructor_invocation" => super_call(n, cx),
         "method_invocation" => call(n, cx),
         "method_declaration" => wrapper_def(n, cx),
+        "return_statement" => message_return(n, cx),
         _ => {}
+    }
+}
+
+/// `return "KeeperErrorCode = " + getCodeMessage(code) + " for " + path;`
+/// in a `String` method named for a message (`getMessage`,
+/// `getCodeMessage`, `errorMsg`) or an exception's `toString`: a message
+/// kept and shown by whoever prints the exception.
+fn message_return(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(value) = n.named_child(0).filter(|v| M.has_text(*v, cx)) else {
+        return;
+    };
+    let Some(method) = std::iter::successors(n.parent(), |p| p.parent())
+        .take_while(|p| p.kind() != "lambda_expression" && p.kind() != "class_body")
+        .find(|p| p.kind() == "method_declaration")
+    else {
+        return;
+    };
+    let returns_string = method
+        .child_by_field_name("type")
+        .is_some_and(|t| cx.text(t) == "String");
+    let name = method
+        .child_by_field_name("name")
+        .map(|m| cx.text(m))
+        .unwrap_or_default();
+    let lower = name.to_ascii_lowercase();
+    let named = lower.contains("message") || lower.contains("msg");
+    let exception_text = name == "toString" && enclosing_class(n, cx).is_some_and(exception_name);
+    if returns_string && (named || exception_text) {
+        let (message, holes) = M.message_of(value, cx);
+        cx.push_kept_message(n, "return", message, holes);
     }
 }
 
@@ -667,6 +698,41 @@ class A {
         };
         assert_eq!(count(false), 2);
         assert_eq!(count(true), 4);
+    }
+
+    #[test]
+    fn texts_a_message_method_returns_are_sites() {
+        let s = crate::test_support::patterns_of(
+            "src/KeeperException.java",
+            r#"
+public class KeeperException extends Exception {
+    static String getCodeMessage(Code code) {
+        switch (code) {
+        case CONNECTIONLOSS:
+            return "ConnectionLoss";
+        }
+        return "Unknown error " + code;
+    }
+    @Override
+    public String getMessage() {
+        return "KeeperErrorCode = " + getCodeMessage(code) + " for " + path;
+    }
+    public String toString() { return "KeeperException of " + code; }
+    public int messageCount() { return 3; }
+    public String getMessageType() { return type; }
+}
+class Point { public String toString() { return "Point at " + x; } }
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "ConnectionLoss",
+                "Unknown error %v",
+                "KeeperErrorCode = %v for %v",
+                "KeeperException of %v"
+            ]
+        );
     }
 
     #[test]
