@@ -264,14 +264,7 @@ impl Explainer {
     /// traced to (`neighbours`), with the sites' guards.
     pub fn read_across_lines(&self, explained: &mut [Explanation]) {
         continuation::continue_messages(explained);
-        let guards = |site: u32| {
-            if (site as usize) < self.records.sites() {
-                self.records.site(site as usize).guards
-            } else {
-                ""
-            }
-        };
-        neighbours::settle_ties(explained, &guards);
+        neighbours::settle_ties(explained, &|site| self.records.guards(site));
     }
 
     /// Explains one line as [`stack::read`] read it. Terminal colour

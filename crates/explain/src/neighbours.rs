@@ -457,43 +457,36 @@ mod tests {
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);
     }
 
+    /// The site the tied error line takes when `between` stands between
+    /// it and its hint line (at 74, in the tied function at 80).
+    fn settled_across(between: impl Fn(usize) -> Explanation, count: usize) -> (String, u32) {
+        let mut lines = usage_then_error(74);
+        lines.splice(1..1, (0..count).map(between));
+        settle_ties(&mut lines, &no_guards);
+        let (file, line) = top(lines.last().unwrap());
+        (file.to_string(), line)
+    }
+
     #[test]
     fn lines_out_of_reach_do_not_count() {
-        let mut lines = usage_then_error(74);
-        let far: Vec<Explanation> = (0..REACH)
-            .map(|n| line(Verdict::Traced, vec![cand("other.py", n as u32, "f")]))
-            .collect();
-        lines.splice(1..1, far);
-        settle_ties(&mut lines, &no_guards);
-        assert_eq!(top(lines.last().unwrap()), ("exc.py", 44));
+        let traced = |n: usize| line(Verdict::Traced, vec![cand("other.py", n as u32, "f")]);
+        assert_eq!(settled_across(traced, REACH), ("exc.py".into(), 44));
     }
 
     #[test]
     fn lines_that_traced_to_nothing_do_not_separate_neighbours() {
         // A usage block between an error and its `For more information`
         // hint: the hint's neighbour is the error, nine lines up.
-        let mut lines = usage_then_error(74);
-        let usage: Vec<Explanation> = (0..9).map(|_| untraced()).collect();
-        lines.splice(1..1, usage);
-        settle_ties(&mut lines, &no_guards);
-        assert_eq!(top(lines.last().unwrap()), ("exc.py", 80));
+        let usage = |_| untraced();
+        assert_eq!(settled_across(usage, 9), ("exc.py".into(), 80));
         // ... up to FARTHEST lines away.
-        let mut lines = usage_then_error(74);
-        let usage: Vec<Explanation> = (0..FARTHEST).map(|_| untraced()).collect();
-        lines.splice(1..1, usage);
-        settle_ties(&mut lines, &no_guards);
-        assert_eq!(top(lines.last().unwrap()), ("exc.py", 44));
+        assert_eq!(settled_across(usage, FARTHEST), ("exc.py".into(), 44));
         // Stack-trace lines count: they end one error's report.
-        let mut lines = usage_then_error(74);
-        let frames: Vec<Explanation> = (0..REACH)
-            .map(|_| Explanation {
-                stack: Some("frame"),
-                ..untraced()
-            })
-            .collect();
-        lines.splice(1..1, frames);
-        settle_ties(&mut lines, &no_guards);
-        assert_eq!(top(lines.last().unwrap()), ("exc.py", 44));
+        let frame = |_| Explanation {
+            stack: Some("frame"),
+            ..untraced()
+        };
+        assert_eq!(settled_across(frame, REACH), ("exc.py".into(), 44));
     }
 
     #[test]

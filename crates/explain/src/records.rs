@@ -85,8 +85,6 @@ pub struct SiteView<'a> {
     pub function: Option<&'a str>,
     /// Pinned link, when known.
     pub github_url: Option<&'a str>,
-    /// Conditions of the `if` statements around the site, one a line.
-    pub guards: &'a str,
 }
 
 /// Every record and site of an explainer. Sites are numbered in record
@@ -229,8 +227,15 @@ impl Records {
             line_number: s.line,
             function: self.str(s.function),
             github_url: self.str(s.url),
-            guards: self.text(s.guards),
         }
+    }
+
+    /// The guards of site `site`, one a line; none for a number that
+    /// names no site of these records.
+    pub(crate) fn guards(&self, site: u32) -> &str {
+        self.sites
+            .get(site as usize)
+            .map_or("", |s| self.text(s.guards))
     }
 
     /// How many sites there are, across all records.

@@ -15,12 +15,6 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
     // `parent()` searches down from the root each time: walk up once and
     // keep the chain, `n` first.
     let chain: Vec<Node<'_>> = std::iter::successors(Some(n), |c| c.parent()).collect();
-    let is_function = |k: &str| {
-        matches!(
-            k,
-            "function_declaration" | "method_declaration" | "func_literal"
-        )
-    };
     let mut function = None;
     if let Some(func) = chain
         .iter()
@@ -179,6 +173,15 @@ fn comment_above(n: Node<'_>, src: &[u8]) -> Option<String> {
     (!joined.is_empty()).then_some(joined)
 }
 
+/// Whether a node kind is a function: a declaration, a method or a
+/// literal (`func() { … }`).
+pub(super) fn is_function(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_declaration" | "method_declaration" | "func_literal"
+    )
+}
+
 /// The call whose error value the site (`chain[0]`, then its ancestors)
 /// passes on, with the statement that makes it: for each error-looking
 /// identifier among the site's arguments, the nearest assignment to it
@@ -201,10 +204,7 @@ fn wrapped_call<'t>(chain: &[Node<'t>], src: &[u8]) -> Option<(Node<'t>, Node<'t
     }
     for pair in chain.windows(2) {
         let (child, p) = (pair[0], pair[1]);
-        if matches!(
-            p.kind(),
-            "function_declaration" | "method_declaration" | "func_literal"
-        ) {
+        if is_function(p.kind()) {
             break;
         }
         if p.kind() == "if_statement" {

@@ -4,14 +4,11 @@
 //! The site is the assignment, which holds the message's text; the call
 //! that hands the name on holds none.
 
+use super::facts::is_function;
 use super::{call_args, method_spec, spec, Callee, FileCx};
 use crate::flow;
-use crate::message::MsgPart;
 use errdex_model::{ErrorType, Severity};
 use tree_sitter::Node;
-
-/// Function kinds whose body ends the search for what a name reaches.
-const FUNCTIONS: &[&str] = &["function_declaration", "method_declaration", "func_literal"];
 
 impl FileCx<'_> {
     /// `name = <text>` or `name := <text>` (one name, one value holding a
@@ -32,29 +29,33 @@ impl FileCx<'_> {
         let (Some(name), Some(value)) = (only_child(left), only_child(right)) else {
             return;
         };
-        if name.kind() != "identifier" || !self.holds_text(value) {
-            return;
-        }
-        let Some(function) = enclosing_function(n) else {
-            return;
-        };
-        if !self.handed_on(function, n.end_byte(), self.text(name)) {
+        // Most assignments hold no text: told from their source before
+        // the value is read.
+        let source = self.text(value);
+        if name.kind() != "identifier" || !source.contains(['"', '`']) {
             return;
         }
         let message = self.message_of(value, false);
         if flow::words(&message) < 2 {
             return;
         }
+        let Some(function) =
+            std::iter::successors(n.parent(), |p| p.parent()).find(|p| is_function(p.kind()))
+        else {
+            return;
+        };
+        let name = self.text(name);
+        let after = self
+            .src
+            .get(n.end_byte()..function.end_byte())
+            .unwrap_or_default();
+        let named_after = std::str::from_utf8(after).is_ok_and(|a| flow::mentions(a, name));
+        if !named_after || !self.handed_on(function, n.end_byte(), name) {
+            return;
+        }
         let mut site = self.site(n, "=".into(), ErrorType::Exception, Severity::Error);
         site.args = self.hole_exprs(value);
-        self.push(site, message, self.text(value).to_string());
-    }
-
-    /// Whether `value` is text: a string literal, a concatenation or a
-    /// `fmt.Sprint…` call with one.
-    fn holds_text(&self, value: Node<'_>) -> bool {
-        let message = self.message_of(value, false);
-        message.iter().any(|p| matches!(p, MsgPart::Text { .. }))
+        self.push(site, message, source.to_string());
     }
 
     /// Whether a call of `function` after byte `from` hands `name` to an
@@ -108,29 +109,9 @@ fn only_child(n: Node<'_>) -> Option<Node<'_>> {
         .flatten()
 }
 
-fn enclosing_function(n: Node<'_>) -> Option<Node<'_>> {
-    let mut p = n.parent();
-    while let Some(q) = p {
-        if FUNCTIONS.contains(&q.kind()) {
-            return Some(q);
-        }
-        p = q.parent();
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
-    use crate::LanguageSupport;
-
-    fn patterns(src: &str) -> Vec<(String, u32, String)> {
-        let facts = super::super::Go.extract("p/x.go", src, &Default::default());
-        crate::resolve_package(vec![facts])
-            .0
-            .into_iter()
-            .map(|s| (s.message_pattern, s.line_number, s.callee))
-            .collect()
-    }
+    use crate::go::tests::sites;
 
     #[test]
     fn a_message_kept_under_a_name_and_handed_to_an_error_is_a_site() {
@@ -160,12 +141,13 @@ func pick(ctx context.Context) error {
 	return status.Error(codes.DeadlineExceeded, errStr)
 }
 "#;
-        let got = patterns(src);
-        let kept: Vec<_> = got.iter().filter(|p| p.2 == "=").collect();
-        assert_eq!(kept.len(), 2, "{got:?}");
-        assert_eq!(kept[0].0, "latest balancer error: %v");
-        assert_eq!(kept[0].1, 12);
-        assert_eq!(kept[1].0, "picked %d of %d");
-        assert_eq!(kept[1].1, 16);
+        let got: Vec<(String, u32)> = sites(src)
+            .into_iter()
+            .filter(|s| s.callee == "=")
+            .map(|s| (s.message_pattern, s.line_number))
+            .collect();
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0], ("latest balancer error: %v".into(), 12));
+        assert_eq!(got[1], ("picked %d of %d".into(), 16));
     }
 }

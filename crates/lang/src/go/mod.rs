@@ -1576,7 +1576,7 @@ fn http_status_code(name: &str) -> Option<u16> {
 mod tests {
     use super::*;
 
-    fn sites(src: &str) -> Vec<RawSite> {
+    pub(super) fn sites(src: &str) -> Vec<RawSite> {
         let facts = Go.extract("p/a.go", src, &ExtractOptions::default());
         crate::resolve_package(vec![facts]).0
     }
