@@ -16,7 +16,7 @@
 
 pub mod render;
 
-use errdex_explain::{Explainer, Explanation};
+use errdex_explain::Explainer;
 use errdex_model::Record;
 use errdex_store::{ListQuery, RepoSummary, Store};
 use serde::Serialize;
@@ -30,6 +30,9 @@ pub enum Error {
     /// The store could not answer.
     #[error(transparent)]
     Store(#[from] errdex_store::Error),
+    /// An answer could not be written as JSON.
+    #[error("writing an answer as JSON: {0}")]
+    Json(#[from] serde_json::Error),
 }
 
 /// Query result.
@@ -93,13 +96,13 @@ impl Hit {
         }
     }
 
-    fn traced(c: &errdex_explain::CandidateOut) -> Hit {
+    fn traced(c: &errdex_explain::CandidateOut<'_>) -> Hit {
         Hit {
-            id: c.id.clone(),
-            repo: c.repo.clone(),
-            slug: c.slug.clone(),
-            message_pattern: c.message_pattern.clone(),
-            file_path: c.file_path.clone(),
+            id: c.id.to_string(),
+            repo: c.repo.to_string(),
+            slug: c.slug.to_string(),
+            message_pattern: c.message_pattern.to_string(),
+            file_path: c.file_path.to_string(),
             line_number: c.line_number,
             match_type: "traced",
             // A traced frame outranks any text match.
@@ -174,10 +177,16 @@ impl Atlas {
         Ok(e)
     }
 
-    /// Traces each non-empty line of `text`.
-    pub fn explain(&self, text: &str) -> Result<Vec<Explanation>> {
+    /// Traces each non-empty line of `text`, each explanation as its JSON
+    /// value (an [`errdex_explain::Explanation`] borrows from the explainer, which may be
+    /// replaced once this returns).
+    pub fn explain(&self, text: &str) -> Result<Vec<serde_json::Value>> {
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        Ok(self.explainer()?.explain_block(&lines))
+        let ex = self.explainer()?;
+        ex.explain_block(&lines)
+            .iter()
+            .map(|e| Ok(serde_json::to_value(e)?))
+            .collect()
     }
 
     /// Tiered search: an exact error code, then the records whose pattern

@@ -177,11 +177,7 @@ fn eval(rows: Vec<TraceRow>, lines: &str, truth: &str) {
         let f: Vec<&str> = t.split('\t').collect();
         let ids: Vec<&str> = f[1].split(',').filter(|s| !s.is_empty()).collect();
         let unique = f[2] == "1";
-        let top: Vec<&str> = e
-            .frames
-            .iter()
-            .map(|fr| fr.candidates[0].id.as_str())
-            .collect();
+        let top: Vec<&str> = e.frames.iter().map(|fr| fr.candidates[0].id).collect();
         match f[0] {
             "noise" => {
                 noise += 1;

@@ -30,7 +30,7 @@ pub(crate) fn continue_messages(explained: &mut [Explanation]) {
 /// to: a frame of `line` is a message whose second line is an indent and
 /// one hole, and `next` is indented (and not already that frame). It
 /// spans `next` after its indent.
-fn continued_frame(line: &Explanation, next: &Explanation) -> Option<FrameOut> {
+fn continued_frame<'a>(line: &Explanation<'a>, next: &Explanation<'a>) -> Option<FrameOut<'a>> {
     // The message may be inside a printer's frame (`ERROR:  %s`).
     let first = line.frames.iter().find(|f| {
         f.candidates
@@ -99,11 +99,8 @@ mod tests {
         }
     }
 
-    fn tops(e: &Explanation) -> Vec<&str> {
-        e.frames
-            .iter()
-            .map(|f| f.candidates[0].id.as_str())
-            .collect()
+    fn tops<'a>(e: &Explanation<'a>) -> Vec<&'a str> {
+        e.frames.iter().map(|f| f.candidates[0].id).collect()
     }
 
     #[test]

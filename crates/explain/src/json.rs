@@ -1,32 +1,13 @@
 //! `explain --json`'s lines, written without serde's field-by-field
 //! walk: what a candidate shows of its record and site is the same on
-//! every line that names it, so it is escaped and written once per site
-//! (on first use, from any thread) and copied after that. The bytes are
-//! those `serde_json` writes for an [`Explanation`]; a test holds them
-//! equal.
+//! every line that names it, so it is written once per site, when the
+//! records are (and kept in the trace cache), and copied after that. The
+//! bytes are those `serde_json` writes for an [`Explanation`]; a test holds
+//! them equal.
 
+use crate::records::{RecordView, SiteView};
 use crate::{CandidateOut, Explainer, Explanation, FrameOut, Unmatched};
 use serde::Serialize;
-use std::sync::OnceLock;
-
-/// A site's candidate JSON with its three per-line values left out:
-/// `{"id":…,"githubUrl":…,"score":` ‹score› `,"function":…,"hinted":`
-/// ‹hinted› `,"exact":` ‹exact› `,"documentation":…}`.
-pub(crate) struct Fragment {
-    bytes: Box<[u8]>,
-    /// Where `,"function":` starts.
-    function: u32,
-    /// Where `,"documentation":` starts.
-    documentation: u32,
-}
-
-/// One lazily written fragment per site.
-pub(crate) type Fragments = Vec<OnceLock<Fragment>>;
-
-/// Fragments for `sites` sites, none written yet.
-pub(crate) fn fragments(sites: usize) -> Fragments {
-    (0..sites).map(|_| OnceLock::new()).collect()
-}
 
 /// Appends `v` as JSON (escaped as serde_json escapes it).
 fn put<T: Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
@@ -41,52 +22,52 @@ fn field<T: Serialize + ?Sized>(out: &mut Vec<u8>, key: &str, v: &T) {
     put(out, v);
 }
 
-impl Fragment {
-    fn of(c: &CandidateOut) -> Fragment {
-        let mut out = Vec::with_capacity(256);
-        out.push(b'{');
-        field(&mut out, "id", &c.id);
-        out.push(b',');
-        field(&mut out, "repo", &c.repo);
-        out.push(b',');
-        field(&mut out, "slug", &c.slug);
-        out.push(b',');
-        field(&mut out, "messagePattern", &c.message_pattern);
-        out.push(b',');
-        field(&mut out, "filePath", &c.file_path);
-        out.push(b',');
-        field(&mut out, "lineNumber", &c.line_number);
-        out.push(b',');
-        field(&mut out, "githubUrl", &c.github_url);
-        out.extend_from_slice(b",\"score\":");
-        let function = out.len() as u32;
-        out.push(b',');
-        field(&mut out, "function", &c.function);
-        out.extend_from_slice(b",\"hinted\":");
-        let documentation = out.len() as u32;
-        out.push(b',');
-        field(&mut out, "documentation", &c.documentation);
-        out.push(b'}');
-        Fragment {
-            bytes: out.into_boxed_slice(),
-            function,
-            documentation,
-        }
-    }
+/// Appends a site's candidate JSON with its three per-line values left
+/// out: `{"id":…,"githubUrl":…,"score":` ‹score› `,"function":…,"hinted":`
+/// ‹hinted› `,"exact":` ‹exact› `,"documentation":…}`. Gives where the two
+/// holes are in what it appended: where `,"function":` and
+/// `,"documentation":` start.
+pub(crate) fn fragment(r: &RecordView<'_>, s: &SiteView<'_>, out: &mut Vec<u8>) -> [u32; 2] {
+    let start = out.len();
+    out.push(b'{');
+    field(out, "id", r.id);
+    out.push(b',');
+    field(out, "repo", r.repo);
+    out.push(b',');
+    field(out, "slug", r.slug);
+    out.push(b',');
+    field(out, "messagePattern", r.message_pattern);
+    out.push(b',');
+    field(out, "filePath", s.file_path);
+    out.push(b',');
+    field(out, "lineNumber", &s.line_number);
+    out.push(b',');
+    field(out, "githubUrl", &s.github_url);
+    out.extend_from_slice(b",\"score\":");
+    let function = (out.len() - start) as u32;
+    out.push(b',');
+    field(out, "function", &s.function);
+    out.extend_from_slice(b",\"hinted\":");
+    let documentation = (out.len() - start) as u32;
+    out.push(b',');
+    field(out, "documentation", &r.documentation);
+    out.push(b'}');
+    [function, documentation]
+}
 
-    fn write(&self, c: &CandidateOut, out: &mut Vec<u8>) {
-        let (f, d) = (self.function as usize, self.documentation as usize);
-        out.extend_from_slice(&self.bytes[..f]);
-        put(out, &c.score);
-        out.extend_from_slice(&self.bytes[f..d]);
-        out.extend_from_slice(if c.hinted { b"true" } else { b"false" });
-        out.extend_from_slice(if c.exact {
-            b",\"exact\":true"
-        } else {
-            b",\"exact\":false"
-        });
-        out.extend_from_slice(&self.bytes[d..]);
-    }
+/// Appends candidate `c` from its site's fragment.
+fn fill_fragment(fragment: &str, [f, d]: [usize; 2], c: &CandidateOut<'_>, out: &mut Vec<u8>) {
+    let bytes = fragment.as_bytes();
+    out.extend_from_slice(&bytes[..f]);
+    put(out, &c.score);
+    out.extend_from_slice(&bytes[f..d]);
+    out.extend_from_slice(if c.hinted { b"true" } else { b"false" });
+    out.extend_from_slice(if c.exact {
+        b",\"exact\":true"
+    } else {
+        b",\"exact\":false"
+    });
+    out.extend_from_slice(&bytes[d..]);
 }
 
 impl Explainer {
@@ -120,8 +101,8 @@ impl Explainer {
         field(out, "end", &f.end);
         out.extend_from_slice(b",\"candidates\":");
         list(out, &f.candidates, |c, out| {
-            match self.fragments.get(c.site as usize) {
-                Some(slot) => slot.get_or_init(|| Fragment::of(c)).write(c, out),
+            match self.records.json(c.site) {
+                Some((fragment, holes)) => fill_fragment(fragment, holes, c, out),
                 None => put(out, c),
             }
         });

@@ -73,31 +73,31 @@ impl Verdict {
 /// A candidate site of a frame.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CandidateOut {
+pub struct CandidateOut<'a> {
     /// Record id.
-    pub id: String,
+    pub id: &'a str,
     /// `owner/name`.
-    pub repo: String,
+    pub repo: &'a str,
     /// Record slug.
-    pub slug: String,
+    pub slug: &'a str,
     /// The record's pattern.
-    pub message_pattern: String,
+    pub message_pattern: &'a str,
     /// The site's file.
-    pub file_path: String,
+    pub file_path: &'a str,
     /// The site's line.
     pub line_number: u32,
     /// Pinned link to the site.
-    pub github_url: Option<String>,
+    pub github_url: Option<&'a str>,
     /// Share of the frame's text the pattern's literals explain, `[0, 1]`.
     pub score: f32,
     /// Enclosing function of the site.
-    pub function: Option<String>,
+    pub function: Option<&'a str>,
     /// Whether the site's file matches a location hint of the line.
     pub hinted: bool,
     /// Whether its line is the hinted line too.
     pub exact: bool,
     /// The record's one-line meaning, when analysed.
-    pub documentation: Option<String>,
+    pub documentation: Option<&'a str>,
     /// The site's number across the atlas ([`Explainer::site`]).
     #[serde(skip)]
     pub(crate) site: u32,
@@ -106,7 +106,7 @@ pub struct CandidateOut {
 /// One layer of the error.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FrameOut {
+pub struct FrameOut<'a> {
     /// The layer's text.
     pub text: String,
     /// Byte offset in the input where it starts.
@@ -115,7 +115,7 @@ pub struct FrameOut {
     pub end: usize,
     /// Candidate sites, best first (at most
     /// [`errdex_match::MAX_CANDIDATES`]).
-    pub candidates: Vec<CandidateOut>,
+    pub candidates: Vec<CandidateOut<'a>>,
     /// How many sites print this layer in all.
     pub candidate_count: usize,
 }
@@ -133,7 +133,7 @@ pub struct Unmatched {
 
 /// What errdex knows about one input line.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Explanation {
+pub struct Explanation<'a> {
     /// The line as given.
     pub input: String,
     /// The log prefix that was stripped (timestamps, headers, levels).
@@ -141,7 +141,7 @@ pub struct Explanation {
     /// How well it is explained.
     pub verdict: Verdict,
     /// Layers, outermost first.
-    pub frames: Vec<FrameOut>,
+    pub frames: Vec<FrameOut<'a>>,
     /// Unexplained text.
     pub unmatched: Vec<Unmatched>,
     /// For a stack-trace line that is no message: `frame` (`at C.m(C.java:3)`,
@@ -173,8 +173,6 @@ pub struct Explainer {
     marker_heads: Vec<&'static str>,
     /// The last bytes (spaces aside) of those markers, for a first check.
     marker_ends: [bool; 256],
-    /// Each site's candidate JSON, once written ([`Explainer::write_json`]).
-    fragments: json::Fragments,
 }
 
 impl Explainer {
@@ -217,7 +215,6 @@ impl Explainer {
             }
         }
         Explainer {
-            fragments: json::fragments(records.sites()),
             records,
             set,
             marker_heads,
@@ -237,7 +234,7 @@ impl Explainer {
 
     /// Explains one line (a stack-trace line too: `ValueError: msg` is
     /// traced without its class).
-    pub fn explain(&self, line: &str) -> Explanation {
+    pub fn explain(&self, line: &str) -> Explanation<'_> {
         let read = stack::read(&[line]);
         self.explain_line(line, &read[0])
     }
@@ -246,7 +243,7 @@ impl Explainer {
     /// become location hints for their message, and frame and link lines
     /// are marked as such instead of traced; then the lines are read
     /// together ([`Explainer::read_across_lines`]).
-    pub fn explain_block(&self, lines: &[&str]) -> Vec<Explanation> {
+    pub fn explain_block(&self, lines: &[&str]) -> Vec<Explanation<'_>> {
         let read = stack::read(lines);
         let mut explained: Vec<Explanation> = lines
             .iter()
@@ -270,7 +267,7 @@ impl Explainer {
     /// Explains one line as [`stack::read`] read it. Terminal colour
     /// codes are no part of any message: a line with them is read without
     /// them (offsets are then in that text), and `input` stays the line.
-    pub fn explain_line(&self, line: &str, s: &StackLine) -> Explanation {
+    pub fn explain_line(&self, line: &str, s: &StackLine) -> Explanation<'_> {
         if let Some((a, b)) = markdown_inner(line).filter(|_| s.role == Role::Message) {
             let inner = &line[a..b];
             let mut e = self.explain_line(inner, &reading_of(s, inner));
@@ -357,7 +354,7 @@ impl Explainer {
     /// (`None` for frame and link lines), prefixes stripped, each part
     /// traced.
     #[inline]
-    fn read_line<A: Answer>(&self, line: &str, s: &StackLine) -> Option<A> {
+    fn read_line<'e, A: Answer<'e>>(&'e self, line: &str, s: &StackLine) -> Option<A> {
         if s.role != Role::Message {
             return None;
         }
@@ -383,7 +380,13 @@ impl Explainer {
     /// finds nothing the first other reading that does
     /// ([`Explainer::retry`]).
     #[inline]
-    fn read_text<A: Answer>(&self, line: &str, at: usize, end: usize, hints: &Hints) -> A {
+    fn read_text<'e, A: Answer<'e>>(
+        &'e self,
+        line: &str,
+        at: usize,
+        end: usize,
+        hints: &Hints,
+    ) -> A {
         let text = &line[at..end];
         let prepared = self.prepare(text, hints);
         let parts: A::Parts = self.trace_parts(&prepared);
@@ -545,21 +548,21 @@ impl Explainer {
         None
     }
 
-    fn candidate(&self, c: &errdex_match::Candidate) -> CandidateOut {
+    fn candidate(&self, c: &errdex_match::Candidate) -> CandidateOut<'_> {
         let (row, site) = self.site((self.records.record_of(c.payload), c.payload as usize));
         CandidateOut {
-            id: row.id.to_string(),
-            repo: row.repo.to_string(),
-            slug: row.slug.to_string(),
-            message_pattern: row.message_pattern.to_string(),
-            file_path: site.file_path.to_string(),
+            id: row.id,
+            repo: row.repo,
+            slug: row.slug,
+            message_pattern: row.message_pattern,
+            file_path: site.file_path,
             line_number: site.line_number,
-            github_url: site.github_url.map(str::to_string),
+            github_url: site.github_url,
             score: (c.score * 1000.0).round() / 1000.0,
-            function: site.function.map(str::to_string),
+            function: site.function,
             hinted: c.hinted,
             exact: c.exact,
-            documentation: row.documentation.map(str::to_string),
+            documentation: row.documentation,
             site: c.payload,
         }
     }

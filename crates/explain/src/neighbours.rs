@@ -60,14 +60,16 @@ pub(crate) fn settle_ties<'g>(explained: &mut [Explanation], guards: &dyn Fn(u32
         .collect();
     // (line, frame) → the index of the candidate that wins.
     let mut settled: HashMap<(usize, usize), usize> = HashMap::new();
+    let places = Places::of(explained);
     for &(i, k) in &tied {
-        let e = &explained[i];
-        let places = neighbour_places(explained, i);
-        let best = named_by_line(e, &e.frames[k]).or_else(|| nearest(&e.frames[k], &places));
+        let f = &explained[i].frames[k];
+        let best =
+            named_by_line(&explained[i], f).or_else(|| nearest(f, places.around(explained, i)));
         if let Some(best) = best {
             settled.insert((i, k), best);
         }
     }
+    drop(places);
     settle_pairs(explained, &tied, &mut settled, guards);
     for (&(i, k), &best) in &settled {
         let candidates = &mut explained[i].frames[k].candidates;
@@ -123,7 +125,7 @@ fn is_ambiguous(f: &FrameOut) -> bool {
 /// lines that count on each side, none farther than [`FARTHEST`]. Lines
 /// with frames count, and so do stack-trace lines (the end of one error's
 /// report); other text that traced to nothing does not.
-fn neighbours(explained: &[Explanation], i: usize) -> impl Iterator<Item = usize> + '_ {
+fn neighbours<'x>(explained: &'x [Explanation<'_>], i: usize) -> impl Iterator<Item = usize> + 'x {
     let counts = |j: &usize| !explained[*j].frames.is_empty() || explained[*j].stack.is_some();
     let before = (i.saturating_sub(FARTHEST)..i)
         .rev()
@@ -135,21 +137,42 @@ fn neighbours(explained: &[Explanation], i: usize) -> impl Iterator<Item = usize
     before.chain(after)
 }
 
-/// The sites of frames that traced to one site only, on the neighbours
-/// of line `i`.
-fn neighbour_places(explained: &[Explanation], i: usize) -> Vec<Place<'_>> {
-    neighbours(explained, i)
-        .flat_map(|j| &explained[j].frames)
-        .filter(|f| tied_count(f) == 1)
-        .filter_map(|f| f.candidates.first().map(|c| (f, c)))
-        .map(|(f, c)| Place {
-            repo: &c.repo,
-            file: &c.file_path,
-            line: c.line_number,
-            function: c.function.as_deref(),
-            text: &f.text,
-        })
-        .collect()
+/// The sites of frames that traced to one site only, line by line:
+/// line `i`'s are `places[start[i]..start[i + 1]]`.
+struct Places<'x> {
+    places: Vec<Place<'x>>,
+    start: Vec<usize>,
+}
+
+impl<'x> Places<'x> {
+    fn of(explained: &'x [Explanation<'_>]) -> Places<'x> {
+        let mut places = Vec::new();
+        let mut start = Vec::with_capacity(explained.len() + 1);
+        for e in explained {
+            start.push(places.len());
+            let single = e.frames.iter().filter(|f| tied_count(f) == 1);
+            places.extend(
+                single
+                    .filter_map(|f| f.candidates.first().map(|c| (f, c)))
+                    .map(|(f, c)| Place {
+                        repo: c.repo,
+                        file: c.file_path,
+                        line: c.line_number,
+                        function: c.function,
+                        text: &f.text,
+                    }),
+            );
+        }
+        start.push(places.len());
+        Places { places, start }
+    }
+
+    /// The places on the neighbours of line `i`.
+    fn around(&self, explained: &[Explanation<'_>], i: usize) -> Vec<&Place<'x>> {
+        neighbours(explained, i)
+            .flat_map(|j| &self.places[self.start[j]..self.start[j + 1]])
+            .collect()
+    }
 }
 
 /// Settles tied frames that no single neighbour settled, two at a time:
@@ -236,17 +259,14 @@ fn negates(x: &str, y: &str) -> bool {
 /// The index of the tied candidate of `f` nearest to some place (the
 /// same function first, then the fewest lines away in the same file),
 /// when one is strictly nearer than every other.
-fn nearest(f: &FrameOut, places: &[Place<'_>]) -> Option<usize> {
+fn nearest(f: &FrameOut, mut places: Vec<&Place<'_>>) -> Option<usize> {
     let tied = &f.candidates[..tied_count(f)];
     // A neighbour of the same words that one of the tied sites printed
     // comes from the statement next to this one (a log call, then a print
     // of the same words): it tells nothing of which site printed this
     // line. Other words from a tied site (the next line of a message of
     // several) tell that this site printed both.
-    let places: Vec<&Place<'_>> = places
-        .iter()
-        .filter(|p| !(p.text == f.text && tied.iter().any(|c| p.is(c))))
-        .collect();
+    places.retain(|p| !(p.text == f.text && tied.iter().any(|c| p.is(c))));
     let mut ranked: Vec<(u32, u32, usize)> = tied
         .iter()
         .enumerate()
@@ -266,25 +286,31 @@ fn nearest(f: &FrameOut, places: &[Place<'_>]) -> Option<usize> {
 fn named_by_line(e: &Explanation, f: &FrameOut) -> Option<usize> {
     let tied = &f.candidates[..tied_count(f)];
     let pattern = tied.first()?.message_pattern.to_ascii_lowercase();
-    let message = e.input.get(e.prefix.len()..).unwrap_or(&e.input);
-    let mut words: Vec<String> = message
+    let message = e
+        .input
+        .get(e.prefix.len()..)
+        .unwrap_or(&e.input)
+        .to_ascii_lowercase();
+    let mut words: Vec<&str> = message
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .filter(|w| w.len() >= 5)
-        .map(str::to_ascii_lowercase)
-        .filter(|w| !pattern.contains(w.as_str()))
+        .filter(|w| w.len() >= 5 && !pattern.contains(w))
         .collect();
+    if words.is_empty() {
+        return None;
+    }
     words.sort_unstable();
     words.dedup();
-    let named = |c: &CandidateOut| {
-        let place = format!(
-            "{} {}",
-            c.function.as_deref().unwrap_or_default(),
-            c.file_path
-        )
-        .to_ascii_lowercase();
-        words.iter().filter(|w| place.contains(w.as_str())).count()
+    // One buffer for every candidate's "function file", in lower case.
+    let mut place = String::new();
+    let mut named = |c: &CandidateOut| {
+        place.clear();
+        place.push_str(c.function.unwrap_or_default());
+        place.push(' ');
+        place.push_str(c.file_path);
+        place.make_ascii_lowercase();
+        words.iter().filter(|w| place.contains(*w)).count()
     };
-    let mut counts: Vec<(usize, usize)> = tied.iter().map(named).enumerate().collect();
+    let mut counts: Vec<(usize, usize)> = tied.iter().map(&mut named).enumerate().collect();
     counts.sort_unstable_by_key(|&(_, n)| std::cmp::Reverse(n));
     // Within one file, functions name the same module: no evidence (a
     // closure and its enclosing `tryFopen` both name `fopen`).
@@ -292,7 +318,7 @@ fn named_by_line(e: &Explanation, f: &FrameOut) -> Option<usize> {
         let file = &tied[i].file_path;
         tied.iter()
             .enumerate()
-            .all(|(j, c)| j == i || &c.file_path != file)
+            .all(|(j, c)| j == i || c.file_path != *file)
     };
     match counts[..] {
         [(best, n), (_, m), ..] if n > m && alone_in_file(best) => Some(best),
@@ -307,7 +333,7 @@ fn distance(c: &CandidateOut, places: &[&Place<'_>]) -> Option<(u32, u32)> {
         .iter()
         .filter(|p| p.repo == c.repo && p.file == c.file_path)
         .map(|p| {
-            let same_function = p.function.is_some() && p.function == c.function.as_deref();
+            let same_function = p.function.is_some() && p.function == c.function;
             (u32::from(!same_function), p.line.abs_diff(c.line_number))
         })
         .min()
@@ -317,17 +343,17 @@ fn distance(c: &CandidateOut, places: &[&Place<'_>]) -> Option<(u32, u32)> {
 mod tests {
     use super::*;
 
-    fn cand(file: &str, line: u32, function: &str) -> CandidateOut {
+    fn cand(file: &'static str, line: u32, function: &'static str) -> CandidateOut<'static> {
         CandidateOut {
-            id: format!("{file}:{line}"),
-            repo: "o/r".into(),
-            slug: String::new(),
-            message_pattern: String::new(),
-            file_path: file.into(),
+            id: file,
+            repo: "o/r",
+            slug: "",
+            message_pattern: "",
+            file_path: file,
             line_number: line,
             github_url: None,
             score: 1.0,
-            function: Some(function.into()),
+            function: Some(function),
             hinted: false,
             exact: false,
             documentation: None,
@@ -335,7 +361,7 @@ mod tests {
         }
     }
 
-    fn line(verdict: Verdict, candidates: Vec<CandidateOut>) -> Explanation {
+    fn line(verdict: Verdict, candidates: Vec<CandidateOut<'static>>) -> Explanation<'static> {
         Explanation {
             input: String::new(),
             prefix: String::new(),
@@ -353,7 +379,7 @@ mod tests {
     }
 
     /// A line no template explains: no frames.
-    fn untraced() -> Explanation {
+    fn untraced() -> Explanation<'static> {
         let mut e = line(Verdict::Unknown, vec![]);
         e.frames.clear();
         e
@@ -363,14 +389,14 @@ mod tests {
         ""
     }
 
-    fn top(e: &Explanation) -> (&str, u32) {
+    fn top<'a>(e: &Explanation<'a>) -> (&'a str, u32) {
         let c = &e.frames[0].candidates[0];
-        (&c.file_path, c.line_number)
+        (c.file_path, c.line_number)
     }
 
     /// A printer's hint line, then its `Error: %s` that two functions of
     /// the same file print.
-    fn usage_then_error(hint_line: u32) -> Vec<Explanation> {
+    fn usage_then_error(hint_line: u32) -> Vec<Explanation<'static>> {
         vec![
             line(
                 Verdict::Traced,
@@ -443,7 +469,7 @@ mod tests {
     #[test]
     fn without_a_neighbour_in_the_file_the_tie_stays() {
         let mut lines = usage_then_error(74);
-        lines[0].frames[0].candidates[0].file_path = "other.py".into();
+        lines[0].frames[0].candidates[0].file_path = "other.py";
         settle_ties(&mut lines, &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 44));
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);
@@ -459,7 +485,10 @@ mod tests {
 
     /// The site the tied error line takes when `between` stands between
     /// it and its hint line (at 74, in the tied function at 80).
-    fn settled_across(between: impl Fn(usize) -> Explanation, count: usize) -> (String, u32) {
+    fn settled_across(
+        between: impl Fn(usize) -> Explanation<'static>,
+        count: usize,
+    ) -> (String, u32) {
         let mut lines = usage_then_error(74);
         lines.splice(1..1, (0..count).map(between));
         settle_ties(&mut lines, &no_guards);
@@ -505,7 +534,7 @@ mod tests {
     /// A `regex parse error:` heading and its `error: %s` line, each
     /// printed by both branches of one `if`: site numbers 0 and 2 under
     /// `multi`, 1 and 3 under `not (multi)`.
-    fn two_branch_block() -> Vec<Explanation> {
+    fn two_branch_block() -> Vec<Explanation<'static>> {
         let site = |line: u32, site: u32| CandidateOut {
             site,
             ..cand("error.rs", line, "Formatter.fmt")
@@ -570,7 +599,7 @@ mod tests {
         // `LOG.error("Invalid config")` then `System.err.println("Invalid
         // config")`: the log line's own site is one of the print's ties.
         let mut lines = usage_then_error(80);
-        lines[0].frames[0].candidates[0].function = Some("Exception.show".into());
+        lines[0].frames[0].candidates[0].function = Some("Exception.show");
         settle_ties(&mut lines, &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 44));
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);

@@ -252,19 +252,19 @@ pub(crate) struct Reading<'r, 'a, G> {
 
 /// What explaining a line answers, made from its [`Reading`]: an
 /// [`Explanation`] (every frame) or an [`Outline`] (verdict and top site).
-pub(crate) trait Answer: Sized {
+pub(crate) trait Answer<'e>: Sized {
     /// What tracing the parts gathers for it.
     type Parts: Gather;
     /// The answer for `line` from its reading.
-    fn of(ex: &Explainer, line: &str, r: Reading<'_, '_, Self::Parts>) -> Self;
+    fn of(ex: &'e Explainer, line: &str, r: Reading<'_, '_, Self::Parts>) -> Self;
     /// Whether it found a frame.
     fn found(&self) -> bool;
 }
 
-impl Answer for Explanation {
+impl<'e> Answer<'e> for Explanation<'e> {
     type Parts = Vec<Trace>;
 
-    fn of(ex: &Explainer, line: &str, r: Reading<'_, '_, Vec<Trace>>) -> Self {
+    fn of(ex: &'e Explainer, line: &str, r: Reading<'_, '_, Vec<Trace>>) -> Self {
         let (at, p, traces) = (r.at, r.prepared, r.parts);
         let mut frames = Vec::new();
         let mut unmatched = Vec::new();
@@ -306,7 +306,7 @@ impl Answer for Explanation {
     }
 }
 
-impl Answer for Outline {
+impl Answer<'_> for Outline {
     type Parts = OutlineParts;
 
     #[inline]

@@ -20,6 +20,10 @@ struct Span {
 
 const NONE: u32 = u32::MAX;
 
+/// Words [`Records::encode`] writes a site in: five spans, its line, its
+/// record and the two holes of its JSON.
+const SITE_WORDS: usize = 14;
+
 /// A record's strings, and its sites: `sites[first_site..]` up to the next
 /// record's first site.
 #[derive(Debug, Clone, Copy)]
@@ -40,6 +44,11 @@ struct SiteSpans {
     url: Span,
     /// The site's guards, one a line.
     guards: Span,
+    /// The site's candidate JSON ([`crate::json::fragment`]).
+    json: Span,
+    /// Where its per-line values go in it: after `"score":` and after
+    /// `"hinted":`.
+    json_holes: [u32; 2],
 }
 
 /// Where the arena's bytes live.
@@ -148,6 +157,7 @@ impl Records {
         let mut records = Vec::with_capacity(rows.len());
         let mut sites = Vec::new();
         let mut site_record = Vec::new();
+        let mut json = Vec::with_capacity(1024);
         for (ri, r) in rows.iter().enumerate() {
             records.push(RecordSpans {
                 id: a.add(&r.id),
@@ -157,13 +167,30 @@ impl Records {
                 documentation: a.add_opt(r.documentation.as_deref()),
                 first_site: sites.len() as u32,
             });
+            let record = RecordView {
+                id: &r.id,
+                repo: &r.repo,
+                slug: &r.slug,
+                message_pattern: &r.message_pattern,
+                documentation: r.documentation.as_deref(),
+            };
             for s in &r.sites {
+                let site = SiteView {
+                    file_path: &s.file_path,
+                    line_number: s.line_number,
+                    function: s.function.as_deref(),
+                    github_url: s.github_url.as_deref(),
+                };
+                json.clear();
+                let json_holes = crate::json::fragment(&record, &site, &mut json);
                 sites.push(SiteSpans {
-                    file: a.add(&s.file_path),
-                    line: s.line_number,
-                    function: a.add_opt(s.function.as_deref()),
-                    url: a.add_opt(s.github_url.as_deref()),
+                    file: a.add(site.file_path),
+                    line: site.line_number,
+                    function: a.add_opt(site.function),
+                    url: a.add_opt(site.github_url),
                     guards: a.add(&s.guards.join("\n")),
+                    json: a.add(std::str::from_utf8(&json).unwrap_or_default()),
+                    json_holes,
                 });
                 site_record.push(ri as u32);
             }
@@ -238,6 +265,15 @@ impl Records {
             .map_or("", |s| self.text(s.guards))
     }
 
+    /// Site `site`'s candidate JSON and where its two holes are
+    /// ([`crate::json::fragment`]); `None` for a number that names no
+    /// site.
+    pub(crate) fn json(&self, site: u32) -> Option<(&str, [usize; 2])> {
+        let s = self.sites.get(site as usize)?;
+        let [a, b] = s.json_holes.map(|h| h as usize);
+        Some((self.text(s.json), [a, b]))
+    }
+
     /// How many sites there are, across all records.
     pub(crate) fn sites(&self) -> usize {
         self.sites.len()
@@ -256,12 +292,13 @@ impl Records {
             r.push(x.first_site);
         }
         e.u32s(&r);
-        let mut s = Vec::with_capacity(self.sites.len() * 10);
+        let mut s = Vec::with_capacity(self.sites.len() * SITE_WORDS);
         for (x, &record) in self.sites.iter().zip(&self.site_record) {
-            for sp in [x.file, x.function, x.url, x.guards] {
+            for sp in [x.file, x.function, x.url, x.guards, x.json] {
                 span(&mut s, sp);
             }
             s.extend([x.line, record]);
+            s.extend(x.json_holes);
         }
         e.u32s(&s);
     }
@@ -300,7 +337,7 @@ impl Records {
             Some(s)
         };
         let required = |s: Span| (s.len != NONE).then_some(s);
-        if r.len() % 11 != 0 || s.len() % 10 != 0 {
+        if r.len() % 11 != 0 || s.len() % SITE_WORDS != 0 {
             return None;
         }
         let mut records = Vec::with_capacity(r.len() / 11);
@@ -314,17 +351,30 @@ impl Records {
                 first_site: w[10],
             });
         }
-        let mut sites = Vec::with_capacity(s.len() / 10);
-        let mut site_record = Vec::with_capacity(s.len() / 10);
-        for w in s.chunks_exact(10) {
+        let mut sites = Vec::with_capacity(s.len() / SITE_WORDS);
+        let mut site_record = Vec::with_capacity(s.len() / SITE_WORDS);
+        for w in s.chunks_exact(SITE_WORDS) {
+            let json = required(span(&w[8..10])?)?;
+            let json_holes = [w[12], w[13]];
+            // The holes lie in the fragment, in order, on character
+            // boundaries.
+            let fragment = &arena[json.off as usize..(json.off + json.len) as usize];
+            if json_holes[0] > json_holes[1]
+                || !fragment.is_char_boundary(json_holes[0] as usize)
+                || !fragment.is_char_boundary(json_holes[1] as usize)
+            {
+                return None;
+            }
             sites.push(SiteSpans {
                 file: required(span(&w[0..2])?)?,
                 function: span(&w[2..4])?,
                 url: span(&w[4..6])?,
                 guards: required(span(&w[6..8])?)?,
-                line: w[8],
+                json,
+                json_holes,
+                line: w[10],
             });
-            site_record.push(w[9]);
+            site_record.push(w[11]);
         }
         // Each record's sites are the run from its first site to the next
         // record's, and each site names the record whose run holds it.
@@ -469,7 +519,9 @@ mod tests {
         // The second record's sites starting before the first's end.
         assert!(!raw(&|r, _| r[21] = 1));
         // A site naming the wrong record.
-        assert!(!raw(&|_, s| s[9] = 1));
+        assert!(!raw(&|_, s| s[11] = 1));
+        // A JSON hole past its fragment.
+        assert!(!raw(&|_, s| s[13] = 100_000));
         // Runs not starting at the first site.
         assert!(!raw(&|r, _| r[10] = 1));
     }

@@ -54,7 +54,7 @@ fn frames_come_from_different_repositories() {
     let layers: Vec<(&str, &str)> = e
         .frames
         .iter()
-        .map(|f| (f.candidates[0].repo.as_str(), f.candidates[0].id.as_str()))
+        .map(|f| (f.candidates[0].repo, f.candidates[0].id))
         .collect();
     assert_eq!(
         layers,
@@ -184,7 +184,7 @@ fn a_cli_printer_head_is_read_both_ways() {
     let ids = |e: &Explanation| -> Vec<String> {
         e.frames
             .iter()
-            .map(|f| f.candidates[0].id.clone())
+            .map(|f| f.candidates[0].id.to_string())
             .collect()
     };
     // The printer explains the head as well as a level marker would.
@@ -228,7 +228,7 @@ fn a_padded_printer_head_is_read_both_ways() {
         .explain(line)
         .frames
         .iter()
-        .map(|f| f.candidates[0].id.clone())
+        .map(|f| f.candidates[0].id.to_string())
         .collect();
     assert_eq!(ids, ["alert", "build"]);
 }
@@ -345,11 +345,7 @@ fn a_mid_line_match_does_not_hide_an_earlier_layer() {
         row("reason", "curl/curl", "is unknown", &[]),
     ]);
     let e = ex.explain("curl: option --bogus: is unknown");
-    let ids: Vec<&str> = e
-        .frames
-        .iter()
-        .map(|f| f.candidates[0].id.as_str())
-        .collect();
+    let ids: Vec<&str> = e.frames.iter().map(|f| f.candidates[0].id).collect();
     assert_eq!(ids, ["option", "reason"], "{e:?}");
     assert!(e.unmatched.is_empty(), "{:?}", e.unmatched);
     assert_eq!(
@@ -378,11 +374,7 @@ fn a_head_that_ends_like_a_prefix_does_not_hide_a_layer() {
     ]);
     let line = "could not sync: rpc error: code = ResourceExhausted desc = grpc: received message larger than max (5 vs. 4)";
     let e = ex.explain(line);
-    let ids: Vec<&str> = e
-        .frames
-        .iter()
-        .map(|f| f.candidates[0].id.as_str())
-        .collect();
+    let ids: Vec<&str> = e.frames.iter().map(|f| f.candidates[0].id).collect();
     assert_eq!(ids, ["status", "max"], "{e:?}");
     assert_eq!(e.prefix, "could not sync: ");
 }
@@ -458,10 +450,6 @@ fn a_printer_around_nested_messages_is_a_layer() {
         ),
     ]);
     let e = ex.explain("Error: Invalid value for 'PATH': Path '/nonexistent' does not exist.");
-    let ids: Vec<&str> = e
-        .frames
-        .iter()
-        .map(|f| f.candidates[0].id.as_str())
-        .collect();
+    let ids: Vec<&str> = e.frames.iter().map(|f| f.candidates[0].id).collect();
     assert_eq!(ids, ["printer", "invalid", "exist"], "{e:?}");
 }

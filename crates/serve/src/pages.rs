@@ -295,17 +295,20 @@ pub(crate) async fn search(
 ) -> Result<Markup, Failure> {
     let q = p.q.unwrap_or_default();
     blocking(&s, move |s| {
-        let explained = if q.trim().is_empty() {
-            Vec::new()
-        } else {
-            let ex = s.atlas.explainer()?;
-            let lines: Vec<&str> = q
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .take(20)
-                .collect();
-            ex.explain_block(&lines)
+        let lines: Vec<&str> = q
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .take(20)
+            .collect();
+        // The trace index is built on first use: an empty query needs none.
+        let ex = match lines.is_empty() {
+            true => None,
+            false => Some(s.atlas.explainer()?),
         };
+        let explained = ex
+            .as_deref()
+            .map(|ex| ex.explain_block(&lines))
+            .unwrap_or_default();
         let hits = s.atlas.search(&q, p.repo.as_deref(), 30)?;
         let body = html! {
             h1 { "Search" }

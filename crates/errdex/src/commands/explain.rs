@@ -87,13 +87,13 @@ pub(crate) fn run(store: &dyn Store, db: &Path, a: ExplainArgs) -> Result<(), Fa
 /// threads, and memory freed on another thread than the one that took it
 /// goes back to the system and must be faulted in again.
 #[derive(Default)]
-struct Answers {
+struct Answers<'a> {
     /// Each line's stack-trace reading (kept for its memory only).
     stack: Vec<stack::StackLine>,
     /// `--summary`: each line's outline.
     outlines: Vec<Option<Outline>>,
     /// Otherwise: each line's explanation.
-    explained: Vec<Explanation>,
+    explained: Vec<Explanation<'a>>,
     /// `--json`: the explanations as JSON lines, written by the thread
     /// that explained them.
     json: Vec<u8>,
@@ -110,11 +110,11 @@ enum Form {
     Human,
 }
 
-impl Answers {
+impl<'a> Answers<'a> {
     /// Stack traces are read across the batch: frames become hints for
     /// their message, and frame lines are not errors of their own; then
     /// the batch's lines are read together (continued messages, ties).
-    fn fill(&mut self, ex: &Explainer, lines: &[&str], form: Form) {
+    fn fill(&mut self, ex: &'a Explainer, lines: &[&str], form: Form) {
         stack::read_into(lines, &mut self.stack);
         self.outlines.clear();
         self.explained.clear();
@@ -200,8 +200,8 @@ fn stream<W: Write>(
 /// hands them out, workers read their stack traces and trace their lines,
 /// and this thread takes the answers back in input order. At most two
 /// batches per worker are in flight, so memory stays bounded.
-fn stream_parallel<W: Write>(
-    ex: &Explainer,
+fn stream_parallel<'a, W: Write>(
+    ex: &'a Explainer,
     mut input: impl BufRead,
     threads: usize,
     out: &mut Output<W>,
@@ -209,9 +209,9 @@ fn stream_parallel<W: Write>(
     use std::collections::BTreeMap;
     use std::sync::{mpsc, Mutex};
     let form = out.form();
-    let (work, jobs) = mpsc::sync_channel::<(u64, Batch, Answers)>(threads);
+    let (work, jobs) = mpsc::sync_channel::<(u64, Batch, Answers<'a>)>(threads);
     let jobs = Mutex::new(jobs);
-    let (done, answers) = mpsc::channel::<(u64, Batch, Answers)>();
+    let (done, answers) = mpsc::channel::<(u64, Batch, Answers<'a>)>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let (jobs, done) = (&jobs, done.clone());
@@ -226,14 +226,14 @@ fn stream_parallel<W: Write>(
             });
         }
         drop(done);
-        let mut ready: BTreeMap<u64, (Batch, Answers)> = BTreeMap::new();
-        let mut spare: Vec<(Batch, Answers)> = Vec::new();
+        let mut ready: BTreeMap<u64, (Batch, Answers<'a>)> = BTreeMap::new();
+        let mut spare: Vec<(Batch, Answers<'a>)> = Vec::new();
         let (mut sent, mut next) = (0u64, 0u64);
         // Takes answers in order as far as they have come; blocks for one
         // when `wait`.
         let mut collect = |wait: bool,
-                           ready: &mut BTreeMap<u64, (Batch, Answers)>,
-                           spare: &mut Vec<(Batch, Answers)>,
+                           ready: &mut BTreeMap<u64, (Batch, Answers<'a>)>,
+                           spare: &mut Vec<(Batch, Answers<'a>)>,
                            next: &mut u64|
          -> Result<(), Failure> {
             if wait {
@@ -423,10 +423,7 @@ fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
                 if c.hinted { "*" } else { "→" },
                 c.file_path,
                 c.line_number,
-                c.function
-                    .as_deref()
-                    .map(|f| format!(" in {f}"))
-                    .unwrap_or_default(),
+                c.function.map(|f| format!(" in {f}")).unwrap_or_default(),
                 c.repo,
                 c.message_pattern
             ));
