@@ -250,7 +250,7 @@ impl Explainer {
             .zip(&read)
             .map(|(l, s)| self.explain_line(l, s))
             .collect();
-        self.read_across_lines(&mut explained);
+        self.read_across_lines(&mut explained, &read);
         explained
     }
 
@@ -258,10 +258,11 @@ impl Explainer {
     /// about each other: an indented line that continues a message of
     /// several lines gets that message's frame (`continuation`), and a
     /// frame whose best sites tie is settled by the sites nearby lines
-    /// traced to (`neighbours`), with the sites' guards.
-    pub fn read_across_lines(&self, explained: &mut [Explanation]) {
+    /// traced to and the places nearby stack traces name (`neighbours`,
+    /// from `stack`, the lines' [`stack::read`]), with the sites' guards.
+    pub fn read_across_lines(&self, explained: &mut [Explanation], stack: &[StackLine]) {
         continuation::continue_messages(explained);
-        neighbours::settle_ties(explained, &|site| self.records.guards(site));
+        neighbours::settle_ties(explained, stack, &|site| self.records.guards(site));
     }
 
     /// Explains one line as [`stack::read`] read it. Terminal colour

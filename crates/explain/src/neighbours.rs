@@ -14,6 +14,7 @@
 //! `error: %s`, written by each of two branches).
 
 use crate::{CandidateOut, Explanation, FrameOut, Verdict};
+use errdex_match::stack::{Role, StackLine};
 use std::collections::HashMap;
 
 /// How many lines that traced to something (or are part of a stack
@@ -25,28 +26,54 @@ const REACH: usize = 4;
 /// [`REACH`], but they do toward this.
 const FARTHEST: usize = 16;
 
-/// Where a neighbour's site is.
+/// How many lines of one stack trace are read as a neighbour at most.
+const MAX_TRACE: usize = 64;
+
+/// Where a neighbour's site is: a site a neighbour traced to, or a place
+/// a stack trace's frame names.
 struct Place<'a> {
     repo: &'a str,
+    /// The site's file; for a frame, the end of its path.
     file: &'a str,
+    /// Whether this is a frame's place: `file` ends a site's path, in any
+    /// repository.
+    frame: bool,
     line: u32,
     function: Option<&'a str>,
     /// The text the neighbour's frame matched.
     text: &'a str,
+    /// Whether the neighbour's line has a log header (a prefix).
+    headed: bool,
 }
 
 impl Place<'_> {
     /// Whether this is candidate `c`'s site.
     fn is(&self, c: &CandidateOut) -> bool {
-        self.repo == c.repo && self.file == c.file_path && self.line == c.line_number
+        self.in_file_of(c) && self.line == c.line_number
+    }
+
+    /// Whether this place is in candidate `c`'s file.
+    fn in_file_of(&self, c: &CandidateOut) -> bool {
+        if self.frame {
+            return c.file_path == self.file
+                || c.file_path
+                    .strip_suffix(self.file)
+                    .is_some_and(|head| head.ends_with('/'));
+        }
+        self.repo == c.repo && self.file == c.file_path
     }
 }
 
 /// Settles each tied frame of `explained` (the lines of one log, in order)
 /// by the unambiguous sites of the lines around it, and gives a line whose
 /// every tie is settled the verdict it would have had without them.
+/// `stack` is the lines' stack-trace reading (its frames' places), and
 /// `guards` gives a site's guards, one a line, by its number.
-pub(crate) fn settle_ties<'g>(explained: &mut [Explanation], guards: &dyn Fn(u32) -> &'g str) {
+pub(crate) fn settle_ties<'g>(
+    explained: &mut [Explanation],
+    stack: &[StackLine],
+    guards: &dyn Fn(u32) -> &'g str,
+) {
     let tied: Vec<(usize, usize)> = explained
         .iter()
         .enumerate()
@@ -60,11 +87,11 @@ pub(crate) fn settle_ties<'g>(explained: &mut [Explanation], guards: &dyn Fn(u32
         .collect();
     // (line, frame) → the index of the candidate that wins.
     let mut settled: HashMap<(usize, usize), usize> = HashMap::new();
-    let places = Places::of(explained);
+    let places = Places::of(explained, stack);
     for &(i, k) in &tied {
         let f = &explained[i].frames[k];
-        let best =
-            named_by_line(&explained[i], f).or_else(|| nearest(f, places.around(explained, i)));
+        let best = named_by_line(&explained[i], f)
+            .or_else(|| nearest(&explained[i], f, places.around(explained, i)));
         if let Some(best) = best {
             settled.insert((i, k), best);
         }
@@ -122,19 +149,56 @@ fn is_ambiguous(f: &FrameOut) -> bool {
 }
 
 /// The lines around line `i` that are its neighbours: up to [`REACH`]
-/// lines that count on each side, none farther than [`FARTHEST`]. Lines
-/// with frames count, and so do stack-trace lines (the end of one error's
-/// report); other text that traced to nothing does not.
-fn neighbours<'x>(explained: &'x [Explanation<'_>], i: usize) -> impl Iterator<Item = usize> + 'x {
-    let counts = |j: &usize| !explained[*j].frames.is_empty() || explained[*j].stack.is_some();
-    let before = (i.saturating_sub(FARTHEST)..i)
-        .rev()
-        .filter(counts)
-        .take(REACH);
-    let after = (i + 1..(i + FARTHEST + 1).min(explained.len()))
-        .filter(counts)
-        .take(REACH);
-    before.chain(after)
+/// neighbours on each side, none farther than [`FARTHEST`]. A line with
+/// frames is a neighbour, and so is a stack trace, however many lines it
+/// has (one report, printed by one statement; its frames name the code
+/// that ran); other text that traced to nothing is none.
+fn neighbours(explained: &[Explanation<'_>], i: usize) -> Vec<usize> {
+    let mut lines = Vec::new();
+    side(explained, i, Step::Back, &mut lines);
+    side(explained, i, Step::On, &mut lines);
+    lines
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Step {
+    Back,
+    On,
+}
+
+/// Adds the neighbours of line `i` on one side to `lines`, nearest first.
+fn side(explained: &[Explanation<'_>], i: usize, step: Step, lines: &mut Vec<usize>) {
+    let next = |j: usize| match step {
+        Step::Back => j.checked_sub(1),
+        Step::On => Some(j + 1).filter(|&k| k < explained.len()),
+    };
+    let (mut reached, mut away) = (0, 0);
+    let mut at = next(i);
+    while let Some(j) = at {
+        if reached == REACH || away == FARTHEST {
+            return;
+        }
+        away += 1;
+        if explained[j].stack.is_some() {
+            // The whole trace, up to a bound on its length.
+            let mut k = Some(j);
+            for _ in 0..MAX_TRACE {
+                let Some(t) = k.filter(|&t| explained[t].stack.is_some()) else {
+                    break;
+                };
+                lines.push(t);
+                k = next(t);
+            }
+            reached += 1;
+            at = k;
+            continue;
+        }
+        if !explained[j].frames.is_empty() {
+            lines.push(j);
+            reached += 1;
+        }
+        at = next(j);
+    }
 }
 
 /// The sites of frames that traced to one site only, line by line:
@@ -145,10 +209,10 @@ struct Places<'x> {
 }
 
 impl<'x> Places<'x> {
-    fn of(explained: &'x [Explanation<'_>]) -> Places<'x> {
+    fn of(explained: &'x [Explanation<'_>], stack: &'x [StackLine]) -> Places<'x> {
         let mut places = Vec::new();
         let mut start = Vec::with_capacity(explained.len() + 1);
-        for e in explained {
+        for (i, e) in explained.iter().enumerate() {
             start.push(places.len());
             let single = e.frames.iter().filter(|f| tied_count(f) == 1);
             places.extend(
@@ -157,11 +221,14 @@ impl<'x> Places<'x> {
                     .map(|(f, c)| Place {
                         repo: c.repo,
                         file: c.file_path,
+                        frame: false,
                         line: c.line_number,
                         function: c.function,
                         text: &f.text,
+                        headed: !e.prefix.is_empty(),
                     }),
             );
+            places.extend(stack.get(i).and_then(frame_place));
         }
         start.push(places.len());
         Places { places, start }
@@ -170,9 +237,26 @@ impl<'x> Places<'x> {
     /// The places on the neighbours of line `i`.
     fn around(&self, explained: &[Explanation<'_>], i: usize) -> Vec<&Place<'x>> {
         neighbours(explained, i)
+            .into_iter()
             .flat_map(|j| &self.places[self.start[j]..self.start[j + 1]])
             .collect()
     }
+}
+
+/// The place a stack trace's frame line names.
+fn frame_place(s: &StackLine) -> Option<Place<'_>> {
+    if s.role != Role::Frame {
+        return None;
+    }
+    Some(Place {
+        repo: "",
+        file: s.hints.files.first()?,
+        frame: true,
+        line: s.hints.line?,
+        function: None,
+        text: "",
+        headed: false,
+    })
 }
 
 /// Settles tied frames that no single neighbour settled, two at a time:
@@ -193,7 +277,10 @@ fn settle_pairs<'g>(
         .collect();
     let mut found: HashMap<(usize, usize), usize> = HashMap::new();
     for (n, &(i, k)) in open.iter().enumerate() {
-        let near: Vec<usize> = neighbours(explained, i).filter(|&j| j > i).collect();
+        let near: Vec<usize> = neighbours(explained, i)
+            .into_iter()
+            .filter(|&j| j > i)
+            .collect();
         let later = open[n + 1..]
             .iter()
             .take_while(|(j, _)| *j <= i + FARTHEST)
@@ -259,17 +346,28 @@ fn negates(x: &str, y: &str) -> bool {
 /// The index of the tied candidate of `f` nearest to some place (the
 /// same function first, then the fewest lines away in the same file),
 /// when one is strictly nearer than every other.
-fn nearest(f: &FrameOut, mut places: Vec<&Place<'_>>) -> Option<usize> {
+fn nearest(e: &Explanation, f: &FrameOut, mut places: Vec<&Place<'_>>) -> Option<usize> {
     let tied = &f.candidates[..tied_count(f)];
     // A neighbour of the same words that one of the tied sites printed
     // comes from the statement next to this one (a log call, then a print
-    // of the same words): it tells nothing of which site printed this
-    // line. Other words from a tied site (the next line of a message of
-    // several) tell that this site printed both.
-    places.retain(|p| !(p.text == f.text && tied.iter().any(|c| p.is(c))));
+    // of the same words). Decorated alike, it tells nothing of which site
+    // printed this line; one with a log header where this line has none,
+    // or the other way round, went to another sink, so its site is not
+    // this line's, and the statement next to it is. Other words from a
+    // tied site (the next line of a message of several) tell that this
+    // site printed both.
+    let headed = !e.prefix.is_empty();
+    let echo = |p: &Place<'_>| p.text == f.text && tied.iter().any(|c| p.is(c));
+    let other_sink: Vec<&Place<'_>> = places
+        .iter()
+        .copied()
+        .filter(|p| echo(p) && p.headed != headed)
+        .collect();
+    places.retain(|p| !echo(p) || p.headed != headed);
     let mut ranked: Vec<(u32, u32, usize)> = tied
         .iter()
         .enumerate()
+        .filter(|(_, c)| !other_sink.iter().any(|p| p.is(c)))
         .filter_map(|(i, c)| distance(c, &places).map(|(tier, lines)| (tier, lines, i)))
         .collect();
     ranked.sort_unstable();
@@ -331,7 +429,7 @@ fn named_by_line(e: &Explanation, f: &FrameOut) -> Option<usize> {
 fn distance(c: &CandidateOut, places: &[&Place<'_>]) -> Option<(u32, u32)> {
     places
         .iter()
-        .filter(|p| p.repo == c.repo && p.file == c.file_path)
+        .filter(|p| p.in_file_of(c))
         .map(|p| {
             let same_function = p.function.is_some() && p.function == c.function;
             (u32::from(!same_function), p.line.abs_diff(c.line_number))
@@ -342,6 +440,7 @@ fn distance(c: &CandidateOut, places: &[&Place<'_>]) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use errdex_match::stack;
 
     fn cand(file: &'static str, line: u32, function: &'static str) -> CandidateOut<'static> {
         CandidateOut {
@@ -427,7 +526,7 @@ mod tests {
         )];
         e[0].input =
             "nginx: [emerg] \"worker_processes\" directive invalid value in /x.conf:1".into();
-        settle_ties(&mut e, &no_guards);
+        settle_ties(&mut e, &[], &no_guards);
         assert_eq!(top(&e[0]), ("src/core/nginx.c", 1522));
         assert_eq!(e[0].verdict, Verdict::Traced);
         // Words that name both, or neither, settle nothing.
@@ -439,7 +538,7 @@ mod tests {
             ],
         )];
         e[0].input = "store: value missing".into();
-        settle_ties(&mut e, &no_guards);
+        settle_ties(&mut e, &[], &no_guards);
         assert_eq!(e[0].verdict, Verdict::Ambiguous);
         // Nor do words that name one of two sites of the same file.
         let mut e = vec![line(
@@ -450,18 +549,18 @@ mod tests {
             ],
         )];
         e[0].input = "Unable to open x: fopen(x): Failed to open stream".into();
-        settle_ties(&mut e, &no_guards);
+        settle_ties(&mut e, &[], &no_guards);
         assert_eq!(e[0].verdict, Verdict::Ambiguous);
     }
 
     #[test]
     fn the_tied_site_in_the_neighbours_function_wins() {
         let mut lines = usage_then_error(74);
-        settle_ties(&mut lines, &no_guards);
+        settle_ties(&mut lines, &[], &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 80));
         assert_eq!(lines[1].verdict, Verdict::Traced);
         // Settled once, it stays settled.
-        settle_ties(&mut lines, &no_guards);
+        settle_ties(&mut lines, &[], &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 80));
         assert_eq!(lines[1].verdict, Verdict::Traced);
     }
@@ -470,7 +569,7 @@ mod tests {
     fn without_a_neighbour_in_the_file_the_tie_stays() {
         let mut lines = usage_then_error(74);
         lines[0].frames[0].candidates[0].file_path = "other.py";
-        settle_ties(&mut lines, &no_guards);
+        settle_ties(&mut lines, &[], &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 44));
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);
     }
@@ -479,7 +578,7 @@ mod tests {
     fn equally_near_sites_stay_tied() {
         let mut lines = usage_then_error(62);
         lines[0].frames[0].candidates[0].function = None;
-        settle_ties(&mut lines, &no_guards);
+        settle_ties(&mut lines, &[], &no_guards);
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);
     }
 
@@ -491,7 +590,7 @@ mod tests {
     ) -> (String, u32) {
         let mut lines = usage_then_error(74);
         lines.splice(1..1, (0..count).map(between));
-        settle_ties(&mut lines, &no_guards);
+        settle_ties(&mut lines, &[], &no_guards);
         let (file, line) = top(lines.last().unwrap());
         (file.to_string(), line)
     }
@@ -510,12 +609,96 @@ mod tests {
         assert_eq!(settled_across(usage, 9), ("exc.py".into(), 80));
         // ... up to FARTHEST lines away.
         assert_eq!(settled_across(usage, FARTHEST), ("exc.py".into(), 44));
-        // Stack-trace lines count: they end one error's report.
+    }
+
+    #[test]
+    fn a_stack_trace_is_one_neighbour_however_long() {
         let frame = |_| Explanation {
             stack: Some("frame"),
             ..untraced()
         };
-        assert_eq!(settled_across(frame, REACH), ("exc.py".into(), 44));
+        // One trace of many lines between the hint and the error: the
+        // hint is the next neighbour beyond it.
+        assert_eq!(settled_across(frame, 3 * FARTHEST), ("exc.py".into(), 80));
+        // Traces apart are a neighbour each: they end one error's report.
+        let traces = |n: usize| match n % 2 {
+            0 => frame(n),
+            _ => untraced(),
+        };
+        assert_eq!(settled_across(traces, 2 * REACH), ("exc.py".into(), 44));
+    }
+
+    #[test]
+    fn an_echo_without_the_log_header_is_the_next_statement() {
+        // `LOG.error(msg)` then `System.err.println(msg)`: the logged line
+        // has a header and traced to the log call; the printed one has
+        // none, and the statement after the log call printed it.
+        let (text, main) = ("Invalid config", "PeerMain.initialize");
+        let logged = |prefix: &str| {
+            let mut e = line(Verdict::Traced, vec![cand("PeerMain.java", 99, main)]);
+            e.frames[0].text = text.into();
+            e.prefix = prefix.into();
+            e
+        };
+        let printed = || {
+            let mut e = line(
+                Verdict::Ambiguous,
+                vec![
+                    cand("PeerMain.java", 99, main),
+                    cand("PeerMain.java", 100, main),
+                    cand("ServerMain.java", 77, "ServerMain.initialize"),
+                ],
+            );
+            e.frames[0].text = text.into();
+            e
+        };
+        let mut lines = vec![logged("2026-12-02 08:01:29 - ERROR - "), printed()];
+        settle_ties(&mut lines, &[], &no_guards);
+        assert_eq!(top(&lines[1]), ("PeerMain.java", 100));
+        // Decorated alike, the echo tells nothing.
+        let mut lines = vec![logged(""), printed()];
+        settle_ties(&mut lines, &[], &no_guards);
+        assert_eq!(lines[1].verdict, Verdict::Ambiguous);
+    }
+
+    #[test]
+    fn frames_of_a_trace_beside_a_line_settle_its_tie_by_their_files() {
+        // `Invalid config` printed by two mains; the trace printed before
+        // it names one of their files (by the end of its path, as a JVM
+        // frame does).
+        let tied = || {
+            line(
+                Verdict::Ambiguous,
+                vec![
+                    cand("server/ServerMain.java", 77, "ServerMain.initialize"),
+                    cand("server/quorum/PeerMain.java", 100, "PeerMain.initialize"),
+                ],
+            )
+        };
+        let frame = Explanation {
+            stack: Some("frame"),
+            ..untraced()
+        };
+        let at = |file: &str, line: u32| StackLine {
+            hints: errdex_match::Hints {
+                files: vec![file.into()],
+                line: Some(line),
+            },
+            ..stack::read(&["\tat a.B.c(B.java:1)"])[0].clone()
+        };
+        let message = stack::read(&["Invalid config"])[0].clone();
+        let settle = |file: &str| {
+            let mut lines = vec![frame.clone(), frame.clone(), tied()];
+            let read = [at("a/Other.java", 9), at(file, 91), message.clone()];
+            settle_ties(&mut lines, &read, &no_guards);
+            (lines[2].verdict, top(&lines[2]).0)
+        };
+        assert_eq!(
+            settle("quorum/PeerMain.java"),
+            (Verdict::Traced, "server/quorum/PeerMain.java")
+        );
+        // A path's end, not any end of its name.
+        assert_eq!(settle("erMain.java").0, Verdict::Ambiguous);
     }
 
     #[test]
@@ -526,7 +709,7 @@ mod tests {
         let mut lines = usage_then_error(80);
         lines[0].frames[0].text = "'x' isn't a valid value".into();
         lines[1].frames[0].text = "For more information try --help".into();
-        settle_ties(&mut lines, &no_guards);
+        settle_ties(&mut lines, &[], &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 80));
         assert_eq!(lines[1].verdict, Verdict::Traced);
     }
@@ -555,7 +738,7 @@ mod tests {
     #[test]
     fn tied_lines_settle_each_other_by_their_nearest_sites_in_order() {
         let mut lines = two_branch_block();
-        settle_ties(&mut lines, &branch_guards);
+        settle_ties(&mut lines, &[], &branch_guards);
         let tops: Vec<u32> = [0, 2, 3, 5].map(|i| top(&lines[i]).1).to_vec();
         assert_eq!(tops, [132, 135, 132, 135]);
         assert!([0, 2, 3, 5]
@@ -569,18 +752,18 @@ mod tests {
         // apart, but 130 runs only when 132 does not.
         let mut lines = two_branch_block();
         lines.drain(..3);
-        settle_ties(&mut lines, &branch_guards);
+        settle_ties(&mut lines, &[], &branch_guards);
         assert_eq!(top(&lines[0]), ("error.rs", 132));
         // Without the guards, that pair would be the nearest.
         let mut lines = two_branch_block();
         lines.drain(..2);
         lines.truncate(2);
-        settle_ties(&mut lines, &no_guards);
+        settle_ties(&mut lines, &[], &no_guards);
         assert_eq!((top(&lines[0]).1, top(&lines[1]).1), (130, 132));
         let mut lines = two_branch_block();
         lines.drain(..2);
         lines.truncate(2);
-        settle_ties(&mut lines, &branch_guards);
+        settle_ties(&mut lines, &[], &branch_guards);
         assert_eq!(lines[0].verdict, Verdict::Ambiguous);
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);
     }
@@ -600,7 +783,7 @@ mod tests {
         // config")`: the log line's own site is one of the print's ties.
         let mut lines = usage_then_error(80);
         lines[0].frames[0].candidates[0].function = Some("Exception.show");
-        settle_ties(&mut lines, &no_guards);
+        settle_ties(&mut lines, &[], &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 44));
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);
     }
@@ -612,7 +795,7 @@ mod tests {
             Verdict::Ambiguous,
             vec![cand("exc.py", 74, "A.b"), cand("exc.py", 75, "C.d")],
         );
-        settle_ties(&mut lines, &no_guards);
+        settle_ties(&mut lines, &[], &no_guards);
         assert_eq!(top(&lines[1]), ("exc.py", 44));
         assert_eq!(lines[1].verdict, Verdict::Ambiguous);
     }

@@ -127,7 +127,7 @@ impl<'a> Answers<'a> {
         }
         self.explained
             .extend(pairs.map(|(l, s)| ex.explain_line(l, s)));
-        ex.read_across_lines(&mut self.explained);
+        ex.read_across_lines(&mut self.explained, &self.stack);
         if form == Form::Json {
             for e in &self.explained {
                 ex.write_json(e, &mut self.json);

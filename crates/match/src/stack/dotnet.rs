@@ -20,8 +20,7 @@ impl StackReader for DotNet {
         }
         let t = line.trimmed;
         if let Some(frame) = dotnet_frame(t) {
-            block.hint_last(frame);
-            block.other(Role::Frame);
+            block.frame_after(frame);
             return true;
         }
         if starts(t, "--- End of inner exception stack trace")

@@ -21,8 +21,7 @@ impl StackReader for Jvm {
         }
         let t = line.trimmed;
         if let Some(frame) = jvm_frame(t) {
-            block.hint_last(frame);
-            block.other(Role::Frame);
+            block.frame_after(frame);
             return true;
         }
         if t.starts_with("... ") && t.ends_with(" more") {

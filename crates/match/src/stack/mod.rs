@@ -51,7 +51,9 @@ pub struct StackLine {
     pub end: Option<usize>,
     /// The exception class the line names, if any.
     pub class: Option<String>,
-    /// Locations the trace names for this message, most specific first.
+    /// Locations the trace names for this message, most specific first;
+    /// for a frame line, the place it names (path suffix and line), when
+    /// it names one.
     pub hints: Hints,
     /// Whether the trace's shape shows where the message starts (a
     /// Python traceback's last line, `Caused by: `); otherwise `start` is
@@ -176,6 +178,23 @@ impl Block<'_, '_> {
     #[inline]
     fn other(&mut self, role: Role) {
         self.out.push(StackLine::other(role));
+    }
+
+    /// Adds a frame line that names `place` (path suffix and line).
+    fn frame_at(&mut self, (file, line): (String, u32)) {
+        let mut s = StackLine::other(Role::Frame);
+        s.hints = Hints {
+            files: vec![file],
+            line: Some(line),
+        };
+        self.out.push(s);
+    }
+
+    /// A frame that follows its message: hints it ([`Block::hint_last`])
+    /// and names its place.
+    fn frame_after(&mut self, frame: (String, u32)) {
+        self.hint_last(frame.clone());
+        self.frame_at(frame);
     }
 
     /// A frame that follows its message (JVM, .NET, Node, Ruby): its file

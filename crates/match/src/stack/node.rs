@@ -23,8 +23,7 @@ impl StackReader for Node {
     fn read(&mut self, line: &Line<'_>, block: &mut Block<'_, '_>) -> bool {
         let t = line.trimmed;
         if let Some(frame) = line.marked.then(|| node_frame(t)).flatten() {
-            block.hint_last(frame);
-            block.other(Role::Frame);
+            block.frame_after(frame);
             return true;
         }
         if self.source {

@@ -55,8 +55,8 @@ impl Python {
     fn in_traceback(&mut self, line: &Line<'_>, block: &mut Block<'_, '_>) -> bool {
         let t = line.trimmed;
         if let Some(frame) = python_frame(t) {
-            self.frames.push(frame);
-            block.other(Role::Frame);
+            self.frames.push(frame.clone());
+            block.frame_at(frame);
             return true;
         }
         if line.indent > 0 || t.starts_with('^') || t.starts_with('~') {

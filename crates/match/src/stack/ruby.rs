@@ -31,8 +31,7 @@ impl StackReader for Ruby {
             return true;
         }
         if let Some(frame) = ruby_frame(t) {
-            block.hint_last(frame);
-            block.other(Role::Frame);
+            block.frame_after(frame);
             return true;
         }
         false
