@@ -306,3 +306,10 @@ pub(crate) fn pieces_of<'a>(
 pub(crate) fn texts(args: &[Node<'_>], cx: &Cx<'_>) -> Vec<String> {
     args.iter().map(|a| cx.text(*a).to_string()).collect()
 }
+
+/// The key under which a function whose whole body returns one literal
+/// keeps that text among a file's constants: its name and `()`, apart from
+/// constants of the same name.
+pub(crate) fn returned_by(function: &str) -> String {
+    format!("{function}()")
+}

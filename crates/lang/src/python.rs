@@ -38,6 +38,7 @@ pub(crate) static CONVENTIONS: Conventions = Conventions {
 /// Hands each node that can make a site to its reader.
 fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
     match n.kind() {
+        "module" => literal_functions(n, cx),
         "raise_statement" => raise(n, cx),
         "call" if !exception_init(n, cx) => call(n, cx),
         "assignment" | "return_statement" => exception_message(n, cx),
@@ -585,6 +586,9 @@ fn is_keyword(n: &Node<'_>) -> bool {
 /// `%` of one, `"…".format(…)`, or a translation of one (`_("…")`,
 /// `ngettext("…", "…", n)`).
 fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    if literal_call(n, cx).is_some() {
+        return true;
+    }
     match n.kind() {
         "string" | "concatenated_string" => true,
         "binary_operator" => n
@@ -733,6 +737,9 @@ static M: Messages = Messages {
 
 /// Python's own message forms.
 fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
+    if let Some(text) = literal_call(n, cx) {
+        return Some((text, Vec::new()));
+    }
     match n.kind() {
         "string" => Some(formats::interpolated(string_pieces(n, cx))),
         "binary_operator" => {
@@ -744,6 +751,79 @@ fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
         "call" => Some(call_message(n, cx).unwrap_or_else(|| hole(n, cx))),
         _ => None,
     }
+}
+
+/// `def help_text(self): return "See https://… for help"`: a function
+/// whose parameters are none (or only `self`, `cls`) and whose whole body
+/// (a docstring aside) returns one literal is that text wherever it is
+/// called (`raise UsageError(self.help_text())`). Collected before the
+/// walk reaches the calls, which may come first in the file.
+fn literal_functions(root: Node<'_>, cx: &mut Cx<'_>) {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "function_definition" {
+            if let Some((name, text)) = literal_function(n, cx) {
+                let key = expr::returned_by(&name);
+                cx.facts.constants.insert(key, vec![text_part(text)]);
+            }
+            continue;
+        }
+        let mut cur = n.walk();
+        stack.extend(n.named_children(&mut cur));
+    }
+}
+
+/// A function's name and the literal its whole body returns.
+fn literal_function(n: Node<'_>, cx: &Cx<'_>) -> Option<(String, String)> {
+    let name = n.child_by_field_name("name")?;
+    let params = n.child_by_field_name("parameters")?;
+    let mut cur = params.walk();
+    if params
+        .named_children(&mut cur)
+        .any(|p| !matches!(cx.text(p), "self" | "cls"))
+    {
+        return None;
+    }
+    let body = n.child_by_field_name("body")?;
+    let mut cur = body.walk();
+    let mut statements = body
+        .named_children(&mut cur)
+        .filter(|c| c.kind() != "comment");
+    let mut only = statements.next()?;
+    if only.kind() == "expression_statement" {
+        // A docstring.
+        only = statements.next()?;
+    }
+    if statements.next().is_some() || only.kind() != "return_statement" {
+        return None;
+    }
+    Some((
+        cx.text(name).to_string(),
+        literal(only.named_child(0)?, cx)?,
+    ))
+}
+
+/// The text a call of a literal function gives ([`literal_functions`]):
+/// `help_text()` or `self.help_text()` without arguments.
+fn literal_call(n: Node<'_>, cx: &Cx<'_>) -> Option<Message> {
+    if n.kind() != "call" || !arguments(n.child_by_field_name("arguments")).is_empty() {
+        return None;
+    }
+    let f = n.child_by_field_name("function")?;
+    let name = match f.kind() {
+        "identifier" => f,
+        "attribute"
+            if f.child_by_field_name("object")
+                .is_some_and(|o| matches!(cx.text(o), "self" | "cls")) =>
+        {
+            f.child_by_field_name("attribute")?
+        }
+        _ => return None,
+    };
+    cx.facts
+        .constants
+        .get(&expr::returned_by(cx.text(name)))
+        .cloned()
 }
 
 /// `"…%s…" % (a, b)`: a printf format and its values.
@@ -976,6 +1056,37 @@ def main(path, out):
                 "cannot read %v",
                 "warning: %v is empty",
                 "usage: tool PATH"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_function_whose_whole_body_returns_a_literal_is_that_text_where_called() {
+        let s = patterns_of(
+            "src/app/policy.py",
+            r#"
+class Policy:
+    def check(self, name):
+        if not name:
+            raise UsageError(self.help_text())
+        raise ValueError(name + ": " + usage())
+
+    def help_text(self):
+        """Where the rules are."""
+        return "See https://guides.example.org/spec for help"
+
+    def busy(self, x):
+        return f"not a constant {x}"
+
+def usage():
+    return "usage: policy check"
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "See https://guides.example.org/spec for help",
+                "%v: usage: policy check",
             ]
         );
     }

@@ -1,8 +1,9 @@
 //! Ruby messages kept under a name or returned by a method named for
 //! one, raised or printed elsewhere.
 
-use super::{arguments, is_text, M};
-use crate::tree::Cx;
+use super::{arguments, is_text, literal, M};
+use crate::message::MsgPart;
+use crate::tree::{text_part, Cx};
 use tree_sitter::Node;
 
 /// `msg = String.new "Could not find a valid gem #{gem}"`, `message =
@@ -110,4 +111,68 @@ fn last_values<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
         }
         _ => out.push(n),
     }
+}
+
+/// `def help_text; "See https://… for help"; end`: a method without
+/// parameters whose whole body is one literal is that text wherever it is
+/// called (`alert_warning help_text`). Collected before the walk reaches
+/// the calls, which may come first in the file.
+pub(super) fn literal_methods(root: Node<'_>, cx: &mut Cx<'_>) {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "method" {
+            if let Some((name, text)) = literal_method(n, cx) {
+                let key = crate::expr::returned_by(&name);
+                cx.facts.constants.insert(key, vec![text_part(text)]);
+            }
+            continue;
+        }
+        let mut cur = n.walk();
+        stack.extend(n.named_children(&mut cur));
+    }
+}
+
+/// A method's name and the literal that is its whole body.
+fn literal_method(n: Node<'_>, cx: &Cx<'_>) -> Option<(String, String)> {
+    let name = n.child_by_field_name("name")?;
+    if n.child_by_field_name("parameters")
+        .is_some_and(|p| p.named_child_count() > 0)
+    {
+        return None;
+    }
+    let body = n.child_by_field_name("body")?;
+    let mut cur = body.walk();
+    let mut statements = body
+        .named_children(&mut cur)
+        .filter(|c| c.kind() != "comment");
+    let (Some(only), None) = (statements.next(), statements.next()) else {
+        return None;
+    };
+    let value = match only.kind() {
+        "return" => only
+            .named_child(0)?
+            .named_child(0)
+            .or(only.named_child(0))?,
+        _ => only,
+    };
+    Some((cx.text(name).to_string(), literal(value, cx)?))
+}
+
+/// The text a call of a literal method gives ([`literal_methods`]): a bare
+/// `help_text`, or `help_text()` / `self.help_text` without arguments.
+pub(super) fn literal_call(n: Node<'_>, cx: &Cx<'_>) -> Option<Vec<MsgPart>> {
+    let name = match n.kind() {
+        "identifier" => n,
+        "call"
+            if arguments(n).is_empty()
+                && n.child_by_field_name("block").is_none()
+                && n.child_by_field_name("receiver")
+                    .is_none_or(|r| cx.text(r) == "self") =>
+        {
+            n.child_by_field_name("method")?
+        }
+        _ => return None,
+    };
+    let key = crate::expr::returned_by(cx.text(name));
+    cx.facts.constants.get(&key).cloned()
 }

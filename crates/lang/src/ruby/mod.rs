@@ -41,6 +41,7 @@ pub(crate) static CONVENTIONS: Conventions = Conventions {
 /// Hands each node that can make a site to its reader.
 fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
     match n.kind() {
+        "program" => kept::literal_methods(n, cx),
         "call" => call(n, cx),
         "method" | "singleton_method" => {
             wrapper_def(n, cx);
@@ -153,7 +154,8 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     }
     // A call of a project message function: `fail_with("bad %s", x)`.
     if crate::level_from_name(method).is_some() {
-        if let Some((i, fmt)) = args.iter().enumerate().find(|(_, a)| is_text(**a)) {
+        let text = |a: &Node<'_>| is_text(*a) || kept::literal_call(*a, cx).is_some();
+        if let Some((i, fmt)) = args.iter().enumerate().find(|(_, a)| text(a)) {
             let site = cx.site(n, method, ErrorType::Log, Severity::Error);
             let (message, holes) = printf_message(*fmt, &args[i + 1..], cx);
             cx.wrapper_call(method, i, site, message, holes, n);
@@ -562,6 +564,9 @@ static M: Messages = Messages {
 
 /// Ruby's own message forms.
 fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
+    if let Some(text) = kept::literal_call(n, cx) {
+        return Some((text, Vec::new()));
+    }
     match n.kind() {
         "string" => Some(formats::interpolated(string_pieces(n, cx))),
         // `(a; b)` is no message.

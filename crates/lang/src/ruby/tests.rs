@@ -229,3 +229,51 @@ fn corpus() {
     );
     crate::test_support::run("ruby", &files, &Default::default(), false);
 }
+
+#[test]
+fn a_method_whose_whole_body_is_a_literal_is_that_text_where_called() {
+    let s = patterns_of(
+        "lib/policy.rb",
+        r##"
+class Policy
+  def alert_warning(statement)
+    @errs.puts "WARNING:  #{statement}"
+  end
+
+  def error(statement)
+    raise InvalidSpec, statement
+  ensure
+    alert_warning help_text
+  end
+
+  def check
+    raise ArgumentError, self.help_text
+  end
+
+  def report(name)
+    raise ArgumentError, "#{name}: " + usage()
+  end
+
+  def help_text # :nodoc:
+    "See https://guides.example.org/spec for help"
+  end
+
+  def usage
+    return 'usage: policy check'
+  end
+
+  def busy(x)
+    "not a constant #{x}"
+  end
+end
+"##,
+    );
+    assert_eq!(
+        pattern_column(&s),
+        [
+            "WARNING:  %v",
+            "See https://guides.example.org/spec for help",
+            "%v: usage: policy check",
+        ]
+    );
+}
