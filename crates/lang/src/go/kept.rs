@@ -109,6 +109,52 @@ fn only_child(n: Node<'_>) -> Option<Node<'_>> {
         .flatten()
 }
 
+impl FileCx<'_> {
+    /// `func usage() string { return "usage: tool <cmd>" }`: a function
+    /// without parameters whose whole body returns one literal is that
+    /// text where it is called (`errors.New(usage())`), across the
+    /// package, as its constants are.
+    pub(super) fn literal_function(&mut self, f: Node<'_>) {
+        if f.kind() != "function_declaration"
+            || f.child_by_field_name("parameters")
+                .is_none_or(|p| p.named_child_count() > 0)
+        {
+            return;
+        }
+        let (Some(name), Some(body)) =
+            (f.child_by_field_name("name"), f.child_by_field_name("body"))
+        else {
+            return;
+        };
+        // The grammar puts a block's statements in a `statement_list`.
+        let body = match super::named_children(body).as_slice() {
+            [list] if list.kind() == "statement_list" => *list,
+            _ => body,
+        };
+        let statements: Vec<Node<'_>> = super::named_children(body)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        let [only] = statements.as_slice() else {
+            return;
+        };
+        let value = match only.named_child(0) {
+            Some(list) if only.kind() == "return_statement" => super::named_children(list),
+            _ => return,
+        };
+        let [value] = value.as_slice() else {
+            return;
+        };
+        let Some(text) = super::string_literal(*value, self.src) else {
+            return;
+        };
+        let key = crate::expr::returned_by(self.text(name));
+        self.facts
+            .constants
+            .insert(key, vec![crate::tree::text_part(text)]);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::go::tests::sites;
@@ -149,5 +195,31 @@ func pick(ctx context.Context) error {
         assert_eq!(got.len(), 2, "{got:?}");
         assert_eq!(got[0], ("latest balancer error: %v".into(), 12));
         assert_eq!(got[1], ("picked %d of %d".into(), 16));
+    }
+
+    #[test]
+    fn a_function_whose_whole_body_returns_a_literal_is_that_text_where_called() {
+        let src = r#"package p
+
+import "errors"
+
+func run(name string) error {
+	if name == "" {
+		return errors.New(usage())
+	}
+	return fmt.Errorf("%s: %s", name, hint())
+}
+
+func usage() string {
+	// One line.
+	return "usage: cli run <name>"
+}
+
+func hint() string { return "try cli --help" }
+
+func busy(x int) string { return "not a constant" }
+"#;
+        let got: Vec<String> = sites(src).into_iter().map(|s| s.message_pattern).collect();
+        assert_eq!(got, ["usage: cli run <name>", "%s: %s"]);
     }
 }

@@ -553,6 +553,9 @@ impl<'a> FileCx<'a> {
         for n in consts {
             self.constant(n);
         }
+        for n in &methods {
+            self.literal_function(*n);
+        }
         for n in calls {
             self.call(n);
         }
@@ -1110,6 +1113,22 @@ impl<'a> FileCx<'a> {
                 name: self.text(e).to_string(),
                 format,
             }],
+            // `usage()`: a function of the package whose body may be one
+            // literal (`FileCx::literal_function`), known once the
+            // package's files are read.
+            "call_expression"
+                if e.child_by_field_name("function")
+                    .is_some_and(|f| f.kind() == "identifier")
+                    && call_args(e).is_empty() =>
+            {
+                let name = e
+                    .child_by_field_name("function")
+                    .map_or("", |f| self.text(f));
+                vec![MsgPart::Const {
+                    name: crate::expr::returned_by(name),
+                    format,
+                }]
+            }
             "call_expression" => match self.callee(e) {
                 Callee::Pkg { path: "fmt", func } => {
                     let args = call_args(e);

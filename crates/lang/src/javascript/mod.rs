@@ -11,6 +11,7 @@
 //! strings of `util.format` stay printf.
 
 mod kept;
+mod literal_functions;
 
 use crate::conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use crate::formats::{self, Piece};
@@ -144,6 +145,7 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         return;
     }
     match n.kind() {
+        "program" => literal_functions::collect(n, cx),
         "throw_statement" => throw(n, cx),
         "new_expression" => new_expression(n, cx),
         "call_expression" => {
@@ -1035,6 +1037,9 @@ fn local_value<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
 /// Whether an expression evaluates to text with literal parts.
 fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
     let n = unwrap(n);
+    if literal_functions::call(n, cx).is_some() {
+        return true;
+    }
     match n.kind() {
         "string" | "template_string" => true,
         "binary_expression" => {
@@ -1301,6 +1306,9 @@ fn util_format(fmt: &str, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<Strin
 /// The message an expression evaluates to and the source of its holes.
 fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
     let n = unwrap(n);
+    if let Some(text) = literal_functions::call(n, cx) {
+        return (text, Vec::new());
+    }
     let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
     match n.kind() {
         "string" => (

@@ -423,8 +423,10 @@ fn wrapper_def(n: Node<'_>, cx: &mut Cx<'_>) {
 }
 
 /// `static final String MSG = "…";` fields: messages by name, so that
-/// `throw new X(MSG)` reads the text. Collected before the walk reaches
-/// the methods that use them.
+/// `throw new X(MSG)` reads the text; and methods without parameters
+/// whose whole body returns one literal (`String usage() { return "…"; }`),
+/// that text where they are called (`throw new X(usage())`). Collected
+/// before the walk reaches the methods that use them.
 fn constants(root: Node<'_>, cx: &mut Cx<'_>) {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
@@ -450,6 +452,12 @@ fn constants(root: Node<'_>, cx: &mut Cx<'_>) {
                         let k = cx.text(k).to_string();
                         cx.facts.constants.insert(k, vec![text_part(text)]);
                     }
+                }
+            }
+            "method_declaration" => {
+                if let Some((name, text)) = literal_method(n, cx) {
+                    let key = crate::expr::returned_by(&name);
+                    cx.facts.constants.insert(key, vec![text_part(text)]);
                 }
             }
             "program"
@@ -503,15 +511,58 @@ fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
             Some(b) if M.has_text(b, cx) => M.message_of(b, cx),
             _ => hole(n, cx),
         },
-        "method_invocation" => invocation_message(n, cx).unwrap_or_else(|| hole(n, cx)),
+        "method_invocation" => match literal_call(n, cx) {
+            Some(text) => (text, Vec::new()),
+            None => invocation_message(n, cx).unwrap_or_else(|| hole(n, cx)),
+        },
         _ => return None,
     })
+}
+
+/// A method's name and the literal its whole body returns.
+fn literal_method(n: Node<'_>, cx: &Cx<'_>) -> Option<(String, String)> {
+    let name = n.child_by_field_name("name")?;
+    if n.child_by_field_name("parameters")?.named_child_count() > 0 {
+        return None;
+    }
+    let body = n.child_by_field_name("body")?;
+    let mut cur = body.walk();
+    let mut statements = body
+        .named_children(&mut cur)
+        .filter(|c| !c.kind().ends_with("comment"));
+    let (Some(only), None) = (statements.next(), statements.next()) else {
+        return None;
+    };
+    if only.kind() != "return_statement" {
+        return None;
+    }
+    Some((
+        cx.text(name).to_string(),
+        M.literal(only.named_child(0)?, cx)?,
+    ))
+}
+
+/// The text a call of a literal method gives: `usage()` or
+/// `this.usage()` without arguments.
+fn literal_call(n: Node<'_>, cx: &Cx<'_>) -> Option<crate::message::Message> {
+    let args = n.child_by_field_name("arguments")?;
+    let own = n
+        .child_by_field_name("object")
+        .is_none_or(|o| o.kind() == "this");
+    if args.named_child_count() > 0 || !own {
+        return None;
+    }
+    let name = cx.text(n.child_by_field_name("name")?);
+    cx.facts
+        .constants
+        .get(&crate::expr::returned_by(name))
+        .cloned()
 }
 
 /// Whether Java's own forms have literal text.
 fn own_has_text(n: Node<'_>, cx: &Cx<'_>) -> Option<bool> {
     match n.kind() {
-        "method_invocation" => Some(format_kind(n, cx).is_some()),
+        "method_invocation" => Some(format_kind(n, cx).is_some() || literal_call(n, cx).is_some()),
         "lambda_expression" => Some(
             n.child_by_field_name("body")
                 .is_some_and(|b| M.has_text(b, cx)),
@@ -629,8 +680,36 @@ fn text_block(body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::test_support::classed_patterns_of;
-    use crate::test_support::pattern_column;
+    use crate::test_support::{pattern_column, patterns_of};
     use crate::{language_for_path, resolve_package, ExtractOptions};
+
+    #[test]
+    fn a_method_whose_whole_body_returns_a_literal_is_that_text_where_called() {
+        let s = patterns_of(
+            "src/main/java/Cli.java",
+            r#"
+class Cli {
+    void run(String name) {
+        if (name == null) throw new UsageException(this.helpText());
+        throw new IllegalArgumentException(name + ": " + usage());
+    }
+    private String helpText() { return "See https://guides.example.org/cli for help"; }
+    private static String usage() {
+        // One line.
+        return "usage: cli run <name>";
+    }
+    private String busy(int x) { return "not a constant " + x; }
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "See https://guides.example.org/cli for help",
+                "%v: usage: cli run <name>",
+            ]
+        );
+    }
 
     #[test]
     fn messages_in_every_string_form() {
