@@ -439,6 +439,29 @@ fn returns_nothing_wrong(body: &str) -> bool {
     })
 }
 
+/// `fputs("curl: ", errors);` then `vfprintf(errors, fmt, ap);`: when the
+/// statement after a write of text writes a value to the same stream
+/// (`vfprintf(s, v, …)`, `vprintf`-like, or `fputs(v, s)` of no literal),
+/// the two make one line, and the value's text is given as its hole.
+fn value_written_next(n: Node<'_>, stream: &str, cx: &Cx<'_>) -> Option<String> {
+    let statement = n.parent().filter(|p| p.kind() == "expression_statement")?;
+    let mut next = statement.next_named_sibling();
+    while let Some(c) = next.filter(|c| c.kind() == "comment") {
+        next = c.next_named_sibling();
+    }
+    let call = next?
+        .named_child(0)
+        .filter(|c| c.kind() == "call_expression")?;
+    let name = cx.text(call.child_by_field_name("function")?);
+    let args = arguments(call.child_by_field_name("arguments"));
+    let (to, value) = match name {
+        "vfprintf" => (args.first()?, args.get(1)?),
+        "fputs" | "fputs_unlocked" => (args.get(1)?, args.first()?),
+        _ => return None,
+    };
+    (cx.text(*to) == stream && !is_text(*value, cx)).then(|| cx.text(*value).to_string())
+}
+
 /// Calls whose names say what they print; the rest, if their name
 /// implies a level and they take a literal, may call a message function.
 fn call(n: Node<'_>, cx: &mut Cx<'_>) {
@@ -471,7 +494,11 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             }
         }
         "fputs" | "fputs_unlocked" if crate::is_error_stream(arg_text(1)) => {
-            let (m, h) = plain_message(args[0], cx);
+            let (mut m, mut h) = plain_message(args[0], cx);
+            if let Some(value) = value_written_next(n, arg_text(1), cx).filter(|_| h.is_empty()) {
+                m.push(MsgPart::Hole);
+                h.push(value);
+            }
             let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
             push(cx, site, m, h, n);
         }
@@ -1426,6 +1453,29 @@ void get(client *c) {
     }
 
     #[test]
+    fn text_then_a_value_written_to_one_stream_is_one_line() {
+        let s = all_level_patterns_of(
+            "src/msgs.c",
+            r#"
+void show(FILE *errors, const char *reason, const char *name)
+{
+  fputs("tool: ", errors);
+  /* the reason follows */
+  fputs(reason, errors);
+  fputs("usage: tool FILE", stderr);
+  fputs("\n", stderr);
+  fputs("warning: ", stderr);
+  fputs(name, errors);
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            ["tool: %v", "usage: tool FILE", "warning: "]
+        );
+    }
+
+    #[test]
     fn a_printf_named_function_prints_at_its_streams_level() {
         let s = all_level_patterns_of(
             "src/tool_msgs.c",
@@ -1450,7 +1500,8 @@ int parse(const char *opt, const char *reason)
 }
 "#,
         );
-        assert_eq!(pattern_column(&s), ["curl: ", "option %s: %s"]);
+        // The prefix and the format written after it make one line.
+        assert_eq!(pattern_column(&s), ["curl: %v", "option %s: %s"]);
         assert_eq!(s[1].0, "helpf");
     }
     use crate::{language_for_path, resolve_package, ExtractOptions};
