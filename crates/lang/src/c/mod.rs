@@ -441,25 +441,57 @@ fn returns_nothing_wrong(body: &str) -> bool {
 
 /// `fputs("curl: ", errors);` then `vfprintf(errors, fmt, ap);`: when the
 /// statement after a write of text writes a value to the same stream
-/// (`vfprintf(s, v, …)`, `vprintf`-like, or `fputs(v, s)` of no literal),
-/// the two make one line, and the value's text is given as its hole.
+/// (`vfprintf(s, v, …)`, `fputs(v, s)` of no literal, `fprintf(s, fmt,
+/// …)` of a format with holes), directly or first thing in the branch of
+/// an `if` (redis-cli's `Could not connect to Redis at ` and then the
+/// host or the socket), the two make one line, and the value's text is
+/// given as its hole.
 fn value_written_next(n: Node<'_>, stream: &str, cx: &Cx<'_>) -> Option<String> {
     let statement = n.parent().filter(|p| p.kind() == "expression_statement")?;
-    let mut next = statement.next_named_sibling();
-    while let Some(c) = next.filter(|c| c.kind() == "comment") {
-        next = c.next_named_sibling();
+    let mut next = next_statement(statement)?;
+    if next.kind() == "if_statement" {
+        let branch = next.child_by_field_name("consequence")?;
+        next = match branch.kind() {
+            "compound_statement" => first_statement(branch)?,
+            _ => branch,
+        };
     }
-    let call = next?
+    let call = next
         .named_child(0)
-        .filter(|c| c.kind() == "call_expression")?;
+        .filter(|c| next.kind() == "expression_statement" && c.kind() == "call_expression")?;
     let name = cx.text(call.child_by_field_name("function")?);
     let args = arguments(call.child_by_field_name("arguments"));
     let (to, value) = match name {
-        "vfprintf" => (args.first()?, args.get(1)?),
-        "fputs" | "fputs_unlocked" => (args.get(1)?, args.first()?),
+        "vfprintf" => (args.first()?, cx.text(*args.get(1)?).to_string()),
+        "fputs" | "fputs_unlocked" => {
+            let value = args.first().filter(|v| !is_text(**v, cx))?;
+            (args.get(1)?, cx.text(*value).to_string())
+        }
+        "fprintf" if args.len() > 2 => {
+            let values: Vec<&str> = args[2..].iter().map(|a| cx.text(*a)).collect();
+            (args.first()?, values.join(", "))
+        }
         _ => return None,
     };
-    (cx.text(*to) == stream && !is_text(*value, cx)).then(|| cx.text(*value).to_string())
+    (cx.text(*to) == stream).then_some(value)
+}
+
+/// The statement after `n` in its block, comments skipped.
+fn next_statement(n: Node<'_>) -> Option<Node<'_>> {
+    let mut next = n.next_named_sibling();
+    while let Some(c) = next.filter(|c| c.kind() == "comment") {
+        next = c.next_named_sibling();
+    }
+    next
+}
+
+/// The first statement of a block, comments skipped.
+fn first_statement(block: Node<'_>) -> Option<Node<'_>> {
+    let mut cur = block.walk();
+    let first = block
+        .named_children(&mut cur)
+        .find(|c| c.kind() != "comment");
+    first
 }
 
 /// Calls whose names say what they print; the rest, if their name
@@ -481,7 +513,12 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     match name {
         "fprintf" | "fprintf_unlocked" if crate::is_error_stream(arg_text(0)) => {
             if let Some(fmt) = args.get(1) {
-                let (m, h) = format_message(*fmt, &args[2..], cx, Verbs::Libc);
+                let (mut m, mut h) = format_message(*fmt, &args[2..], cx, Verbs::Libc);
+                let next = value_written_next(n, arg_text(0), cx);
+                if let Some(value) = next.filter(|_| h.is_empty() && args.len() == 2) {
+                    m.push(MsgPart::Hole);
+                    h.push(value);
+                }
                 let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
                 push(cx, site, m, h, n);
             }
@@ -1459,6 +1496,12 @@ void get(client *c) {
             r#"
 void show(FILE *errors, const char *reason, const char *name)
 {
+  fprintf(stderr, "Could not connect to tool at ");
+  if (name == NULL) {
+    fprintf(stderr, "%s:%d: %s\n", host, port, reason);
+  } else {
+    fprintf(stderr, "%s: %s\n", name, reason);
+  }
   fputs("tool: ", errors);
   /* the reason follows */
   fputs(reason, errors);
@@ -1471,7 +1514,14 @@ void show(FILE *errors, const char *reason, const char *name)
         );
         assert_eq!(
             pattern_column(&s),
-            ["tool: %v", "usage: tool FILE", "warning: "]
+            [
+                "Could not connect to tool at %v",
+                "%s:%d: %s",
+                "%s: %s",
+                "tool: %v",
+                "usage: tool FILE",
+                "warning: "
+            ]
         );
     }
 
