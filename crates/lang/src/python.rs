@@ -213,7 +213,11 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         "sys.stderr.write" => {
             if let Some(m) = positional.first() {
                 let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
-                let (mut message, holes) = M.message_of(*m, cx);
+                let (mut message, mut holes) = M.message_of(*m, cx);
+                if let Some(value) = written_next(n, &message, cx) {
+                    message.push(MsgPart::Hole);
+                    holes.push(value);
+                }
                 crate::message::trim_newline(&mut message);
                 cx.push(site, message, holes, n);
             }
@@ -753,6 +757,32 @@ fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
     }
 }
 
+/// `sys.stderr.write("tool: ")` then `sys.stderr.write(str(e))` (or
+/// `print(e, file=sys.stderr)`): text without a line break, when the next
+/// statement writes a value to stderr, makes one line with it; gives the
+/// value's text, the line's hole.
+fn written_next(n: Node<'_>, message: &[MsgPart], cx: &Cx<'_>) -> Option<String> {
+    let open_line = match message {
+        [.., MsgPart::Text { text, .. }] => !text.ends_with('\n'),
+        _ => false,
+    };
+    if !open_line || message.iter().any(|p| matches!(p, MsgPart::Hole)) {
+        return None;
+    }
+    let statement = n.parent().filter(|p| p.kind() == "expression_statement")?;
+    let mut next = statement.next_named_sibling();
+    while let Some(c) = next.filter(|c| c.kind() == "comment") {
+        next = c.next_named_sibling();
+    }
+    let call = next?.named_child(0).filter(|c| c.kind() == "call")?;
+    let callee = cx.text(call.child_by_field_name("function")?);
+    let args = arguments(call.child_by_field_name("arguments"));
+    let value = args.iter().find(|a| !is_keyword(a))?;
+    let to_stderr =
+        callee == "sys.stderr.write" || callee == "print" && writes_to_stderr(call, &args, cx);
+    (to_stderr && !is_text(*value, cx)).then(|| cx.text(*value).to_string())
+}
+
 /// `def help_text(self): return "See https://… for help"`: a function
 /// whose parameters are none (or only `self`, `cls`) and whose whole body
 /// (a docstring aside) returns one literal is that text wherever it is
@@ -1088,6 +1118,31 @@ def usage():
                 "See https://guides.example.org/spec for help",
                 "%v: usage: policy check",
             ]
+        );
+    }
+
+    #[test]
+    fn text_then_a_value_written_to_stderr_is_one_line() {
+        let s = patterns_of(
+            "src/app/cli.py",
+            r#"
+import sys
+
+def main():
+    try:
+        run()
+    except OSError as e:
+        sys.stderr.write("tool: ")
+        # The cause.
+        print(e, file=sys.stderr)
+        sys.stderr.write("usage: tool FILE\n")
+        sys.stderr.write("warning: ")
+        print(e)
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            ["tool: %v", "usage: tool FILE", "warning: "]
         );
     }
 }

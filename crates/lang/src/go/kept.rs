@@ -7,6 +7,7 @@
 use super::facts::is_function;
 use super::{call_args, method_spec, spec, Callee, FileCx};
 use crate::flow;
+use crate::message::MsgPart;
 use errdex_model::{ErrorType, Severity};
 use tree_sitter::Node;
 
@@ -155,6 +156,49 @@ impl FileCx<'_> {
     }
 }
 
+impl FileCx<'_> {
+    /// `fmt.Fprint(os.Stderr, "tool: ")` then `fmt.Fprintln(os.Stderr,
+    /// err)`: text written to a stream without a line break, when the next
+    /// statement writes a value to the same stream, makes one line with
+    /// it; gives the value's text, the line's hole.
+    pub(super) fn continued(
+        &self,
+        call: Node<'_>,
+        callee: &str,
+        message: &[MsgPart],
+        args: &[Node<'_>],
+    ) -> Option<String> {
+        let open_line = match message.last() {
+            Some(MsgPart::Text { text, .. }) => !text.ends_with('\n'),
+            _ => false,
+        };
+        let written = matches!(callee, "fmt.Fprint" | "fmt.Fprintf")
+            && message.iter().all(|p| matches!(p, MsgPart::Text { .. }))
+            && open_line;
+        let stream = args.first().filter(|_| written && args.len() == 2)?;
+        let statement = call
+            .parent()
+            .filter(|p| p.kind() == "expression_statement")?;
+        let mut next = statement.next_named_sibling();
+        while let Some(c) = next.filter(|c| c.kind() == "comment") {
+            next = c.next_named_sibling();
+        }
+        let next = next?
+            .named_child(0)
+            .filter(|c| c.kind() == "call_expression")?;
+        let next_callee = self.text(next.child_by_field_name("function")?);
+        let next_args = call_args(next);
+        let same_stream = next_args
+            .first()
+            .is_some_and(|s| self.text(*s) == self.text(*stream));
+        if !next_callee.starts_with("fmt.Fprint") || !same_stream || next_args.len() < 2 {
+            return None;
+        }
+        let values: Vec<&str> = next_args[1..].iter().map(|a| self.text(*a)).collect();
+        Some(values.join(", "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::go::tests::sites;
@@ -221,5 +265,30 @@ func busy(x int) string { return "not a constant" }
 "#;
         let got: Vec<String> = sites(src).into_iter().map(|s| s.message_pattern).collect();
         assert_eq!(got, ["usage: cli run <name>", "%s: %s"]);
+    }
+
+    #[test]
+    fn text_then_a_value_written_to_one_stream_is_one_line() {
+        let src = r#"package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprint(os.Stderr, "tool: ")
+		// The cause.
+		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprint(os.Stderr, "usage: tool FILE\n")
+		fmt.Fprint(os.Stderr, "warning: ")
+		fmt.Fprintln(os.Stdout, err)
+		os.Exit(1)
+	}
+}
+"#;
+        let got: Vec<String> = sites(src).into_iter().map(|s| s.message_pattern).collect();
+        assert_eq!(got, ["tool: %v", "usage: tool FILE", "warning: "]);
     }
 }

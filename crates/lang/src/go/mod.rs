@@ -813,11 +813,16 @@ impl<'a> FileCx<'a> {
             sev = Severity::Critical;
         }
         let mut message = self.args_message(&args, spec.msg, spec.style);
+        let continued = self.continued(call, &callee, &message, &args);
         if callee.starts_with("fmt.Fprint") {
             crate::message::trim_newline(&mut message);
         }
         let mut site = self.site(call, callee, ty, sev);
         site.args = self.args_holes(&args, spec.msg, spec.style);
+        if let Some(value) = continued {
+            message.push(MsgPart::Hole);
+            site.args.push(value);
+        }
         if ty == ErrorType::Exception {
             site.error_class = self.sentinel_name(call);
         }
