@@ -56,8 +56,7 @@ pub(crate) fn fragment(r: &RecordView<'_>, s: &SiteView<'_>, out: &mut Vec<u8>) 
 }
 
 /// Appends candidate `c` from its site's fragment.
-fn fill_fragment(fragment: &str, [f, d]: [usize; 2], c: &CandidateOut<'_>, out: &mut Vec<u8>) {
-    let bytes = fragment.as_bytes();
+fn fill_fragment(bytes: &[u8], [f, d]: [usize; 2], c: &CandidateOut<'_>, out: &mut Vec<u8>) {
     out.extend_from_slice(&bytes[..f]);
     put(out, &c.score);
     out.extend_from_slice(&bytes[f..d]);

@@ -44,7 +44,8 @@ struct SiteSpans {
     url: Span,
     /// The site's guards, one a line.
     guards: Span,
-    /// The site's candidate JSON ([`crate::json::fragment`]).
+    /// The site's candidate JSON ([`crate::json::fragment`]), a span of
+    /// the JSON arena.
     json: Span,
     /// Where its per-line values go in it: after `"score":` and after
     /// `"hinted":`.
@@ -102,6 +103,11 @@ pub(crate) struct Records {
     backing: Backing,
     /// Where the arena lies in `backing`.
     arena: (usize, usize),
+    /// Where the sites' candidate JSON lies in `backing`: bytes only ever
+    /// copied to the output, so not checked as UTF-8 when read back (the
+    /// cache's checksum covers them), which the start of `explain` would
+    /// pay for on every run.
+    json: (usize, usize),
     records: Vec<RecordSpans>,
     sites: Vec<SiteSpans>,
     /// Site → its record, apart from the rest: a traced line looks up its
@@ -112,6 +118,7 @@ pub(crate) struct Records {
 /// What [`Records::read`] found, before [`Records::assemble`] checks it.
 pub(crate) struct RawRecords {
     arena: (usize, usize),
+    json: (usize, usize),
     records: Vec<u32>,
     sites: Vec<u32>,
 }
@@ -158,6 +165,7 @@ impl Records {
         let mut sites = Vec::new();
         let mut site_record = Vec::new();
         let mut json = Vec::with_capacity(1024);
+        let mut fragments: Vec<u8> = Vec::new();
         for (ri, r) in rows.iter().enumerate() {
             records.push(RecordSpans {
                 id: a.add(&r.id),
@@ -183,21 +191,33 @@ impl Records {
                 };
                 json.clear();
                 let json_holes = crate::json::fragment(&record, &site, &mut json);
+                if fragments.len() + json.len() >= NONE as usize {
+                    // Past 4 GB of JSON (no atlas has that much) a site
+                    // is written field by field instead.
+                    json.clear();
+                }
                 sites.push(SiteSpans {
                     file: a.add(site.file_path),
                     line: site.line_number,
                     function: a.add_opt(site.function),
                     url: a.add_opt(site.github_url),
                     guards: a.add(&s.guards.join("\n")),
-                    json: a.add(std::str::from_utf8(&json).unwrap_or_default()),
+                    json: Span {
+                        off: fragments.len() as u32,
+                        len: json.len() as u32,
+                    },
                     json_holes,
                 });
                 site_record.push(ri as u32);
+                fragments.extend_from_slice(&json);
             }
         }
         let len = a.bytes.len();
+        let mut bytes = a.bytes;
+        bytes.extend_from_slice(&fragments);
         Records {
-            backing: Backing::Owned(a.bytes),
+            json: (len, bytes.len()),
+            backing: Backing::Owned(bytes),
             arena: (0, len),
             records,
             sites,
@@ -268,10 +288,12 @@ impl Records {
     /// Site `site`'s candidate JSON and where its two holes are
     /// ([`crate::json::fragment`]); `None` for a number that names no
     /// site.
-    pub(crate) fn json(&self, site: u32) -> Option<(&str, [usize; 2])> {
+    pub(crate) fn json(&self, site: u32) -> Option<(&[u8], [usize; 2])> {
         let s = self.sites.get(site as usize)?;
+        let at = self.json.0 + s.json.off as usize;
+        let fragment = self.backing.bytes().get(at..at + s.json.len as usize)?;
         let [a, b] = s.json_holes.map(|h| h as usize);
-        Some((self.text(s.json), [a, b]))
+        (!fragment.is_empty()).then_some((fragment, [a, b]))
     }
 
     /// How many sites there are, across all records.
@@ -283,6 +305,7 @@ impl Records {
     pub(crate) fn encode(&self, e: &mut Encoder) {
         let b = self.backing.bytes();
         e.bytes(&b[self.arena.0..self.arena.1]);
+        e.bytes(&b[self.json.0..self.json.1]);
         let span = |v: &mut Vec<u32>, s: Span| v.extend([s.off, s.len]);
         let mut r = Vec::with_capacity(self.records.len() * 11);
         for x in &self.records {
@@ -309,8 +332,11 @@ impl Records {
     pub(crate) fn read(d: &mut Decoder<'_>, file: &[u8]) -> Option<RawRecords> {
         let arena = d.bytes()?;
         let start = offset_in(file, arena);
+        let json = d.bytes()?;
+        let json_start = offset_in(file, json);
         Some(RawRecords {
             arena: (start, start + arena.len()),
+            json: (json_start, json_start + json.len()),
             records: d.u32s()?,
             sites: d.u32s()?,
         })
@@ -322,9 +348,11 @@ impl Records {
     pub(crate) fn assemble(backing: Backing, raw: RawRecords) -> Option<Records> {
         let RawRecords {
             arena: (start, end),
+            json: json_arena,
             records: r,
             sites: s,
         } = raw;
+        let json_len = backing.bytes().get(json_arena.0..json_arena.1)?.len();
         let arena = std::str::from_utf8(backing.bytes().get(start..end)?).ok()?;
         let span = |w: &[u32]| -> Option<Span> {
             let s = Span {
@@ -354,14 +382,14 @@ impl Records {
         let mut sites = Vec::with_capacity(s.len() / SITE_WORDS);
         let mut site_record = Vec::with_capacity(s.len() / SITE_WORDS);
         for w in s.chunks_exact(SITE_WORDS) {
-            let json = required(span(&w[8..10])?)?;
+            let json = Span {
+                off: w[8],
+                len: w[9],
+            };
             let json_holes = [w[12], w[13]];
-            // The holes lie in the fragment, in order, on character
-            // boundaries.
-            let fragment = &arena[json.off as usize..(json.off + json.len) as usize];
-            if json_holes[0] > json_holes[1]
-                || !fragment.is_char_boundary(json_holes[0] as usize)
-                || !fragment.is_char_boundary(json_holes[1] as usize)
+            // The fragment lies in the JSON arena, its holes in it, in order.
+            let fragment_end = json.off as usize + json.len as usize;
+            if fragment_end > json_len || json_holes[0] > json_holes[1] || json_holes[1] > json.len
             {
                 return None;
             }
@@ -400,6 +428,7 @@ impl Records {
         Some(Records {
             backing,
             arena: (start, end),
+            json: json_arena,
             records,
             sites,
             site_record,
