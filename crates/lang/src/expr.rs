@@ -313,3 +313,36 @@ pub(crate) fn texts(args: &[Node<'_>], cx: &Cx<'_>) -> Vec<String> {
 pub(crate) fn returned_by(function: &str) -> String {
     format!("{function}()")
 }
+
+/// Keeps among the file's constants (under [`returned_by`]) the text of
+/// each function below `root` that `literal_function` reads as one
+/// returning a single literal (its name and that text). Run before the
+/// walk reaches the calls, which may come first in the file.
+pub(crate) fn collect_returned_literals(
+    root: Node<'_>,
+    cx: &mut Cx<'_>,
+    literal_function: impl Fn(Node<'_>, &Cx<'_>) -> Option<(String, String)>,
+) {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if let Some((name, text)) = literal_function(n, cx) {
+            let key = returned_by(&name);
+            cx.facts.constants.insert(key, vec![text_part(text)]);
+        }
+        let mut cur = n.walk();
+        stack.extend(n.named_children(&mut cur));
+    }
+}
+
+/// The one statement of a block, comments aside; `None` for a block of
+/// none or several.
+pub(crate) fn only_statement(block: Node<'_>) -> Option<Node<'_>> {
+    let mut cur = block.walk();
+    let mut statements = block
+        .named_children(&mut cur)
+        .filter(|c| !c.kind().ends_with("comment"));
+    match (statements.next(), statements.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}

@@ -789,22 +789,14 @@ fn written_next(n: Node<'_>, message: &[MsgPart], cx: &Cx<'_>) -> Option<String>
 /// called (`raise UsageError(self.help_text())`). Collected before the
 /// walk reaches the calls, which may come first in the file.
 fn literal_functions(root: Node<'_>, cx: &mut Cx<'_>) {
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if n.kind() == "function_definition" {
-            if let Some((name, text)) = literal_function(n, cx) {
-                let key = expr::returned_by(&name);
-                cx.facts.constants.insert(key, vec![text_part(text)]);
-            }
-            continue;
-        }
-        let mut cur = n.walk();
-        stack.extend(n.named_children(&mut cur));
-    }
+    expr::collect_returned_literals(root, cx, literal_function);
 }
 
 /// A function's name and the literal its whole body returns.
 fn literal_function(n: Node<'_>, cx: &Cx<'_>) -> Option<(String, String)> {
+    if n.kind() != "function_definition" {
+        return None;
+    }
     let name = n.child_by_field_name("name")?;
     let params = n.child_by_field_name("parameters")?;
     let mut cur = params.walk();

@@ -5,22 +5,14 @@
 
 use super::literal;
 use crate::message::Message;
-use crate::tree::{arguments, text_part, Cx};
+use crate::tree::{arguments, Cx};
 use tree_sitter::Node;
 
 /// Collects the file's literal functions among its constants (under
 /// [`crate::expr::returned_by`]), before the walk reaches the calls,
 /// which may come first in the file.
 pub(super) fn collect(root: Node<'_>, cx: &mut Cx<'_>) {
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if let Some((name, text)) = literal_function(n, cx) {
-            let key = crate::expr::returned_by(&name);
-            cx.facts.constants.insert(key, vec![text_part(text)]);
-        }
-        let mut cur = n.walk();
-        stack.extend(n.named_children(&mut cur));
-    }
+    crate::expr::collect_returned_literals(root, cx, literal_function);
 }
 
 /// A function's name and the literal its whole body returns.
@@ -44,13 +36,7 @@ fn literal_function(n: Node<'_>, cx: &Cx<'_>) -> Option<(String, String)> {
     }
     let body = f.child_by_field_name("body")?;
     let value = if body.kind() == "statement_block" {
-        let mut cur = body.walk();
-        let mut statements = body
-            .named_children(&mut cur)
-            .filter(|c| c.kind() != "comment");
-        let (Some(only), None) = (statements.next(), statements.next()) else {
-            return None;
-        };
+        let only = crate::expr::only_statement(body)?;
         if only.kind() != "return_statement" {
             return None;
         }

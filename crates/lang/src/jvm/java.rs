@@ -525,14 +525,7 @@ fn literal_method(n: Node<'_>, cx: &Cx<'_>) -> Option<(String, String)> {
     if n.child_by_field_name("parameters")?.named_child_count() > 0 {
         return None;
     }
-    let body = n.child_by_field_name("body")?;
-    let mut cur = body.walk();
-    let mut statements = body
-        .named_children(&mut cur)
-        .filter(|c| !c.kind().ends_with("comment"));
-    let (Some(only), None) = (statements.next(), statements.next()) else {
-        return None;
-    };
+    let only = crate::expr::only_statement(n.child_by_field_name("body")?)?;
     if only.kind() != "return_statement" {
         return None;
     }

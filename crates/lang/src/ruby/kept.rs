@@ -3,7 +3,7 @@
 
 use super::{arguments, is_text, literal, M};
 use crate::message::MsgPart;
-use crate::tree::{text_part, Cx};
+use crate::tree::Cx;
 use tree_sitter::Node;
 
 /// `msg = String.new "Could not find a valid gem #{gem}"`, `message =
@@ -118,36 +118,21 @@ fn last_values<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) {
 /// called (`alert_warning help_text`). Collected before the walk reaches
 /// the calls, which may come first in the file.
 pub(super) fn literal_methods(root: Node<'_>, cx: &mut Cx<'_>) {
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if n.kind() == "method" {
-            if let Some((name, text)) = literal_method(n, cx) {
-                let key = crate::expr::returned_by(&name);
-                cx.facts.constants.insert(key, vec![text_part(text)]);
-            }
-            continue;
-        }
-        let mut cur = n.walk();
-        stack.extend(n.named_children(&mut cur));
-    }
+    crate::expr::collect_returned_literals(root, cx, literal_method);
 }
 
 /// A method's name and the literal that is its whole body.
 fn literal_method(n: Node<'_>, cx: &Cx<'_>) -> Option<(String, String)> {
+    if n.kind() != "method" {
+        return None;
+    }
     let name = n.child_by_field_name("name")?;
     if n.child_by_field_name("parameters")
         .is_some_and(|p| p.named_child_count() > 0)
     {
         return None;
     }
-    let body = n.child_by_field_name("body")?;
-    let mut cur = body.walk();
-    let mut statements = body
-        .named_children(&mut cur)
-        .filter(|c| c.kind() != "comment");
-    let (Some(only), None) = (statements.next(), statements.next()) else {
-        return None;
-    };
+    let only = crate::expr::only_statement(n.child_by_field_name("body")?)?;
     let value = match only.kind() {
         "return" => only
             .named_child(0)?
