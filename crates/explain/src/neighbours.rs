@@ -2,8 +2,9 @@
 //! come from code that runs together: click's `UsageError.show` prints the
 //! usage, the `Try … for help.` hint and then `Error: %s`, where
 //! `ClickException.show` prints the same `Error: %s` alone. When a frame's
-//! best sites tie, and a nearby line traced to one site only, the tied site
-//! nearest to it in the same file wins. Before the neighbours, the line's
+//! best sites tie, and a nearby line traced to one site only (or a nearby
+//! stack trace's frame names a place), the tied site nearest to it in the
+//! same file wins. Before the neighbours, the line's
 //! own words: a tied site whose function or file the line names
 //! (`"worker_processes" directive invalid value` names nginx's
 //! `ngx_set_worker_processes`, which returns that `invalid value`) wins.
@@ -96,7 +97,6 @@ pub(crate) fn settle_ties<'g>(
             settled.insert((i, k), best);
         }
     }
-    drop(places);
     settle_pairs(explained, &tied, &mut settled, guards);
     for (&(i, k), &best) in &settled {
         let candidates = &mut explained[i].frames[k].candidates;
@@ -160,6 +160,7 @@ fn neighbours(explained: &[Explanation<'_>], i: usize) -> Vec<usize> {
     lines
 }
 
+/// Which way [`side`] walks from a line.
 #[derive(Clone, Copy, PartialEq)]
 enum Step {
     Back,
