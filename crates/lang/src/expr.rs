@@ -314,6 +314,12 @@ pub(crate) fn returned_by(function: &str) -> String {
     format!("{function}()")
 }
 
+/// The text a function of `name` returns when its whole body is one
+/// literal ([`collect_returned_literals`]).
+pub(crate) fn returned_text<'c>(cx: &'c Cx<'_>, name: &str) -> Option<&'c Message> {
+    cx.facts.constants.get(&returned_by(name))
+}
+
 /// Keeps among the file's constants (under [`returned_by`]) the text of
 /// each function below `root` that `literal_function` reads as one
 /// returning a single literal (its name and that text). Run before the

@@ -742,7 +742,7 @@ static M: Messages = Messages {
 /// Python's own message forms.
 fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
     if let Some(text) = literal_call(n, cx) {
-        return Some((text, Vec::new()));
+        return Some((text.clone(), Vec::new()));
     }
     match n.kind() {
         "string" => Some(formats::interpolated(string_pieces(n, cx))),
@@ -770,11 +770,9 @@ fn written_next(n: Node<'_>, message: &[MsgPart], cx: &Cx<'_>) -> Option<String>
         return None;
     }
     let statement = n.parent().filter(|p| p.kind() == "expression_statement")?;
-    let mut next = statement.next_named_sibling();
-    while let Some(c) = next.filter(|c| c.kind() == "comment") {
-        next = c.next_named_sibling();
-    }
-    let call = next?.named_child(0).filter(|c| c.kind() == "call")?;
+    let call = tree::next_statement(statement)?
+        .named_child(0)
+        .filter(|c| c.kind() == "call")?;
     let callee = cx.text(call.child_by_field_name("function")?);
     let args = arguments(call.child_by_field_name("arguments"));
     let value = args.iter().find(|a| !is_keyword(a))?;
@@ -827,7 +825,7 @@ fn literal_function(n: Node<'_>, cx: &Cx<'_>) -> Option<(String, String)> {
 
 /// The text a call of a literal function gives ([`literal_functions`]):
 /// `help_text()` or `self.help_text()` without arguments.
-fn literal_call(n: Node<'_>, cx: &Cx<'_>) -> Option<Message> {
+fn literal_call<'c>(n: Node<'_>, cx: &'c Cx<'_>) -> Option<&'c Message> {
     if n.kind() != "call" || !arguments(n.child_by_field_name("arguments")).is_empty() {
         return None;
     }
@@ -842,10 +840,7 @@ fn literal_call(n: Node<'_>, cx: &Cx<'_>) -> Option<Message> {
         }
         _ => return None,
     };
-    cx.facts
-        .constants
-        .get(&expr::returned_by(cx.text(name)))
-        .cloned()
+    expr::returned_text(cx, cx.text(name))
 }
 
 /// `"…%s…" % (a, b)`: a printf format and its values.

@@ -867,6 +867,15 @@ pub(crate) fn common_test_path(path: &str) -> bool {
         })
 }
 
+/// The statement after `n` in its block, comments skipped.
+pub(crate) fn next_statement(n: Node<'_>) -> Option<Node<'_>> {
+    let mut next = n.next_named_sibling();
+    while let Some(c) = next.filter(|c| c.kind().ends_with("comment")) {
+        next = c.next_named_sibling();
+    }
+    next
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

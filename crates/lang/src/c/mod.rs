@@ -448,7 +448,7 @@ fn returns_nothing_wrong(body: &str) -> bool {
 /// given as its hole.
 fn value_written_next(n: Node<'_>, stream: &str, cx: &Cx<'_>) -> Option<String> {
     let statement = n.parent().filter(|p| p.kind() == "expression_statement")?;
-    let mut next = next_statement(statement)?;
+    let mut next = tree::next_statement(statement)?;
     if next.kind() == "if_statement" {
         let branch = next.child_by_field_name("consequence")?;
         next = match branch.kind() {
@@ -474,15 +474,6 @@ fn value_written_next(n: Node<'_>, stream: &str, cx: &Cx<'_>) -> Option<String> 
         _ => return None,
     };
     (cx.text(*to) == stream).then_some(value)
-}
-
-/// The statement after `n` in its block, comments skipped.
-fn next_statement(n: Node<'_>) -> Option<Node<'_>> {
-    let mut next = n.next_named_sibling();
-    while let Some(c) = next.filter(|c| c.kind() == "comment") {
-        next = c.next_named_sibling();
-    }
-    next
 }
 
 /// The first statement of a block, comments skipped.

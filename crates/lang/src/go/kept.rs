@@ -132,11 +132,7 @@ impl FileCx<'_> {
             [list] if list.kind() == "statement_list" => *list,
             _ => body,
         };
-        let statements: Vec<Node<'_>> = super::named_children(body)
-            .into_iter()
-            .filter(|c| c.kind() != "comment")
-            .collect();
-        let [only] = statements.as_slice() else {
+        let Some(only) = crate::expr::only_statement(body) else {
             return;
         };
         let value = match only.named_child(0) {
@@ -154,9 +150,7 @@ impl FileCx<'_> {
             .constants
             .insert(key, vec![crate::tree::text_part(text)]);
     }
-}
 
-impl FileCx<'_> {
     /// `fmt.Fprint(os.Stderr, "tool: ")` then `fmt.Fprintln(os.Stderr,
     /// err)`: text written to a stream without a line break, when the next
     /// statement writes a value to the same stream, makes one line with
@@ -179,11 +173,7 @@ impl FileCx<'_> {
         let statement = call
             .parent()
             .filter(|p| p.kind() == "expression_statement")?;
-        let mut next = statement.next_named_sibling();
-        while let Some(c) = next.filter(|c| c.kind() == "comment") {
-            next = c.next_named_sibling();
-        }
-        let next = next?
+        let next = crate::tree::next_statement(statement)?
             .named_child(0)
             .filter(|c| c.kind() == "call_expression")?;
         let next_callee = self.text(next.child_by_field_name("function")?);

@@ -49,7 +49,7 @@ fn literal_function(n: Node<'_>, cx: &Cx<'_>) -> Option<(String, String)> {
 
 /// The text a call of a literal function gives: `usage()` or
 /// `this.helpText()` without arguments.
-pub(super) fn call(n: Node<'_>, cx: &Cx<'_>) -> Option<Message> {
+pub(super) fn call<'c>(n: Node<'_>, cx: &'c Cx<'_>) -> Option<&'c Message> {
     if n.kind() != "call_expression" || !arguments(n.child_by_field_name("arguments")).is_empty() {
         return None;
     }
@@ -64,10 +64,7 @@ pub(super) fn call(n: Node<'_>, cx: &Cx<'_>) -> Option<Message> {
         }
         _ => return None,
     };
-    cx.facts
-        .constants
-        .get(&crate::expr::returned_by(cx.text(name)))
-        .cloned()
+    crate::expr::returned_text(cx, cx.text(name))
 }
 
 #[cfg(test)]

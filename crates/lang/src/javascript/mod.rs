@@ -1307,7 +1307,7 @@ fn util_format(fmt: &str, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Vec<Strin
 fn message_of(n: Node<'_>, cx: &Cx<'_>) -> (Message, Vec<String>) {
     let n = unwrap(n);
     if let Some(text) = literal_functions::call(n, cx) {
-        return (text, Vec::new());
+        return (text.clone(), Vec::new());
     }
     let hole = || (vec![MsgPart::Hole], vec![cx.text(n).to_string()]);
     match n.kind() {

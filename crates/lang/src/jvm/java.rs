@@ -512,7 +512,7 @@ fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
             _ => hole(n, cx),
         },
         "method_invocation" => match literal_call(n, cx) {
-            Some(text) => (text, Vec::new()),
+            Some(text) => (text.clone(), Vec::new()),
             None => invocation_message(n, cx).unwrap_or_else(|| hole(n, cx)),
         },
         _ => return None,
@@ -537,7 +537,7 @@ fn literal_method(n: Node<'_>, cx: &Cx<'_>) -> Option<(String, String)> {
 
 /// The text a call of a literal method gives: `usage()` or
 /// `this.usage()` without arguments.
-fn literal_call(n: Node<'_>, cx: &Cx<'_>) -> Option<crate::message::Message> {
+fn literal_call<'c>(n: Node<'_>, cx: &'c Cx<'_>) -> Option<&'c crate::message::Message> {
     let args = n.child_by_field_name("arguments")?;
     let own = n
         .child_by_field_name("object")
@@ -545,11 +545,7 @@ fn literal_call(n: Node<'_>, cx: &Cx<'_>) -> Option<crate::message::Message> {
     if args.named_child_count() > 0 || !own {
         return None;
     }
-    let name = cx.text(n.child_by_field_name("name")?);
-    cx.facts
-        .constants
-        .get(&crate::expr::returned_by(name))
-        .cloned()
+    crate::expr::returned_text(cx, cx.text(n.child_by_field_name("name")?))
 }
 
 /// Whether Java's own forms have literal text.

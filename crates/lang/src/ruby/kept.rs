@@ -2,7 +2,7 @@
 //! one, raised or printed elsewhere.
 
 use super::{arguments, is_text, literal, M};
-use crate::message::MsgPart;
+use crate::message::Message;
 use crate::tree::Cx;
 use tree_sitter::Node;
 
@@ -145,7 +145,7 @@ fn literal_method(n: Node<'_>, cx: &Cx<'_>) -> Option<(String, String)> {
 
 /// The text a call of a literal method gives ([`literal_methods`]): a bare
 /// `help_text`, or `help_text()` / `self.help_text` without arguments.
-pub(super) fn literal_call(n: Node<'_>, cx: &Cx<'_>) -> Option<Vec<MsgPart>> {
+pub(super) fn literal_call<'c>(n: Node<'_>, cx: &'c Cx<'_>) -> Option<&'c Message> {
     let name = match n.kind() {
         "identifier" => n,
         "call"
@@ -158,6 +158,5 @@ pub(super) fn literal_call(n: Node<'_>, cx: &Cx<'_>) -> Option<Vec<MsgPart>> {
         }
         _ => return None,
     };
-    let key = crate::expr::returned_by(cx.text(name));
-    cx.facts.constants.get(&key).cloned()
+    crate::expr::returned_text(cx, cx.text(name))
 }

@@ -565,7 +565,7 @@ static M: Messages = Messages {
 /// Ruby's own message forms.
 fn read_own(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
     if let Some(text) = kept::literal_call(n, cx) {
-        return Some((text, Vec::new()));
+        return Some((text.clone(), Vec::new()));
     }
     match n.kind() {
         "string" => Some(formats::interpolated(string_pieces(n, cx))),
