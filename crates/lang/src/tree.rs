@@ -876,6 +876,15 @@ pub(crate) fn next_statement(n: Node<'_>) -> Option<Node<'_>> {
     next
 }
 
+/// The first statement of a block, comments skipped.
+pub(crate) fn first_statement(block: Node<'_>) -> Option<Node<'_>> {
+    let mut cur = block.walk();
+    let first = block
+        .named_children(&mut cur)
+        .find(|c| !c.kind().ends_with("comment"));
+    first
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -452,7 +452,7 @@ fn value_written_next(n: Node<'_>, stream: &str, cx: &Cx<'_>) -> Option<String> 
     if next.kind() == "if_statement" {
         let branch = next.child_by_field_name("consequence")?;
         next = match branch.kind() {
-            "compound_statement" => first_statement(branch)?,
+            "compound_statement" => tree::first_statement(branch)?,
             _ => branch,
         };
     }
@@ -474,15 +474,6 @@ fn value_written_next(n: Node<'_>, stream: &str, cx: &Cx<'_>) -> Option<String> 
         _ => return None,
     };
     (cx.text(*to) == stream).then_some(value)
-}
-
-/// The first statement of a block, comments skipped.
-fn first_statement(block: Node<'_>) -> Option<Node<'_>> {
-    let mut cur = block.walk();
-    let first = block
-        .named_children(&mut cur)
-        .find(|c| c.kind() != "comment");
-    first
 }
 
 /// Calls whose names say what they print; the rest, if their name

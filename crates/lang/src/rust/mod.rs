@@ -1013,7 +1013,8 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             }
             if method == "push_str" {
                 if let (Some(at), Some(arg)) = (f.child_by_field_name("field"), args.first()) {
-                    pieces::push_piece(at, *arg, cx);
+                    let buffer = f.child_by_field_name("value").map_or("", |b| cx.text(b));
+                    pieces::push_piece(at, buffer, *arg, cx);
                 }
                 return;
             }
@@ -1182,7 +1183,7 @@ fn display_impl(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
 
 /// `io::Error::new(ErrorKind::NotFound, "…")`, `io::Error::other(…)`,
 /// `Error::custom(format!(…))`: an error type's constructor given a
-/// message.
+/// message; or any other of its functions given a `format!`.
 fn constructor(n: Node<'_>, f: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
     let callee = cx.text(f);
     let Some((ty, func)) = callee.rsplit_once("::") else {
@@ -1191,25 +1192,44 @@ fn constructor(n: Node<'_>, f: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
     let type_name = last_name(ty);
     // `crate::error::builder("…")`: a function of an error module.
     let error_module = ty.split("::").any(|m| m == "error" || m == "errors");
-    let error_type = type_name.ends_with("Error")
-        && type_name != "ErrorKind"
-        && matches!(
-            func,
-            "new" | "other" | "custom" | "msg" | "from" | "with_message" | "new_with_message"
-        );
+    let error_type = type_name.ends_with("Error") && type_name != "ErrorKind";
+    let plain = matches!(
+        func,
+        "new" | "other" | "custom" | "msg" | "from" | "with_message" | "new_with_message"
+    );
     if !error_type && !error_module {
         return;
     }
-    let Some((m, h)) = args.iter().find_map(|a| message_of(*a, cx)) else {
+    // Another constructor of an error type (clap's `Error::value_validation(arg,
+    // value, format!("{} is not in {}", …).into())`) takes other text too
+    // (names, values): only a `format!` argument is its message.
+    let message = |a: &Node<'_>| {
+        let formatted = error_module || plain || is_format_call(*a, cx);
+        formatted.then(|| message_of(*a, cx)).flatten()
+    };
+    let Some((m, h)) = args.iter().find_map(message) else {
         return;
     };
     if in_test_code(n, cx) {
         return;
     }
     let mut site = cx.site(n, callee, ErrorType::Exception, Severity::Error);
-    site.error_class = error_type.then(|| ty.trim_start_matches("std::").to_string());
+    site.error_class = (error_type && plain).then(|| ty.trim_start_matches("std::").to_string());
     site.error_code = error_kind(func, args, cx);
     push(cx, site, m, h, n);
+}
+
+/// `format!(…)`, or `format!(…).into()` / `.to_string()`.
+fn is_format_call(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    match n.kind() {
+        "macro_invocation" => macro_name(n, cx).is_some_and(|(_, name)| name == "format"),
+        "call_expression" => n
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "field_expression")
+            .and_then(|f| f.child_by_field_name("value"))
+            .is_some_and(|v| is_format_call(v, cx)),
+        _ => false,
+    }
 }
 
 /// The `ErrorKind` an io error is made with.
@@ -1228,6 +1248,27 @@ mod tests {
     use crate::test_support::pattern_column;
     use crate::test_support::patterns_of;
     use crate::{language_for_path, resolve_package, ExtractOptions};
+
+    #[test]
+    fn a_format_handed_to_any_function_of_an_error_type_is_its_message() {
+        let s = patterns_of(
+            "src/parse.rs",
+            r#"
+fn check(arg: &str, value: u64, max: u64) -> Result<u64, Error> {
+    if value > max {
+        return Err(crate::Error::out_of_bounds(
+            arg.to_string(),
+            format!("{} is above the limit {}", value, max).into(),
+        ));
+    }
+    let _ = Error::with_arg("--port", value);
+    let _ = Config::parse(format!("{} is a config", arg));
+    Ok(value)
+}
+"#,
+        );
+        assert_eq!(pattern_column(&s), ["%v is above the limit %v"]);
+    }
 
     #[test]
     fn panics_and_format_strings() {

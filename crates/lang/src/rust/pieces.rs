@@ -2,7 +2,9 @@
 //! `styled.push_str("…")` in a function that formats an error or a usage
 //! line (clap's `RichFormatter`, `start_error`, `try_help`). Each piece is
 //! a site of its own; one that does not end a line is followed by what
-//! the next pieces write, so it ends in a hole.
+//! the next pieces write: by the next statement's piece when that writes
+//! to the same buffer (directly or first thing in an `if`), else by a
+//! hole.
 //!
 //! anstyle's style spans (`{style}text{style:#}`, `{}` of `.render()`)
 //! print escape codes or nothing, so they are no part of the text.
@@ -24,20 +26,28 @@ pub(super) fn write_piece(n: Node<'_>, callee: &str, args: &[Arg<'_>], cx: &mut 
     } else {
         fmt
     };
-    let values: Vec<String> = args[2..].iter().map(|a| one_line(a.text(cx))).collect();
-    let (fmt, values) = without_style_spans(&fmt, values);
+    let (fmt, m, h) = written(&fmt, &args[2..], cx);
+    let buffer = args.first().map_or("", |b| b.text(cx));
+    record(n, callee, buffer, &fmt, m, h, cx);
+}
+
+/// A format and its values as a message, anstyle spans left out.
+fn written(fmt: &str, args: &[Arg<'_>], cx: &Cx<'_>) -> (String, Message, Vec<String>) {
+    let values: Vec<String> = args.iter().map(|a| one_line(a.text(cx))).collect();
+    let (fmt, values) = without_style_spans(fmt, values);
     let (m, h) = formats::brace_message(&fmt, &values, true);
-    record(n, callee, &fmt, m, h, cx);
+    (fmt, m, h)
 }
 
 /// `buf.push_str("…")`: a literal piece, at the method's name.
-pub(super) fn push_piece(at: Node<'_>, arg: Node<'_>, cx: &mut Cx<'_>) {
+pub(super) fn push_piece(at: Node<'_>, buffer: &str, arg: Node<'_>, cx: &mut Cx<'_>) {
     let Some(text) = super::string_value(arg, cx) else {
         return;
     };
     record(
         at,
         ".push_str",
+        buffer,
         &text,
         vec![text_part(&text)],
         Vec::new(),
@@ -48,6 +58,7 @@ pub(super) fn push_piece(at: Node<'_>, arg: Node<'_>, cx: &mut Cx<'_>) {
 fn record(
     n: Node<'_>,
     callee: &str,
+    buffer: &str,
     text: &str,
     mut m: Message,
     mut h: Vec<String>,
@@ -61,11 +72,87 @@ fn record(
         return;
     }
     if !text.ends_with('\n') {
-        m.push(MsgPart::Hole);
-        h.push(formats::CONTINUED.into());
+        match written_next(n, buffer, cx) {
+            Some((next, next_holes)) => {
+                m.extend(next);
+                h.extend(next_holes);
+            }
+            None => {
+                m.push(MsgPart::Hole);
+                h.push(formats::CONTINUED.into());
+            }
+        }
     }
     let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
     push(cx, site, m, h, n);
+}
+
+/// `write!(styled, "invalid value '{v}'")` then `if let Some(source) = …
+/// { write!(styled, ": {source}"); }`: when the statement after a piece
+/// writes to the same buffer, directly or first thing in the branch of an
+/// `if`, what it writes continues the piece's line. Gives that piece's
+/// message (and holes); one that leaves the line open ends in a hole.
+fn written_next(n: Node<'_>, buffer: &str, cx: &Cx<'_>) -> Option<(Message, Vec<String>)> {
+    let statement = std::iter::successors(n.parent(), |p| p.parent())
+        .take_while(|p| p.kind() != "block")
+        .find(|p| matches!(p.kind(), "let_declaration" | "expression_statement"))?;
+    let mut next = crate::tree::next_statement(statement)?;
+    if let Some(branch) = next
+        .named_child(0)
+        .filter(|e| e.kind() == "if_expression")
+        .and_then(|e| e.child_by_field_name("consequence"))
+    {
+        next = crate::tree::first_statement(branch)?;
+    }
+    let piece = match next.kind() {
+        "let_declaration" => next.child_by_field_name("value")?,
+        "expression_statement" => next.named_child(0)?,
+        _ => return None,
+    };
+    let (text, mut m, mut h) = next_piece(piece, buffer, cx)?;
+    if !text.ends_with('\n') && !matches!(m.last(), Some(MsgPart::Hole)) {
+        m.push(MsgPart::Hole);
+        h.push(formats::CONTINUED.into());
+    }
+    Some((m, h))
+}
+
+/// The text `piece` writes to `buffer`: `write!(buffer, fmt, …)` or
+/// `buffer.push_str("…")`.
+fn next_piece(
+    piece: Node<'_>,
+    buffer: &str,
+    cx: &Cx<'_>,
+) -> Option<(String, Message, Vec<String>)> {
+    match piece.kind() {
+        "macro_invocation" => {
+            let (_, name) = super::macro_name(piece, cx)?;
+            let args = super::macro_args(super::token_tree(piece)?);
+            let same = args.first().is_some_and(|b| b.text(cx) == buffer);
+            if !matches!(name, "write" | "writeln") || !same {
+                return None;
+            }
+            let mut fmt = args.get(1)?.literal(cx)?;
+            if name == "writeln" {
+                fmt.push('\n');
+            }
+            Some(written(&fmt, &args[2..], cx))
+        }
+        "call_expression" => {
+            let f = piece.child_by_field_name("function")?;
+            let method = cx.text(f.child_by_field_name("field")?);
+            let same = f
+                .child_by_field_name("value")
+                .is_some_and(|b| cx.text(b) == buffer);
+            if method != "push_str" || !same {
+                return None;
+            }
+            let args = piece.child_by_field_name("arguments")?;
+            let text = super::string_value(args.named_child(0)?, cx)?;
+            Some((text.clone(), vec![text_part(&text)], Vec::new()))
+        }
+        _ => None,
+    }
 }
 
 /// Whether `n` sits where error or usage text is composed: a function
@@ -207,7 +294,7 @@ fn render_listing(out: &mut String, n: usize) {
             pattern_column(&s),
             vec![
                 "failure: %v",
-                "the following flags were never given:%v",
+                "the following flags were never given:\n  %v",
                 "unknown flag '%v' seen\n",
             ]
         );
@@ -226,6 +313,35 @@ fn try_help(styled: &mut StyledStr, help: &str) {
         assert_eq!(
             pattern_column(&s),
             vec!["\n\nFor more details, run '%v'.\n"]
+        );
+    }
+
+    #[test]
+    fn a_piece_continued_by_the_next_write_to_its_buffer_is_one_line() {
+        let s = patterns_of(
+            "src/error/format.rs",
+            r#"
+fn write_dynamic_context(styled: &mut StyledStr, error: &Error) -> bool {
+    let _ = write!(styled, "rejected value '{invalid}{value}{invalid:#}' for '{arg}'");
+    if let Some(source) = error.source.as_deref() {
+        let _ = write!(styled, ": {source}");
+    }
+    styled.push_str("cannot read the journal");
+    styled.push_str(" at offset ");
+    let _ = write!(other, "unrelated piece");
+    let _ = write!(styled, "the last piece");
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            vec![
+                "rejected value '%v' for '%v': %v",
+                "cannot read the journal at offset %v",
+                " at offset %v",
+                "unrelated piece%v",
+                "the last piece%v",
+            ]
         );
     }
 }
