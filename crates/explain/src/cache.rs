@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8] = b"errdex trace cache\n";
 /// Bumped whenever the layout below changes.
-const FORMAT: u32 = 12;
+const FORMAT: u32 = 13;
 
 /// The cache file of the database at `db`: beside it, named after it.
 pub fn path_for(db: &Path) -> PathBuf {
@@ -190,6 +190,7 @@ mod tests {
             args: args.iter().map(|a| a.to_string()).collect(),
             github_url: Some(format!("https://github.com/o/r/blob/abc/{file}#L{line}")),
             guards: Vec::new(),
+            fills: None,
         };
         vec![
             TraceRow {

@@ -95,6 +95,7 @@ mod tests {
                 args: vec!["ex.class".into(), "ex".into()],
                 github_url: None,
                 guards: Vec::new(),
+                fills: None,
             }],
         }
     }

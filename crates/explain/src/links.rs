@@ -4,6 +4,13 @@
 //! size)` into `log`, whose `_log` prints `f"{address} - - [{date}]
 //! {message}\n"`). Such a format is often marks and holes only, which no
 //! line could be traced to alone; inside that hole it is a layer.
+//!
+//! And pieces of text the extractor saw flow into a hole
+//! ([`errdex_model::Fill`]): etcd's `warnOfExpensiveGenericRequest(…,
+//! "read-only range ", …)` into its log's `%srequest %q …` as `prefix`,
+//! `result = fmt.Sprintf("error:%v", err)` into the same log as `result`.
+//! Such a piece is short beside the hole's value, so it would not be read
+//! as a message of its own there.
 
 use errdex_lang::language;
 use errdex_store::TraceRow;
@@ -13,14 +20,16 @@ use std::collections::HashMap;
 /// linked, since it is found nowhere else.
 const GLUE_LETTERS: usize = 4;
 
-/// Functions whose message has a hole filled by a message-named name:
-/// (repo, file, function's last name) → (site, that name).
+/// Functions whose message has a hole filled by a name: (repo, file,
+/// function's last name) → (site, that name). The site is the printer's,
+/// or a piece's that fills the hole.
 type Printers<'a> = HashMap<(&'a str, &'a str, &'a str), Vec<(u32, &'a str)>>;
 
 /// `(outer site, argument, inner site)` for
 /// [`errdex_match::TemplateSetBuilder::link`], sites numbered across the
 /// atlas as [`crate::Explainer`] numbers them.
 pub(crate) fn links(rows: &[TraceRow]) -> Vec<(u32, String, u32)> {
+    let mut out = filled_holes(rows);
     let mut printers: Printers<'_> = HashMap::new();
     for (payload, row, site) in numbered(rows) {
         let Some(function) = site.function.as_deref() else {
@@ -34,9 +43,8 @@ pub(crate) fn links(rows: &[TraceRow]) -> Vec<(u32, String, u32)> {
         }
     }
     if printers.is_empty() {
-        return Vec::new();
+        return out;
     }
-    let mut out = Vec::new();
     for (payload, row, site) in numbered(rows) {
         let key = (
             row.repo.as_str(),
@@ -52,6 +60,43 @@ pub(crate) fn links(rows: &[TraceRow]) -> Vec<(u32, String, u32)> {
         }
         for (o, arg) in outer.iter().filter(|(o, _)| *o != payload) {
             out.push((*o, arg.to_string(), payload));
+        }
+    }
+    out
+}
+
+/// Links of the pieces that fill a hole: each to the sites of its file,
+/// in the function it names, whose holes print its value.
+fn filled_holes(rows: &[TraceRow]) -> Vec<(u32, String, u32)> {
+    // Keyed as printers are: the pieces that fill the function's holes.
+    let mut pieces: Printers<'_> = HashMap::new();
+    for (payload, row, site) in numbered(rows) {
+        if let Some(fill) = &site.fills {
+            pieces
+                .entry((&row.repo, &site.file_path, last_name(&fill.function)))
+                .or_default()
+                .push((payload, &fill.arg));
+        }
+    }
+    if pieces.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (payload, row, site) in numbered(rows) {
+        let Some(function) = site.function.as_deref() else {
+            continue;
+        };
+        let Some(list) = pieces.get(&(
+            row.repo.as_str(),
+            site.file_path.as_str(),
+            last_name(function),
+        )) else {
+            continue;
+        };
+        for (inner, arg) in list.iter().filter(|(i, _)| *i != payload) {
+            if site.args.iter().any(|a| a == arg) {
+                out.push((payload, arg.to_string(), *inner));
+            }
         }
     }
     out
@@ -100,8 +145,37 @@ mod tests {
                 args: args.iter().map(|a| a.to_string()).collect(),
                 github_url: None,
                 guards: Vec::new(),
+                fills: None,
             }],
         }
+    }
+
+    #[test]
+    fn a_piece_is_linked_to_the_holes_that_print_its_value() {
+        let mut rows = [
+            row(
+                "%srequest %q took too long",
+                183,
+                "warnGeneric",
+                "plog.Warningf",
+                &["prefix", "req"],
+            ),
+            row("read-only range ", 160, "warnRange", "warnGeneric", &[]),
+            row("error:%v", 180, "warnGeneric", "=", &["err"]),
+            // Fills a function that prints no such value.
+            row("size:%d", 109, "warnRange", "=", &["n"]),
+        ];
+        let fill = |function: &str, arg: &str| errdex_model::Fill {
+            function: function.into(),
+            arg: arg.into(),
+        };
+        rows[1].sites[0].fills = Some(fill("warnGeneric", "prefix"));
+        rows[2].sites[0].fills = Some(fill("warnGeneric", "req"));
+        rows[3].sites[0].fills = Some(fill("warnGeneric", "resp"));
+        assert_eq!(
+            links(&rows),
+            [(0, "prefix".to_string(), 1), (0, "req".to_string(), 2)]
+        );
     }
 
     #[test]

@@ -451,6 +451,7 @@ mod tests {
             args: vec![],
             github_url: Some(format!("https://github.com/o/r/blob/abc/{file}#L{line}")),
             guards: Vec::new(),
+            fills: None,
         };
         vec![
             TraceRow {

@@ -29,6 +29,7 @@ fn row(id: &str, repo: &str, pattern: &str, args: &[&str]) -> TraceRow {
             args: args.iter().map(|a| a.to_string()).collect(),
             github_url: None,
             guards: Vec::new(),
+            fills: None,
         }],
     }
 }

@@ -22,8 +22,10 @@
 //! - clap's usage errors, which clap_builder composes with `write!` into
 //!   a styled buffer, piece by piece: `error: ` (format.rs:135) then the
 //!   kind's own text, `Usage: ` and the `For more information` hint.
-//!   `invalid value '…' for '…'` is written identically for two kinds
-//!   (format.rs:222 and :321): ambiguous, the truthful answer.
+//!   `invalid value '…' for '…'` is written identically for two kinds,
+//!   told apart by what the next write adds: `: {source}` for a value
+//!   that failed validation (format.rs:321, the source its own layer),
+//!   the possible values on a line of their own (format.rs:222).
 //!
 //! `ERRDEX_REAL_DUMP=1` prints what the explainer says of each message
 //! line, to check by hand against the sources before the expected file

@@ -177,16 +177,22 @@ impl TemplateSetBuilder {
         }
         anchors.renumber(|a| first[a as usize]);
         set.anchors = anchors;
-        set.links = self.compile_links(&mut set.anchored, &entries);
+        set.links = self.compile_links(&mut set.anchored, &mut set.payloads, &entries);
         (set.piece_heads, set.literal_ends) = (set.pieces(), set.ends());
         set
     }
 
-    /// [`TemplateSetBuilder::link`]s as entries: each linked inner
+    /// [`TemplateSetBuilder::link`]s as entries: each linked inner site's
     /// template gets an entry of its own at the end of `anchored`, which no
-    /// anchor reaches, and each outer template lists (its hole's number,
-    /// that entry) in template order.
-    fn compile_links(&self, anchored: &mut Vec<Entry>, entries: &[Entry]) -> Vec<Link> {
+    /// anchor reaches, whose payload is that site alone (another site of
+    /// the same text is no layer there), and each outer template lists
+    /// (its hole's number, that entry) in template order.
+    fn compile_links(
+        &self,
+        anchored: &mut Vec<Entry>,
+        payloads: &mut Vec<u32>,
+        entries: &[Entry],
+    ) -> Vec<Link> {
         if self.links.is_empty() {
             return Vec::new();
         }
@@ -196,7 +202,7 @@ impl TemplateSetBuilder {
                 of_payload.entry(*p).or_default().push(i);
             }
         }
-        let mut inner_entry: foldhash::HashMap<usize, u32> = Default::default();
+        let mut inner_entry: foldhash::HashMap<(usize, u32), u32> = Default::default();
         let mut links = Vec::new();
         for (outer, arg, inner) in &self.links {
             let (Some(outers), Some(inners)) = (of_payload.get(outer), of_payload.get(inner))
@@ -213,9 +219,12 @@ impl TemplateSetBuilder {
                     .filter(|(_, h)| h.arg.as_deref() == Some(arg))
                 {
                     for &i in inners {
-                        let entry = *inner_entry.entry(i).or_insert_with(|| {
+                        let entry = *inner_entry.entry((i, *inner)).or_insert_with(|| {
+                            payloads.push(*inner);
+                            let at = payloads.len() as u32;
                             anchored.push(Entry {
                                 last: true,
+                                payloads: (at - 1, at),
                                 ..entries[i]
                             });
                             anchored.len() as u32 - 1

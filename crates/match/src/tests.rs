@@ -795,3 +795,32 @@ fn templates_without_a_whole_word_are_found_where_words_leave_text() {
     let o = s.outline("invalid42", &Hints::default());
     assert_eq!((o.frames, o.top), (1, Some(2)));
 }
+
+#[test]
+fn a_short_piece_linked_into_a_quoted_hole_is_a_layer() {
+    let quoted = |a: &str| {
+        Segment::Hole(Hole {
+            kind: HoleKind::Quoted,
+            verb: "%q".into(),
+            arg: Some(a.into()),
+            chain: false,
+        })
+    };
+    let slow = tpl(vec![
+        lit("request "),
+        quoted("req"),
+        lit(" with result "),
+        quoted("result"),
+        lit(" took too long"),
+    ]);
+    let size = tpl(vec![lit("size:"), hole(HoleKind::Int, "%d", false)]);
+    let mut b = TemplateSetBuilder::new();
+    b.add(slow, 1, "util.go", 183);
+    b.add(size.clone(), 2, "util.go", 109);
+    // The same text at another site, which fills another log.
+    b.add(size, 3, "util.go", 117);
+    b.link(1, "result", 2);
+    let s = b.build();
+    let line = "request \"put key\" with result \"size:6\" took too long";
+    assert_eq!(layers_of(&s, line), [vec![1], vec![2]]);
+}

@@ -278,6 +278,23 @@ pub struct SiteFacts {
     /// at most [`MAX_CHECKS`], by path.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub callers: Vec<String>,
+    /// For a piece of text that a message of the file prints in a hole
+    /// (a literal handed to a function as the parameter its log prints,
+    /// a local name the log prints): that function and the hole's value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fills: Option<Fill>,
+}
+
+/// Where a piece of text goes: the function whose message prints it and
+/// the value that hole of the message is written with
+/// (`warnOfExpensiveGenericRequest`, `prefix`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fill {
+    /// The printing function's name (a method's without its receiver).
+    pub function: String,
+    /// The hole's value as written in the message's call.
+    pub arg: String,
 }
 
 /// Checks listed per site in [`SiteFacts::checked_at`].

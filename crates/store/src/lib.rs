@@ -114,6 +114,10 @@ pub struct TraceSite {
     /// contradicting ones never print in one run of their function.
     #[serde(default)]
     pub guards: Vec<String>,
+    /// The hole of a message of the file this site's text fills, if it
+    /// is such a piece.
+    #[serde(default)]
+    pub fills: Option<errdex_model::Fill>,
 }
 
 /// Which records to list.

@@ -37,7 +37,12 @@ impl FileCx<'_> {
             return;
         }
         let message = self.message_of(value, false);
-        if flow::words(&message) < 2 {
+        let words = flow::words(&message);
+        let with_hole = message.iter().any(|p| match p {
+            MsgPart::Text { text, format } => *format && text.contains('%'),
+            _ => true,
+        });
+        if words < 2 && !(words == 1 && with_hole) {
             return;
         }
         let Some(function) =
@@ -51,11 +56,18 @@ impl FileCx<'_> {
             .get(n.end_byte()..function.end_byte())
             .unwrap_or_default();
         let named_after = std::str::from_utf8(after).is_ok_and(|a| flow::mentions(a, name));
-        if !named_after || !self.handed_on(function, n.end_byte(), name) {
+        if !named_after {
+            return;
+        }
+        // A piece of one word and a hole (`"error:%v"`) only where it is
+        // seen filling a hole.
+        let fills = self.filled_by(function, n.end_byte(), name);
+        if fills.is_none() && (words < 2 || !self.handed_on(function, n.end_byte(), name)) {
             return;
         }
         let mut site = self.site(n, "=".into(), ErrorType::Exception, Severity::Error);
         site.args = self.hole_exprs(value);
+        site.facts.fills = fills;
         self.push(site, message, source.to_string());
     }
 
@@ -83,7 +95,7 @@ impl FileCx<'_> {
     /// The index of the message among a call's arguments, when it is an
     /// error constructor, a logger or `panic` (`x.Error()` and other
     /// methods of no logger are not).
-    fn message_index(&self, call: Node<'_>) -> Option<usize> {
+    pub(super) fn message_index(&self, call: Node<'_>) -> Option<usize> {
         match self.callee(call) {
             Callee::Panic => Some(0),
             Callee::Pkg { path, func } => self
@@ -101,7 +113,7 @@ impl FileCx<'_> {
 
 /// The one named child of an expression list (`a` of `a := …`), or the
 /// node itself when it is no list.
-fn only_child(n: Node<'_>) -> Option<Node<'_>> {
+pub(super) fn only_child(n: Node<'_>) -> Option<Node<'_>> {
     if n.kind() != "expression_list" {
         return Some(n);
     }

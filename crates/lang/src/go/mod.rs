@@ -11,6 +11,7 @@
 
 pub(crate) mod checks;
 mod facts;
+mod fills;
 mod kept;
 
 use crate::conventions::{Conventions, FunctionHeads, Handling};
@@ -86,6 +87,7 @@ impl LanguageSupport for Go {
             imports: HashMap::new(),
             package: String::new(),
             facts: FileFacts::default(),
+            printed: fills::Printed::new(),
         };
         cx.run(tree.root_node());
         cx.facts.partial = partial;
@@ -529,6 +531,8 @@ struct FileCx<'a> {
     /// The `package` clause's name.
     package: String,
     facts: FileFacts,
+    /// The holes of the file's functions that their parameters fill.
+    printed: fills::Printed,
 }
 
 impl<'a> FileCx<'a> {
@@ -556,6 +560,8 @@ impl<'a> FileCx<'a> {
         for n in &methods {
             self.literal_function(*n);
         }
+        self.printed = self.printed_parameters(&methods);
+        self.handed_pieces(&calls);
         for n in calls {
             self.call(n);
         }

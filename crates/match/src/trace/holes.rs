@@ -33,6 +33,7 @@ impl TemplateSet {
         if depth >= MAX_DEPTH || self.links.is_empty() {
             return false;
         }
+        let span = inside_quotes(cx.text, span);
         let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
         for l in self.linked(template, hole) {
             let x = &self.anchored[l.entry as usize];
@@ -129,13 +130,7 @@ impl TemplateSet {
         depth: usize,
         out: &mut S,
     ) -> bool {
-        let b = cx.text.as_bytes();
-        let quoted = span.len() >= 2 && b[span.start] == b'"' && b[span.end - 1] == b'"';
-        let span = if quoted {
-            Span::new(span.start + 1, span.end - 1)
-        } else {
-            span
-        };
+        let span = inside_quotes(cx.text, span);
         if depth >= MAX_DEPTH
             || span.len() < MIN_HOLE_MESSAGE
             || !sc.occ.iter().any(|o| span.holds(o))
@@ -214,5 +209,16 @@ pub(crate) fn piece_head(segs: &[Seg]) -> Option<usize> {
     match segs.first() {
         Some(Seg::Lit { first, len, .. }) if *first as u8 == b' ' => Some(*len as usize),
         _ => None,
+    }
+}
+
+/// A `%q` hole's text without its quotes.
+fn inside_quotes(text: &str, span: Span) -> Span {
+    let b = text.as_bytes();
+    let quoted = span.len() >= 2 && b[span.start] == b'"' && b[span.end - 1] == b'"';
+    if quoted {
+        Span::new(span.start + 1, span.end - 1)
+    } else {
+        span
     }
 }

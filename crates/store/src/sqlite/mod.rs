@@ -127,9 +127,10 @@ struct Encoded {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct TraceFields(errdex_model::Lang, Option<String>, Vec<TraceSite>);
 
-/// A site without its facts but its guards, which tracing reads of them:
-/// `[file, line, function, callee, errorType, errorClass, args, start,
-/// end, url, guards]` (rows written before guards have ten).
+/// A site without its facts but its guards and fills, which tracing reads
+/// of them: `[file, line, function, callee, errorType, errorClass, args,
+/// start, end, url, guards, fills]` (rows written before guards have ten,
+/// before fills eleven).
 #[derive(serde::Serialize, serde::Deserialize)]
 struct TraceSite(
     String,
@@ -143,6 +144,7 @@ struct TraceSite(
     u32,
     Option<String>,
     #[serde(default)] Vec<String>,
+    #[serde(default)] Option<errdex_model::Fill>,
 );
 
 impl TraceFields {
@@ -165,6 +167,7 @@ impl TraceFields {
                         s.source_code_end,
                         s.github_url.clone(),
                         s.facts.guards.clone(),
+                        s.facts.fills.clone(),
                     )
                 })
                 .collect(),
@@ -182,6 +185,7 @@ impl From<TraceSite> for crate::TraceSite {
             args: t.6,
             github_url: t.9,
             guards: t.10,
+            fills: t.11,
         }
     }
 }
@@ -209,12 +213,15 @@ struct WholeSite {
 struct WholeSiteFacts {
     #[serde(default)]
     guards: Vec<String>,
+    #[serde(default)]
+    fills: Option<errdex_model::Fill>,
 }
 
 impl From<WholeSite> for crate::TraceSite {
     fn from(w: WholeSite) -> Self {
         crate::TraceSite {
             guards: w.facts.guards,
+            fills: w.facts.fills,
             ..w.site
         }
     }
