@@ -617,9 +617,51 @@ fn message_buffer(n: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
     let Some(i) = (1..args.len().min(3)).find(|&i| is_text(args[i], cx)) else {
         return;
     };
-    let (mut m, h) = format_message(args[i], &args[i + 1..], cx, Verbs::Libc);
+    let (mut m, mut h) = format_message(args[i], &args[i + 1..], cx, Verbs::Libc);
+    if let Some((next, holes)) = buffer_written_next(n, cx.text(*buffer), cx) {
+        m.extend(next);
+        h.extend(holes);
+    }
     trim_newline(&mut m);
     cx.push_kept_message(n, last_name(cx.text(*buffer)), m, h);
+}
+
+/// `len = snprintf(msg, …, "Internal error … -> ", …);` then (after a
+/// `va_start`) `vsnprintf(msg+len, …, reason, ap);`: a format written
+/// on at the end of the same buffer by the next statement continues the
+/// message. Gives what it adds: its format's text, or a hole for a
+/// format handed in.
+fn buffer_written_next(n: Node<'_>, buffer: &str, cx: &Cx<'_>) -> Option<(Message, Vec<String>)> {
+    let statement = std::iter::successors(n.parent(), |p| p.parent())
+        .take_while(|p| p.kind() != "compound_statement")
+        .find(|p| matches!(p.kind(), "expression_statement" | "declaration"))?;
+    let mut next = tree::next_statement(statement)?;
+    while cx.text(next).starts_with("va_start") {
+        next = tree::next_statement(next)?;
+    }
+    let mut call = None;
+    tree::preorder(next, |c| {
+        if call.is_none() && c.kind() == "call_expression" {
+            call = Some(c);
+        }
+    });
+    let call = call.filter(|_| next.kind() == "expression_statement")?;
+    let name = cx.text(call.child_by_field_name("function")?);
+    let args = arguments(call.child_by_field_name("arguments"));
+    let target = args.first().map(|a| cx.text(*a))?;
+    let on_end = target
+        .strip_prefix(buffer)
+        .is_some_and(|rest| rest.trim_start().starts_with('+'));
+    if !formats_into_buffer(name) || !on_end {
+        return None;
+    }
+    let at = if name.ends_with("nprintf") { 2 } else { 1 };
+    let fmt = *args.get(at)?;
+    if is_text(fmt, cx) {
+        let values = args.get(at + 1..).unwrap_or_default();
+        return Some(format_message(fmt, values, cx, Verbs::Libc));
+    }
+    Some((vec![MsgPart::Hole], vec![cx.text(fmt).to_string()]))
 }
 
 /// A buffer named for a message: `msg`, `errbuf`, `error_buffer`,
@@ -1369,6 +1411,36 @@ void rdbReportError(int linenum, char *reason, ...) {
             [
                 "Internal error in RDB reading offset %llu, function at rdb.c:%d -> ",
                 "SSL certificate problem: %s"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_format_written_on_at_the_end_of_the_buffer_continues_the_message() {
+        let s = crate::test_support::patterns_of(
+            "src/report.c",
+            r#"
+void reportFailure(int line, const char *reason, ...) {
+    va_list ap;
+    char errmsg[512];
+    int len = snprintf(errmsg, sizeof(errmsg), "failure at line %d: ", line);
+    va_start(ap, reason);
+    vsnprintf(errmsg + len, sizeof(errmsg) - len, reason, ap);
+    va_end(ap);
+    len = snprintf(msg, sizeof(msg), "cannot load %s", name);
+    sprintf(msg + len, " (%d retries)", tries);
+    snprintf(msg, sizeof(msg), "stands alone %d", n);
+    snprintf(other, sizeof(other), "x");
+    serverLog(LL_WARNING, "%s", errmsg);
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "failure at line %d: %v",
+                "cannot load %s (%d retries)",
+                "stands alone %d"
             ]
         );
     }
