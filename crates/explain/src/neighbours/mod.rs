@@ -92,6 +92,7 @@ pub(crate) fn settle_ties<'g>(
     for &(i, k) in &tied {
         let f = &explained[i].frames[k];
         let best = named_by_line(&explained[i], f)
+            .or_else(|| guarded_by_inner(&explained[i], k, guards))
             .or_else(|| nearest(&explained[i], f, places.around(explained, i)));
         if let Some(best) = best {
             settled.insert((i, k), best);
@@ -121,6 +122,44 @@ pub(crate) fn settle_ties<'g>(
             };
         }
     }
+}
+
+/// `if (checkOvercommit(&err_msg) < 0) serverLog(LL_WARNING, "WARNING
+/// %s", err_msg);` among sites of the same `WARNING %s`: the tied site
+/// of frame `k` whose guards call the function the next layer is in
+/// (one site, or tied sites of one function) is the one that printed it.
+fn guarded_by_inner<'g>(
+    e: &Explanation,
+    k: usize,
+    guards: &dyn Fn(u32) -> &'g str,
+) -> Option<usize> {
+    let inner = e.frames.get(k + 1)?;
+    let inner_tied = &inner.candidates[..tied_count(inner)];
+    let function = inner_tied.first()?.function?;
+    if inner_tied.iter().any(|c| c.function != Some(function)) {
+        return None;
+    }
+    let name = function.rsplit(['.', ':']).next().unwrap_or(function);
+    let f = &e.frames[k];
+    let mut calling = f.candidates[..tied_count(f)]
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| mentions(guards(c.site), name))
+        .map(|(i, _)| i);
+    match (calling.next(), calling.next()) {
+        (Some(best), None) => Some(best),
+        _ => None,
+    }
+}
+
+/// Whether `text` holds `name` as a whole word.
+fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    !name.is_empty()
+        && text.match_indices(name).any(|(i, _)| {
+            !text[..i].chars().next_back().is_some_and(word)
+                && !text[i + name.len()..].chars().next().is_some_and(word)
+        })
 }
 
 /// How many of a frame's listed sites tie with its first: the same score

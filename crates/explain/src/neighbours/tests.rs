@@ -356,3 +356,52 @@ fn a_tied_neighbour_settles_nothing() {
     assert_eq!(top(&lines[1]), ("exc.py", 44));
     assert_eq!(lines[1].verdict, Verdict::Ambiguous);
 }
+
+#[test]
+fn the_tied_wrapper_whose_guard_calls_the_inner_layers_function_wins() {
+    // `WARNING %s` at three sites; the one inside `if
+    // (checkOvercommit(&err_msg) < 0)` printed the text `checkOvercommit`
+    // keeps in `err_msg`.
+    let with_site = |mut c: CandidateOut<'static>, site: u32| {
+        c.site = site;
+        c
+    };
+    let mut e = line(
+        Verdict::Ambiguous,
+        vec![
+            with_site(cand("server.c", 7105, "main"), 0),
+            with_site(cand("server.c", 6134, "linuxMemoryWarnings"), 1),
+            with_site(cand("server.c", 6150, "linuxMemoryWarnings"), 2),
+        ],
+    );
+    e.frames.push(FrameOut {
+        text: String::new(),
+        start: 0,
+        end: 0,
+        candidate_count: 1,
+        candidates: vec![cand("syscheck.c", 154, "checkOvercommit")],
+    });
+    let guards = |site: u32| match site {
+        0 => "checkXenClocksource(&err_msg) < 0",
+        1 => "checkOvercommit(&err_msg) < 0",
+        _ => "checkOvercommitLater(&err_msg) < 0",
+    };
+    let mut lines = vec![e];
+    settle_ties(&mut lines, &[], &guards);
+    assert_eq!(top(&lines[0]), ("server.c", 6134));
+    assert_eq!(lines[0].verdict, Verdict::Traced);
+    // No guard names it: the tie stands.
+    let mut untied = vec![line(
+        Verdict::Ambiguous,
+        vec![cand("server.c", 7105, "main"), cand("server.c", 6134, "f")],
+    )];
+    untied[0].frames.push(FrameOut {
+        text: String::new(),
+        start: 0,
+        end: 0,
+        candidate_count: 1,
+        candidates: vec![cand("syscheck.c", 154, "checkOvercommit")],
+    });
+    settle_ties(&mut untied, &[], &no_guards);
+    assert_eq!(untied[0].verdict, Verdict::Ambiguous);
+}

@@ -373,7 +373,9 @@ fn protocol_error_reply(n: Node<'_>, cx: &mut Cx<'_>) {
 }
 
 /// `u->err = "invalid port";`, `*err = "BIO_new_file() failed";`: a
-/// message kept in a variable that a caller prints.
+/// message kept in a variable that a caller prints. Also a copy of a
+/// literal (`*error_msg = sdsnew("Memory overcommit must be enabled! …")`,
+/// `strdup`), whose pieces may stand in `#if` branches: all are taken.
 fn message_assignment(n: Node<'_>, cx: &mut Cx<'_>) {
     let (Some(left), Some(right)) = (
         n.child_by_field_name("left"),
@@ -381,14 +383,42 @@ fn message_assignment(n: Node<'_>, cx: &mut Cx<'_>) {
     ) else {
         return;
     };
-    if !matches!(right.kind(), "string_literal" | "concatenated_string")
-        || !crate::is_message_name(cx.text(left))
-    {
+    if !crate::is_message_name(cx.text(left)) {
+        return;
+    }
+    if right.kind() == "call_expression" {
+        if let Some(text) = copied_literal(right, cx) {
+            let mut m = vec![text_part(text)];
+            trim_newline(&mut m);
+            cx.push_kept_message(n, "=", m, Vec::new());
+        }
+        return;
+    }
+    if !matches!(right.kind(), "string_literal" | "concatenated_string") {
         return;
     }
     let (mut m, h) = plain_message(right, cx);
     trim_newline(&mut m);
     cx.push_kept_message(n, "=", m, h);
+}
+
+/// The text of `strdup("…")`, `sdsnew("…")` and the like: a copy of the
+/// literals given, preprocessor lines between them left out.
+fn copied_literal(call: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let name = cx.text(call.child_by_field_name("function")?);
+    if !matches!(
+        name,
+        "strdup" | "xstrdup" | "estrdup" | "g_strdup" | "sdsnew" | "pstrdup"
+    ) {
+        return None;
+    }
+    let args = cx.text(call.child_by_field_name("arguments")?);
+    let inner = args.strip_prefix('(')?.strip_suffix(')')?;
+    let code: Vec<&str> = inner
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect();
+    adjacent_literals(&code.join("\n")).filter(|t| !t.is_empty())
 }
 
 /// `case CURLE_COULDNT_CONNECT: return "Couldn't connect to server";` in
@@ -1676,6 +1706,13 @@ static char *parse(ngx_url_t *u, char **err, int n) {
     }
     *err = "BIO_new_file() failed";
     path = "/etc/x";
+    *error_msg = sdsnew(
+        "Overcommit must be enabled! "
+#if defined(USE_JEMALLOC)
+        "Being disabled, it fails. "
+#endif
+        "To fix this, set it.");
+    name = strdup("not a message");
     return NULL;
 }
 int count(int x) {
@@ -1690,7 +1727,8 @@ int count(int x) {
                 "No error",
                 "Couldn't connect to server",
                 "invalid port",
-                "BIO_new_file() failed"
+                "BIO_new_file() failed",
+                "Overcommit must be enabled! Being disabled, it fails. To fix this, set it."
             ]
         );
     }
