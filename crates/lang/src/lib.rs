@@ -27,6 +27,7 @@ mod csharp;
 #[cfg(test)]
 mod every_language;
 mod expr;
+mod fills;
 mod flow;
 pub mod formats;
 mod go;

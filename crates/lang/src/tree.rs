@@ -96,6 +96,16 @@ pub(crate) struct Cx<'a> {
 const MAX_EXPRESSION: usize = 200;
 
 impl<'a> Cx<'a> {
+    /// Whether `n` defines a function or method.
+    pub fn is_function(&self, n: Node<'_>) -> bool {
+        self.syntax.functions.contains(&n.kind())
+    }
+
+    /// The name a function definition gives, as the language reads it.
+    pub fn function_name(&self, f: Node<'_>) -> Option<String> {
+        (self.syntax.names.function)(f, self)
+    }
+
     /// The text of the function around `n` after `n` (`None` outside
     /// any): where [`crate::flow`] looks for what becomes of a name.
     pub fn function_text_after(&self, n: Node<'_>) -> Option<&'a str> {
@@ -259,6 +269,7 @@ pub(crate) fn extract(
             custom_call(n, &mut cx);
         }
     });
+    crate::fills::handed_pieces(tree.root_node(), &mut cx);
     cx.facts.syntax_errors = errors;
     cx.facts
 }

@@ -10,7 +10,7 @@
 
 use super::kept::only_child;
 use super::{call_args, named_children, FileCx};
-use crate::flow;
+use crate::message::MsgPart;
 use errdex_model::{ErrorType, Fill, Severity};
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -72,7 +72,14 @@ impl<'a> FileCx<'a> {
                 };
                 let source = self.text(*arg);
                 let message = self.message_of(*arg, false);
-                if !source.contains(['"', '`']) || flow::words(&message) == 0 {
+                let text: String = message
+                    .iter()
+                    .map(|p| match p {
+                        MsgPart::Text { text, .. } => text.as_str(),
+                        _ => "%v",
+                    })
+                    .collect();
+                if !source.contains(['"', '`']) || !crate::fills::is_text_of_its_own(&text) {
                     continue;
                 }
                 let mut site =
@@ -235,7 +242,7 @@ func warnSlow(prefix string, resp string, err error) {
 func warnRead(n int) {
 	var resp string
 	resp = fmt.Sprintf("count:%d", n)
-	warnSlow("read-only ", resp, nil)
+	warnSlow("read-only range ", resp, nil)
 	label := fmt.Sprintf("node-%d", n)
 	use(label)
 	warnSlow(strings.Repeat("x", n), resp, nil)
@@ -253,7 +260,7 @@ func warnRead(n int) {
         assert_eq!(
             got,
             [
-                ("read-only ".into(), 23, fill("warnSlow", "prefix")),
+                ("read-only range ".into(), 23, fill("warnSlow", "prefix")),
                 ("%srequest with result %q took too long".into(), 17, None),
                 ("failure:%v".into(), 13, fill("warnSlow", "result")),
                 ("count:%d".into(), 22, fill("warnSlow", "result")),
