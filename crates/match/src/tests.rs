@@ -13,6 +13,16 @@ fn hole(kind: HoleKind, verb: &str, chain: bool) -> Segment {
     })
 }
 
+/// A hole filled by the value `arg`, as links name it.
+fn hole_of(kind: HoleKind, verb: &str, arg: &str) -> Segment {
+    Segment::Hole(Hole {
+        kind,
+        verb: verb.into(),
+        arg: Some(arg.into()),
+        chain: false,
+    })
+}
+
 fn lit(s: &str) -> Segment {
     Segment::Lit(s.into())
 }
@@ -627,14 +637,7 @@ fn a_message_in_a_hole_counts_the_messages_in_its_own_holes() {
 fn a_format_handed_to_a_printer_fills_the_hole_of_its_parameter() {
     // werkzeug: `log_request` calls `self.log("info", '"%s" %s %s', …)`,
     // and `log` prints `f"{address} - - [{date}] {message}\n"`.
-    let arg = |a: &str| {
-        Segment::Hole(Hole {
-            kind: HoleKind::Any,
-            verb: "%v".into(),
-            arg: Some(a.into()),
-            chain: false,
-        })
-    };
+    let arg = |a: &str| hole_of(HoleKind::Any, "%v", a);
     let access = tpl(vec![
         arg("address"),
         lit(" - - ["),
@@ -798,14 +801,7 @@ fn templates_without_a_whole_word_are_found_where_words_leave_text() {
 
 #[test]
 fn a_short_piece_linked_into_a_quoted_hole_is_a_layer() {
-    let quoted = |a: &str| {
-        Segment::Hole(Hole {
-            kind: HoleKind::Quoted,
-            verb: "%q".into(),
-            arg: Some(a.into()),
-            chain: false,
-        })
-    };
+    let quoted = |a: &str| hole_of(HoleKind::Quoted, "%q", a);
     let slow = tpl(vec![
         lit("request "),
         quoted("req"),
