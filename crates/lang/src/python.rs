@@ -443,9 +443,25 @@ fn kept_message(n: Node<'_>, value: Node<'_>, cx: &mut Cx<'_>) {
         } else {
             "return"
         };
-        let (message, holes) = M.message_of(value, cx);
+        let (mut message, mut holes) = M.message_of(value, cx);
+        if let Some(error) = target.strip_suffix(".strerror") {
+            (message, holes) = as_os_error(message, holes, error);
+        }
         cx.push_kept_message(n, op, message, holes);
     }
+}
+
+/// `e.strerror = f"Unable to load configuration file ({e.strerror})"`
+/// then `raise`: an `OSError` prints its text as `[Errno 2] text:
+/// 'filename'`, the form of the errors of calls given a path.
+fn as_os_error(message: Message, holes: Vec<String>, error: &str) -> (Message, Vec<String>) {
+    let mut m = vec![text_part("[Errno "), MsgPart::Hole, text_part("] ")];
+    m.extend(message);
+    m.extend([text_part(": '"), MsgPart::Hole, text_part("'")]);
+    let mut h = vec![format!("{error}.errno")];
+    h.extend(holes);
+    h.push(format!("{error}.filename"));
+    (m, h)
 }
 
 /// Whether the function `n` is directly in is named for a message
@@ -1042,7 +1058,10 @@ def load(path):
         );
         assert_eq!(
             pattern_column(&s),
-            vec!["Unable to load configuration file (%v)", "cannot parse %v"]
+            vec![
+                "[Errno %v] Unable to load configuration file (%v): '%v'",
+                "cannot parse %v"
+            ]
         );
     }
 
