@@ -1,0 +1,210 @@
+//! Which parts of a Go file are parsed: only the top-level declarations
+//! that mention a word some site's callee contains (see
+//! [`crate::prefilter`]), the whole file when that partial parse is not
+//! clean.
+
+use crate::prefilter::{self, Decl};
+use crate::ExtractOptions;
+use aho_corasick::AhoCorasick;
+use std::sync::OnceLock;
+use tree_sitter::{Parser, Tree};
+
+/// Words without which a top-level declaration holds no site: every callee
+/// the extractor knows contains one of them.
+pub(super) fn triggers(all_levels: bool) -> &'static AhoCorasick {
+    const DEFAULT: &[&str] = &[
+        "Error",
+        "New(",
+        "Newf(",
+        "Wrap",
+        "WithMessage",
+        "Fatal",
+        "Warn",
+        "Exit",
+        "Panic",
+        "panic",
+        "InfoS",
+        "Critical",
+        // `fmt.Fprintln(os.Stderr, …)`, `cmd.ErrOrStderr()`, `ErrWriter`.
+        "Stderr",
+        "ErrWriter",
+        // Printf wrapper definitions; their calls are found in a second
+        // pass over the files that mention them (errdex-extract).
+        "...interface{}",
+        "...any",
+    ];
+    static T: OnceLock<AhoCorasick> = OnceLock::new();
+    static ALL: OnceLock<AhoCorasick> = OnceLock::new();
+    if all_levels {
+        ALL.get_or_init(|| {
+            let mut words = DEFAULT.to_vec();
+            words.extend(["Info", "Print", "Debug", "Notice", "Trace"]);
+            AhoCorasick::new(words).expect("static patterns")
+        })
+    } else {
+        T.get_or_init(|| AhoCorasick::new(DEFAULT).expect("static patterns"))
+    }
+}
+
+/// Whether `text` holds a trigger word that can start a site. Test files
+/// are full of `t.Fatalf(` and `require.Error(t, err)`, and most code of
+/// `err.Error()`; none of those is a site, and skipping declarations that
+/// have nothing else saves most of the parsing of tests.
+pub(super) fn mentions_trigger(text: &[u8], triggers: &AhoCorasick) -> bool {
+    triggers.find_iter(text).any(|m| {
+        let (before, after) = (&text[..m.start()], &text[m.end()..]);
+        let Some(before) = before.strip_suffix(b".") else {
+            return true;
+        };
+        if &text[m.start()..m.end()] == b"Error" && after.starts_with(b"()") {
+            return false; // err.Error()
+        }
+        let recv_start = before
+            .iter()
+            .rposition(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))
+            .map_or(0, |p| p + 1);
+        let recv = &before[recv_start..];
+        let receiver_is_a_value = recv_start == 0 || before[recv_start - 1] != b'.';
+        !(receiver_is_a_value && TEST_VALUE_NAMES.iter().any(|n| n.as_bytes() == recv))
+    })
+}
+
+/// Values whose `Errorf`, `Fatal`, `Error` fail a test: `testing.T` and
+/// friends, testify's `require` and `assert`.
+const TEST_VALUE_NAMES: &[&str] = &["t", "b", "tb", "f", "require", "assert"];
+
+/// Parses only the declarations that can hold a site (see
+/// [`crate::prefilter`]); falls back to the whole file when the partial
+/// parse is not clean. Says whether the tree covers only part of the file.
+pub(super) fn parse(p: &mut Parser, source: &str, opts: &ExtractOptions) -> Option<(Tree, bool)> {
+    let src = source.as_bytes();
+    if !opts.whole_file {
+        let triggers = triggers(opts.all_levels);
+        // A package imported under one of those short names (`f "fmt"`)
+        // would make `f.Errorf` a site after all.
+        let shadowed = TEST_VALUE_NAMES.iter().any(|n| {
+            [format!("\t{n} \""), format!("import {n} \"")]
+                .iter()
+                .any(|p| memchr::memmem::find(src, p.as_bytes()).is_some())
+        });
+        let mentions = |text: &[u8]| {
+            if shadowed {
+                triggers.is_match(text)
+            } else {
+                mentions_trigger(text, triggers)
+            }
+        };
+        if let Some(ranges) = prefilter::ranges(src, &go_decls(src), mentions) {
+            if p.set_included_ranges(&ranges).is_ok() {
+                let tree = p.parse(source, None);
+                p.set_included_ranges(&[])
+                    .expect("an empty range list is valid");
+                if let Some(t) = tree.filter(|t| !t.root_node().has_error()) {
+                    return Some((t, true));
+                }
+            }
+        }
+    }
+    p.parse(source, None).map(|t| (t, false))
+}
+
+/// Top-level declarations of a Go file: lines that start, at column 0 and
+/// outside comments and strings, with a declaration keyword.
+pub(super) fn go_decls(src: &[u8]) -> Vec<Decl> {
+    #[derive(PartialEq)]
+    enum St {
+        Code,
+        LineComment,
+        BlockComment,
+        Str,
+        Rune,
+        Raw,
+    }
+    let mut st = St::Code;
+    let mut decls = Vec::new();
+    let mut row = 0usize;
+    let mut i = 0usize;
+    let mut line_start = true;
+    // The `//` lines right above a declaration are its doc comment and
+    // belong to its range: (offset, row) of the first of them.
+    let mut doc: Option<(usize, usize)> = None;
+    while i < src.len() {
+        let b = src[i];
+        if line_start && st == St::Code {
+            let rest = &src[i..];
+            let kw = |k: &[u8]| {
+                rest.starts_with(k)
+                    && rest
+                        .get(k.len())
+                        .is_some_and(|c| *c == b' ' || *c == b'(' || *c == b'\t')
+            };
+            let always = kw(b"package") || kw(b"import") || kw(b"const");
+            if always || kw(b"func") || kw(b"var") || kw(b"type") {
+                let (start, start_row) = doc.take().unwrap_or((i, row));
+                decls.push(Decl {
+                    start,
+                    row: start_row,
+                    always,
+                });
+            } else if rest.starts_with(b"//") {
+                doc.get_or_insert((i, row));
+            } else {
+                doc = None;
+            }
+        }
+        line_start = false;
+        match st {
+            St::Code => match b {
+                b'/' if src.get(i + 1) == Some(&b'/') => {
+                    st = St::LineComment;
+                    i += 1;
+                }
+                b'/' if src.get(i + 1) == Some(&b'*') => {
+                    st = St::BlockComment;
+                    i += 1;
+                }
+                b'"' => st = St::Str,
+                b'\'' => st = St::Rune,
+                b'`' => st = St::Raw,
+                _ => {}
+            },
+            St::LineComment => {
+                if b == b'\n' {
+                    st = St::Code;
+                }
+            }
+            St::BlockComment => {
+                if b == b'*' && src.get(i + 1) == Some(&b'/') {
+                    st = St::Code;
+                    i += 1;
+                }
+            }
+            St::Str | St::Rune => {
+                let close = if st == St::Str { b'"' } else { b'\'' };
+                if b == b'\\' {
+                    i += 1;
+                } else if b == close || b == b'\n' {
+                    st = St::Code;
+                }
+            }
+            St::Raw => {
+                if b == b'`' {
+                    st = St::Code;
+                }
+            }
+        }
+        if src.get(i) == Some(&b'\n') {
+            row += 1;
+            line_start = true;
+        }
+        i += 1;
+    }
+    decls
+}
+
+pub(super) fn new_parser() -> Parser {
+    let mut p = Parser::new();
+    p.set_language(&tree_sitter_go::LANGUAGE.into())
+        .expect("the bundled Go grammar matches the tree-sitter version");
+    p
+}
