@@ -887,6 +887,14 @@ pub(crate) fn next_statement(n: Node<'_>) -> Option<Node<'_>> {
     next
 }
 
+/// The value of an assignment to a name for a message (`msg = …`,
+/// `u->err = …`).
+pub(crate) fn assigned_to_message_name<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
+    let left = n.child_by_field_name("left")?;
+    let right = n.child_by_field_name("right")?;
+    crate::is_message_name(cx.text(left)).then_some(right)
+}
+
 /// The first statement of a block, comments skipped.
 pub(crate) fn first_statement(block: Node<'_>) -> Option<Node<'_>> {
     let mut cur = block.walk();

@@ -39,15 +39,9 @@ pub(super) fn protocol_error_reply(n: Node<'_>, cx: &mut Cx<'_>) {
 /// literal (`*error_msg = sdsnew("Memory overcommit must be enabled! …")`,
 /// `strdup`), whose pieces may stand in `#if` branches: all are taken.
 pub(super) fn message_assignment(n: Node<'_>, cx: &mut Cx<'_>) {
-    let (Some(left), Some(right)) = (
-        n.child_by_field_name("left"),
-        n.child_by_field_name("right"),
-    ) else {
+    let Some(right) = tree::assigned_to_message_name(n, cx) else {
         return;
     };
-    if !crate::is_message_name(cx.text(left)) {
-        return;
-    }
     if right.kind() == "call_expression" {
         if let Some(text) = copied_literal(right, cx) {
             let mut m = vec![text_part(text)];

@@ -9,15 +9,9 @@ use tree_sitter::Node;
 /// `msg = String.new "Could not find a valid gem #{gem}"`, `message =
 /// "…"`: a message kept under a name and raised or printed later.
 pub(super) fn kept_message(n: Node<'_>, cx: &mut Cx<'_>) {
-    let (Some(left), Some(mut right)) = (
-        n.child_by_field_name("left"),
-        n.child_by_field_name("right"),
-    ) else {
+    let Some(mut right) = crate::tree::assigned_to_message_name(n, cx) else {
         return;
     };
-    if !crate::is_message_name(cx.text(left)) {
-        return;
-    }
     // `String.new "…"` is the text itself.
     if right.kind() == "call" && cx.text(right).starts_with("String.new") {
         match arguments(right).first() {
