@@ -8,7 +8,7 @@
 //! common walk ([`crate::tree::extract`]); Go has its own, which also
 //! follows local names (`go/fills.rs`).
 
-use crate::tree::{self, Cx};
+use crate::tree::{self, last_name, Cx};
 use errdex_model::{ErrorType, Fill, Severity};
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -184,12 +184,6 @@ pub(crate) fn is_text_of_its_own(text: &str) -> bool {
 fn is_plain_name(arg: &str) -> bool {
     let name = arg.trim_start_matches('$');
     !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-}
-
-/// The last name of a dotted or scoped path (`WSGIRequestHandler.log` →
-/// `log`).
-fn last_name(path: &str) -> &str {
-    path.rsplit(['.', ':', '>']).next().unwrap_or(path)
 }
 
 #[cfg(test)]

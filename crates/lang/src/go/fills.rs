@@ -104,39 +104,40 @@ impl<'a> FileCx<'a> {
             .child_by_field_name("name")
             .map(|n| self.text(n).to_string())?;
         let body = function.child_by_field_name("body")?;
-        let mut printed_after = false;
+        // One walk: a hole of the function's own message wins over a
+        // parameter of another function it is handed to.
+        let (mut printed_here, mut handed) = (false, None);
         crate::tree::preorder(body, |n| {
-            if !printed_after && n.start_byte() >= from && n.kind() == "call_expression" {
-                printed_after = self.printed_names(n).contains(&name);
+            if printed_here || n.start_byte() < from || n.kind() != "call_expression" {
+                return;
+            }
+            printed_here = self.printed_names(n).contains(&name);
+            if handed.is_none() {
+                handed = self.handed_as(n, name);
             }
         });
-        if printed_after {
+        if printed_here {
             return Some(Fill {
                 function: own,
                 arg: name.to_string(),
             });
         }
-        let mut fill = None;
-        crate::tree::preorder(body, |n| {
-            if fill.is_some() || n.start_byte() < from || n.kind() != "call_expression" {
-                return;
-            }
-            let Some(holes) = self
-                .local_callee(n)
-                .and_then(|c| Some((c, self.printed.get(c)?)))
-            else {
-                return;
-            };
-            let args = call_args(n);
-            fill = holes.1.iter().find_map(|(i, hole)| {
-                let handed = args.get(*i).is_some_and(|a| self.text(*a) == name);
-                handed.then(|| Fill {
-                    function: holes.0.to_string(),
-                    arg: hole.clone(),
-                })
-            });
-        });
-        fill
+        handed
+    }
+
+    /// The hole `name` fills when `call` hands it to a function of the
+    /// file as a parameter that function prints.
+    fn handed_as(&self, call: Node<'_>, name: &str) -> Option<Fill> {
+        let callee = self.local_callee(call)?;
+        let holes = self.printed.get(callee)?;
+        let args = call_args(call);
+        holes.iter().find_map(|(i, hole)| {
+            let handed = args.get(*i).is_some_and(|a| self.text(*a) == name);
+            handed.then(|| Fill {
+                function: callee.to_string(),
+                arg: hole.clone(),
+            })
+        })
     }
 
     /// The names a function's parameters give, in order (`a, b string`
