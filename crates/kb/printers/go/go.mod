@@ -1,0 +1,3 @@
+module errdex.dev/kb-printer
+
+go 1.19

@@ -1,0 +1,257 @@
+//! The runtime knowledge base: the texts that standard libraries, runtimes
+//! and the operating system print (errno's `strerror`, Go's `net` and `os`
+//! errors, Python's exceptions, Node's system errors, Java's exceptions,
+//! Rust's `io::ErrorKind`, OpenSSL's verification errors), each with what
+//! it means, why it happens and what to do, as reviewed data files in
+//! `data/`, one per runtime.
+//!
+//! Every text is written as a template (`{name}` is a value, `{err}` a
+//! wrapped cause) and tagged with the runtime that prints it; the tests in
+//! `tests/runtimes.rs` make each runtime print its texts and fail on any
+//! text no runtime printed, so no entry is guessed.
+//!
+//! ```
+//! let e = errdex_kb::get("errno/EADDRINUSE").unwrap();
+//! assert!(e.texts.iter().any(|t| t.text == "Address already in use"));
+//! assert!(!e.remedies.is_empty());
+//! ```
+#![deny(missing_docs)]
+
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// The data files, one per runtime, in the order their entries are listed.
+pub const FILES: [(&str, &str); 7] = [
+    ("errno", include_str!("../data/errno.toml")),
+    ("go", include_str!("../data/go.toml")),
+    ("python", include_str!("../data/python.toml")),
+    ("node", include_str!("../data/node.toml")),
+    ("java", include_str!("../data/java.toml")),
+    ("rust", include_str!("../data/rust.toml")),
+    ("openssl", include_str!("../data/openssl.toml")),
+];
+
+/// One thing a runtime reports, with every text it prints for it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// `<file>/<name>`: `errno/EADDRINUSE`, `go/net.OpError`,
+    /// `python/FileNotFoundError` (the file's name is added on load).
+    pub key: String,
+    /// The texts, each with the runtime that prints it.
+    pub texts: Vec<Text>,
+    /// What it means, in one or two sentences.
+    pub meaning: String,
+    /// Typical causes, most likely first.
+    pub causes: Vec<String>,
+    /// What to do, most likely to help first.
+    pub remedies: Vec<Remedy>,
+    /// The official documentation (the file's default when absent).
+    #[serde(default)]
+    pub docs: String,
+    /// Where the texts and the advice come from (headers, manual pages,
+    /// source files of the runtime).
+    pub sources: Vec<String>,
+}
+
+/// A text as a runtime prints it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    /// The runtime that prints it: `c` (glibc), `go`, `python`, `node`,
+    /// `java`, `rust`, `openssl`.
+    pub by: String,
+    /// The template: literal text, `{name}` for a value, `{err}` for a
+    /// wrapped cause; `{{` and `}}` for braces.
+    pub text: String,
+}
+
+/// One step to take.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Remedy {
+    /// What to do, as a sentence.
+    #[serde(rename = "do")]
+    pub action: String,
+    /// A command that does it or checks it, with UPPERCASE placeholders
+    /// (`ss -ltnp 'sport = :PORT'`).
+    #[serde(default)]
+    pub run: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    docs: String,
+    entry: Vec<Entry>,
+}
+
+/// Every entry of every file, in file order.
+pub fn entries() -> &'static [Entry] {
+    static ALL: OnceLock<Vec<Entry>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        FILES
+            .iter()
+            .flat_map(|(name, text)| parse(name, text))
+            .collect()
+    })
+}
+
+/// The entry with this key.
+pub fn get(key: &str) -> Option<&'static Entry> {
+    entries().iter().find(|e| e.key == key)
+}
+
+/// Reads one data file; keys get the file's name in front and entries
+/// without their own documentation link get the file's.
+///
+/// # Panics
+/// On a file that does not parse: the files are compiled in and the
+/// crate's tests parse each, so this is a build error, not a user's.
+pub fn parse(name: &str, text: &str) -> Vec<Entry> {
+    let file: File = toml::from_str(text)
+        .unwrap_or_else(|e| panic!("knowledge base file data/{name}.toml: {e}"));
+    file.entry
+        .into_iter()
+        .map(|mut e| {
+            e.key = format!("{name}/{}", e.key);
+            if e.docs.is_empty() {
+                e.docs.clone_from(&file.docs);
+            }
+            e
+        })
+        .collect()
+}
+
+/// A piece of a template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// Text printed as it is.
+    Lit(String),
+    /// A value or, named `err`, a wrapped cause.
+    Hole(&'a str),
+}
+
+/// Splits a template into literal text and holes.
+pub fn pieces(template: &str) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let mut lit = String::new();
+    let mut rest = template;
+    while let Some(i) = rest.find(['{', '}']) {
+        lit.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if tail.starts_with("{{") || tail.starts_with("}}") {
+            lit.push_str(&tail[..1]);
+            rest = &tail[2..];
+        } else if let Some(end) = tail.find('}').filter(|_| tail.starts_with('{')) {
+            if !lit.is_empty() {
+                out.push(Piece::Lit(std::mem::take(&mut lit)));
+            }
+            out.push(Piece::Hole(&tail[1..end]));
+            rest = &tail[end + 1..];
+        } else {
+            lit.push_str(&tail[..1]);
+            rest = &tail[1..];
+        }
+    }
+    lit.push_str(rest);
+    if !lit.is_empty() {
+        out.push(Piece::Lit(lit));
+    }
+    out
+}
+
+/// A template as a printf pattern and the names of its holes' values (the
+/// form a site's message takes in the atlas): `{err}` becomes a `%s`
+/// filled by `err`, which tracing reads as a wrapped cause.
+pub fn printf(template: &str) -> (String, Vec<String>) {
+    let mut pattern = String::new();
+    let mut args = Vec::new();
+    for p in pieces(template) {
+        match p {
+            Piece::Lit(l) => pattern.push_str(&l.replace('%', "%%")),
+            Piece::Hole(name) => {
+                pattern.push_str("%s");
+                args.push(name.to_string());
+            }
+        }
+    }
+    (pattern, args)
+}
+
+/// Whether a text is what a template prints: its literal pieces in order,
+/// each hole filled by at least one character (a cause by a whole text).
+pub fn fits(template: &str, text: &str) -> bool {
+    fits_from(&pieces(template), text)
+}
+
+fn fits_from(pieces: &[Piece<'_>], text: &str) -> bool {
+    match pieces.split_first() {
+        None => text.is_empty(),
+        Some((Piece::Lit(l), rest)) => text
+            .strip_prefix(l.as_str())
+            .is_some_and(|t| fits_from(rest, t)),
+        Some((Piece::Hole(_), rest)) => text
+            .char_indices()
+            .skip(1)
+            .map(|(i, _)| i)
+            .chain([text.len()])
+            .filter(|&i| i > 0)
+            .any(|i| fits_from(rest, &text[i..])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_split_into_text_and_holes() {
+        assert_eq!(
+            pieces("listen {net} {addr}: {err}"),
+            vec![
+                Piece::Lit("listen ".into()),
+                Piece::Hole("net"),
+                Piece::Lit(" ".into()),
+                Piece::Hole("addr"),
+                Piece::Lit(": ".into()),
+                Piece::Hole("err"),
+            ]
+        );
+        assert_eq!(pieces("a {{b}} c"), vec![Piece::Lit("a {b} c".into())]);
+        assert_eq!(
+            printf("100% {what}: {err}"),
+            ("100%% %s: %s".to_string(), vec!["what".into(), "err".into()])
+        );
+    }
+
+    #[test]
+    fn a_text_fits_a_template_with_filled_holes() {
+        let t = "listen {net} {addr}: {err}";
+        assert!(fits(t, "listen tcp 127.0.0.1:3986: bind: address already in use"));
+        assert!(!fits(t, "listen tcp: bind"));
+        assert!(!fits("{a} refused", " refused"));
+        assert!(fits("[Errno {n}] {s}", "[Errno 111] Connection refused"));
+        assert!(!fits("x", "x y"));
+    }
+
+    #[test]
+    fn every_file_parses_with_unique_keys_and_full_entries() {
+        let mut keys = std::collections::HashSet::new();
+        for e in entries() {
+            assert!(keys.insert(e.key.as_str()), "{} twice", e.key);
+            assert!(!e.texts.is_empty(), "{} has no text", e.key);
+            assert!(!e.meaning.trim().is_empty(), "{} has no meaning", e.key);
+            assert!(!e.causes.is_empty(), "{} has no cause", e.key);
+            assert!(!e.remedies.is_empty(), "{} has no remedy", e.key);
+            assert!(!e.sources.is_empty(), "{} has no source", e.key);
+            assert!(e.docs.starts_with("https://"), "{}: {}", e.key, e.docs);
+            for t in &e.texts {
+                assert!(RUNTIMES.contains(&t.by.as_str()), "{}: by {}", e.key, t.by);
+            }
+        }
+    }
+}
+
+/// The runtimes a text can be printed by (`Text::by`).
+pub const RUNTIMES: [&str; 7] = ["c", "go", "python", "node", "java", "rust", "openssl"];
