@@ -15,6 +15,7 @@
 pub mod cache;
 mod continuation;
 mod json;
+mod knowledge;
 mod links;
 mod neighbours;
 mod reading;
@@ -26,6 +27,7 @@ use errdex_match::stack::{Role, StackLine};
 use errdex_match::{prefix, Hints, TemplateSet, TemplateSetBuilder};
 use errdex_store::{TraceRow, TraceSite};
 use reading::{Answer, Gather, PartTrace, Reading};
+pub use knowledge::Knowledge;
 use records::Records;
 pub use records::{RecordView, SiteView};
 use serde::Serialize;
@@ -98,6 +100,10 @@ pub struct CandidateOut<'a> {
     pub exact: bool,
     /// The record's one-line meaning, when analysed.
     pub documentation: Option<&'a str>,
+    /// For a text the runtime prints (no repository's site), its
+    /// knowledge-base entry: meaning, first remedy, documentation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub knowledge: Option<Knowledge<'static>>,
     /// The site's number across the atlas ([`Explainer::site`]).
     #[serde(skip)]
     pub(crate) site: u32,
@@ -176,8 +182,10 @@ pub struct Explainer {
 }
 
 impl Explainer {
-    /// Builds the template set from the store's rows.
-    pub fn new(rows: Vec<TraceRow>) -> Explainer {
+    /// Builds the template set from the store's rows and the runtime
+    /// knowledge base's (which answer only what no row prints).
+    pub fn new(mut rows: Vec<TraceRow>) -> Explainer {
+        rows.extend(knowledge::rows());
         let mut b = TemplateSetBuilder::new();
         // A site's payload is its number across the atlas. Sites in built
         // copies of a package's code (`dist/axios.js` beside
@@ -564,6 +572,7 @@ impl Explainer {
             hinted: c.hinted,
             exact: c.exact,
             documentation: row.documentation,
+            knowledge: knowledge::of(row.id),
             site: c.payload,
         }
     }
@@ -574,8 +583,18 @@ impl Explainer {
 /// (inside a chain they stay); and each line of a message of several,
 /// since a log is read a line at a time.
 fn add_site(b: &mut TemplateSetBuilder, row: &TraceRow, site: &TraceSite, payload: u32) {
-    let t = language(row.language).template(&row.message_pattern, &site.args, &site.callee);
-    let mut add = |t| b.add(t, payload, &site.file_path, site.line_number);
+    let fallback = knowledge::is_knowledge(row);
+    let t = match fallback {
+        true => knowledge::template(row, site),
+        false => language(row.language).template(&row.message_pattern, &site.args, &site.callee),
+    };
+    let mut add = |t| {
+        if fallback {
+            b.add_fallback(t, payload, &site.file_path, site.line_number)
+        } else {
+            b.add(t, payload, &site.file_path, site.line_number)
+        }
+    };
     // A message of one line and its line break (`f"… {message}\n"`) is
     // that line: a log is read a line at a time.
     let (t, lines) = match <[_; 1]>::try_from(t.lines()) {

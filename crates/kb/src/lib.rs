@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 use serde::Deserialize;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The data files, one per runtime, in the order their entries are listed.
@@ -99,7 +100,11 @@ pub fn entries() -> &'static [Entry] {
 
 /// The entry with this key.
 pub fn get(key: &str) -> Option<&'static Entry> {
-    entries().iter().find(|e| e.key == key)
+    static BY_KEY: OnceLock<HashMap<&'static str, &'static Entry>> = OnceLock::new();
+    BY_KEY
+        .get_or_init(|| entries().iter().map(|e| (e.key.as_str(), e)).collect())
+        .get(key)
+        .copied()
 }
 
 /// Reads one data file; keys get the file's name in front and entries

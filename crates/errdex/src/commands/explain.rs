@@ -3,7 +3,7 @@
 use crate::cli::ExplainArgs;
 use crate::{not_found, Failure};
 use errdex_explain::stack;
-use errdex_explain::{Explainer, Explanation, Outline, Verdict};
+use errdex_explain::{CandidateOut, Explainer, Explanation, Knowledge, Outline, Verdict};
 use errdex_store::Store;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::Path;
@@ -418,6 +418,10 @@ fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
                 ));
                 break;
             }
+            if let Some(k) = &c.knowledge {
+                push_knowledge(&mut s, c, k);
+                continue;
+            }
             s.push_str(&format!(
                 "     {} {}:{}{}  [{}] {}\n",
                 if c.hinted { "*" } else { "→" },
@@ -457,6 +461,20 @@ fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
         Verdict::Unknown => "unknown: nothing in the atlas prints this",
     };
     writeln!(out, "  verdict: {v}\n")
+}
+
+/// A layer the runtime prints: its knowledge-base entry, what it means,
+/// the first thing to do and the documentation.
+fn push_knowledge(s: &mut String, c: &CandidateOut, k: &Knowledge) {
+    s.push_str(&format!("     → runtime: {}  {}\n", k.key, c.message_pattern));
+    if let Some(d) = &c.documentation {
+        s.push_str(&format!("       {d}\n"));
+    }
+    match k.run {
+        Some(run) => s.push_str(&format!("       do: {}\n         $ {run}\n", k.remedy)),
+        None => s.push_str(&format!("       do: {}\n", k.remedy)),
+    }
+    s.push_str(&format!("       {}\n", k.docs));
 }
 
 /// `--summary`: lines grouped by their outermost error.

@@ -17,6 +17,7 @@ fn cand(file: &'static str, line: u32, function: &'static str) -> CandidateOut<'
         hinted: false,
         exact: false,
         documentation: None,
+        knowledge: None,
         site: u32::MAX,
     }
 }
