@@ -161,6 +161,7 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
                 schema_version: SCHEMA_VERSION,
                 sites: out_sites,
                 related_errors: Vec::new(),
+                causes: Vec::new(),
                 analyzer: None,
                 language: primary.lang,
                 message_pattern: pattern,

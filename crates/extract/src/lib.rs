@@ -10,6 +10,7 @@
 #![deny(missing_docs)]
 
 mod callers;
+mod causes;
 pub mod config;
 mod group;
 pub mod snapshot;
@@ -386,9 +387,11 @@ impl Job<'_> {
             line_counts: &line_counts,
             timestamp: &opts.timestamp,
         };
-        let (records, snippet_warnings) = pool.install(|| group::records(sites, &ctx));
+        let (mut records, snippet_warnings) = pool.install(|| group::records(sites, &ctx));
         warnings.extend(snippet_warnings);
         t("group");
+        pool.install(|| causes::attach_causes(&mut records, &readable));
+        t("causes");
         stats.records = records.len() as u64;
         stats.seconds = started.elapsed().as_secs_f64();
         Ok(Indexed {

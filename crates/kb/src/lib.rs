@@ -87,6 +87,44 @@ struct File {
     entry: Vec<Entry>,
 }
 
+/// A standard-library call and the entries its errors can be.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Call {
+    /// The runtime whose library it is (`go`).
+    pub runtime: String,
+    /// Import path and function (`net.Listen`, `os.Open`).
+    pub name: String,
+    /// Keys of the entries its error can be, most likely first.
+    pub causes: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CallsFile {
+    call: Vec<Call>,
+}
+
+/// Every standard-library call the cause graph knows (`data/calls.toml`).
+pub fn calls() -> &'static [Call] {
+    static ALL: OnceLock<Vec<Call>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        toml::from_str::<CallsFile>(include_str!("../data/calls.toml"))
+            .unwrap_or_else(|e| panic!("knowledge base file data/calls.toml: {e}"))
+            .call
+    })
+}
+
+/// The entries an error of a standard-library call can be, most likely
+/// first (none for a call the knowledge base does not know).
+pub fn causes_of(runtime: &str, name: &str) -> Vec<&'static Entry> {
+    calls()
+        .iter()
+        .filter(|c| c.runtime == runtime && c.name == name)
+        .flat_map(|c| c.causes.iter().filter_map(|k| get(k)))
+        .collect()
+}
+
 /// Every entry of every file, in file order.
 pub fn entries() -> &'static [Entry] {
     static ALL: OnceLock<Vec<Entry>> = OnceLock::new();
@@ -126,6 +164,49 @@ pub fn parse(name: &str, text: &str) -> Vec<Entry> {
             e
         })
         .collect()
+}
+
+/// A remedy's command with its placeholders filled from values the code
+/// fixes (`addr = 127.0.0.1:3986`): `ADDR`, `HOST` and `PORT` from an
+/// address, `PATH` from a path. Placeholders without a value stay.
+pub fn fill(command: &str, values: &[String]) -> String {
+    let mut out = command.to_string();
+    for v in values {
+        let value = v.split_once(" = ").map_or(v.as_str(), |(_, x)| x).trim();
+        if value.starts_with('/') {
+            out = replace_word(&out, "PATH", value);
+        } else if let Some((host, port)) = value.rsplit_once(':') {
+            if !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit()) {
+                out = replace_word(&out, "ADDR", value);
+                out = replace_word(&out, "PORT", port);
+                let host = host.trim_start_matches('[').trim_end_matches(']');
+                if !host.is_empty() {
+                    out = replace_word(&out, "HOST", host);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Replaces `word` where it stands alone (not inside `PORTS` or `XPORT`).
+fn replace_word(text: &str, word: &str, with: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(word) {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + word.len()..].chars().next();
+        let alone = |c: Option<char>| !c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        out.push_str(if alone(before) && alone(after) {
+            with
+        } else {
+            word
+        });
+        rest = &rest[i + word.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A piece of a template.
@@ -226,18 +307,60 @@ mod tests {
         assert_eq!(pieces("a {{b}} c"), vec![Piece::Lit("a {b} c".into())]);
         assert_eq!(
             printf("100% {what}: {err}"),
-            ("100%% %s: %s".to_string(), vec!["what".into(), "err".into()])
+            (
+                "100%% %s: %s".to_string(),
+                vec!["what".into(), "err".into()]
+            )
         );
     }
 
     #[test]
     fn a_text_fits_a_template_with_filled_holes() {
         let t = "listen {net} {addr}: {err}";
-        assert!(fits(t, "listen tcp 127.0.0.1:3986: bind: address already in use"));
+        assert!(fits(
+            t,
+            "listen tcp 127.0.0.1:3986: bind: address already in use"
+        ));
         assert!(!fits(t, "listen tcp: bind"));
         assert!(!fits("{a} refused", " refused"));
         assert!(fits("[Errno {n}] {s}", "[Errno 111] Connection refused"));
         assert!(!fits("x", "x y"));
+    }
+
+    #[test]
+    fn commands_are_filled_from_known_values() {
+        let values = vec!["addr = 127.0.0.1:3986".to_string()];
+        assert_eq!(
+            fill("ss -ltnp 'sport = :PORT'", &values),
+            "ss -ltnp 'sport = :3986'"
+        );
+        assert_eq!(
+            fill("openssl s_client -connect HOST:PORT", &values),
+            "openssl s_client -connect 127.0.0.1:3986"
+        );
+        assert_eq!(
+            fill("ls -ld PATH", &["p = /etc/x".to_string()]),
+            "ls -ld /etc/x"
+        );
+        assert_eq!(fill("echo PORTS PORT", &values), "echo PORTS 3986");
+        assert_eq!(fill("ls -ld PATH", &values), "ls -ld PATH");
+    }
+
+    #[test]
+    fn every_call_names_existing_entries() {
+        assert!(!calls().is_empty());
+        for c in calls() {
+            assert!(
+                RUNTIMES.contains(&c.runtime.as_str()),
+                "{}: {}",
+                c.name,
+                c.runtime
+            );
+            for k in &c.causes {
+                assert!(get(k).is_some(), "{}: no entry {k}", c.name);
+            }
+        }
+        assert_eq!(causes_of("go", "net.Listen")[0].key, "errno/EADDRINUSE");
     }
 
     #[test]

@@ -29,6 +29,7 @@ mod every_language;
 mod expr;
 mod fills;
 mod flow;
+pub mod flows;
 pub mod formats;
 mod go;
 #[cfg(test)]
@@ -46,6 +47,7 @@ mod tree;
 
 pub use conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
+pub use flows::{CallFlow, FileFlows, FunctionFlow};
 use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one line in the
@@ -92,6 +94,18 @@ pub trait LanguageSupport: Sync {
     fn extract(&self, path: &str, source: &str, opts: &ExtractOptions) -> FileFacts;
     /// What the callers scan and the analyser know of the language.
     fn conventions(&self) -> &'static Conventions;
+    /// How errors flow through the file's functions, for the cause graph
+    /// ([`flows`]). Go reads them; the other languages give none yet, and
+    /// their sites get no causes.
+    fn flows(&self, _source: &str) -> FileFlows {
+        FileFlows::default()
+    }
+    /// The value of an expression known without running the code (string
+    /// and number literals, joins and formats of them), names asked of
+    /// `lookup`; `None` when it is not known. Go's only, as [`flows`].
+    fn eval(&self, _expr: &str, _lookup: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+        None
+    }
 }
 
 /// The module for a language.

@@ -16,7 +16,7 @@ mod template;
 
 pub use ids::{record_id, slugify, unique_slugs, SLUG_MAX_LEN};
 pub use record::{
-    DynamicSite, ErrorType, Fill, IndexStats, Lang, RawSite, Record, RelatedError, RepoDataset,
-    Severity, Site, SiteFacts, MAX_CHECKS, SCHEMA_VERSION,
+    Cause, DynamicSite, ErrorType, Fill, IndexStats, Lang, RawSite, Record, RelatedError,
+    RepoDataset, Severity, Site, SiteFacts, MAX_CHECKS, SCHEMA_VERSION,
 };
 pub use template::{Hole, HoleKind, Segment, Template, BULLETS};

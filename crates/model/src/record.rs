@@ -356,6 +356,36 @@ pub struct Site {
     pub facts: SiteFacts,
 }
 
+/// Where an error a record wraps can come from: a site of the repository
+/// (another record) or a text of the runtime (a knowledge-base entry),
+/// reached through the calls of `path`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cause {
+    /// The cause's pattern (`listening on %s: %w`), or the knowledge-base
+    /// entry's first template (`address already in use`).
+    pub message_pattern: String,
+    /// The record that prints it, for a site of the repository.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record_id: Option<String>,
+    /// The knowledge-base key (`errno/EADDRINUSE`), for a text of the
+    /// runtime.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knowledge: Option<String>,
+    /// The site's file; for a runtime text, the file of the call that
+    /// fails.
+    pub file_path: String,
+    /// The site's line, or the failing call's.
+    pub line_number: u32,
+    /// The calls from the record's site to the cause, outermost first
+    /// (`serveReadiness`, `serveReadinessOnAddr`, `net.Listen`).
+    pub path: Vec<String>,
+    /// Values known without running the code at the failing call
+    /// (`addr = 127.0.0.1:3986`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
 /// Another record the page lists as related.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -442,6 +472,10 @@ pub struct Record {
     pub sites: Vec<Site>,
     /// Related records, best first.
     pub related_errors: Vec<RelatedError>,
+    /// Where the error it wraps can come from, nearest first: the sites
+    /// and runtime texts its wrapped call reaches.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub causes: Vec<Cause>,
     /// Who wrote the prose: `static`, `llm:<provider>/<model>`, or null
     /// before analysis.
     pub analyzer: Option<String>,

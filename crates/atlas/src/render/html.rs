@@ -2,7 +2,7 @@
 //! compile time, text escaped). The page's frame, head and JSON-LD belong
 //! to the server; this is what goes in `<main>`.
 
-use super::{render, short, Record, Sink};
+use super::{render, short, CauseView, Record, Sink};
 use errdex_model::{RelatedError, Severity, Site};
 use maud::{html, Markup, PreEscaped, Render};
 
@@ -102,6 +102,30 @@ impl Sink for Html {
             @for (title, code) in patterns {
                 @if let Some(code) = code {
                     details { summary { (title) } pre { code { (code) } } }
+                }
+            }
+        });
+    }
+
+    fn caused_by(&mut self, causes: &[CauseView]) {
+        self.push(html! {
+            h2 { "Caused by" }
+            ul {
+                @for c in causes {
+                    li {
+                        code { (c.text) }
+                        @if let Some(e) = c.knowledge {
+                            " " a href=(e.docs) { (e.key) } " — " (e.meaning)
+                        } @else {
+                            " at " code { (c.place) }
+                        }
+                        " (via " code { (c.via) } ")"
+                        @if !c.values.is_empty() { ", with " code { (c.values) } }
+                        @if let Some((action, run)) = &c.remedy {
+                            br; (action)
+                            @if let Some(run) = run { " " code { (run) } }
+                        }
+                    }
                 }
             }
         });

@@ -1,6 +1,6 @@
 //! A record as markdown for a coding agent (MCP's `get_error`).
 
-use super::{render, Record, Sink};
+use super::{render, CauseView, Record, Sink};
 use errdex_model::{RelatedError, Site};
 
 /// `r` as markdown, with its page at `url`; a section with nothing in it
@@ -113,6 +113,23 @@ impl Sink for Markdown<'_> {
             })
             .collect();
         self.section("All sites", &lines.join("\n"));
+    }
+
+    fn caused_by(&mut self, causes: &[CauseView]) {
+        let lines: Vec<String> = causes
+            .iter()
+            .map(|c| {
+                let mut line = format!("- {}", c.summary());
+                if let Some((action, run)) = &c.remedy {
+                    line.push_str(&format!(". {action}"));
+                    if let Some(run) = run {
+                        line.push_str(&format!(" `{run}`"));
+                    }
+                }
+                line
+            })
+            .collect();
+        self.section("Caused by", &lines.join("\n"));
     }
 
     fn related(&mut self, named: &[RelatedError], _held: &[Record]) {

@@ -19,7 +19,7 @@ pub use html::html;
 pub use markdown::markdown;
 pub use terminal::terminal;
 
-use errdex_model::{Record, RelatedError, Site};
+use errdex_model::{Cause, Record, RelatedError, Site};
 
 /// What a record's sections become in one output. Every section is a
 /// required method, so a new output says what it does with each.
@@ -30,6 +30,9 @@ pub trait Sink {
     fn meaning(&mut self, documentation: &str);
     /// The primary site with its snippet and link.
     fn source(&mut self, r: &Record);
+    /// Where the error it wraps comes from (present when any cause is
+    /// known).
+    fn caused_by(&mut self, causes: &[CauseView]);
     /// What to do, best first (present when there is at least one).
     fn solutions(&mut self, solutions: &[String]);
     /// A before/after fix (present when the record has one).
@@ -61,6 +64,10 @@ pub fn render(r: &Record, related: &[Record], sink: &mut impl Sink) {
         sink.meaning(d);
     }
     sink.source(r);
+    if !r.causes.is_empty() {
+        let views: Vec<CauseView> = r.causes.iter().map(CauseView::of).collect();
+        sink.caused_by(&views);
+    }
     if !r.solutions.is_empty() {
         sink.solutions(&r.solutions);
     }
@@ -93,6 +100,60 @@ pub fn render(r: &Record, related: &[Record], sink: &mut impl Sink) {
         sink.family(f, &others);
     }
     sink.provenance(r);
+}
+
+/// A cause as every output shows it: the text, where it is printed or
+/// where the failing call is, the calls that lead there, the values the
+/// code fixes, and for a runtime text what it means and what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CauseView<'a> {
+    /// The cause's pattern or the runtime's text.
+    pub text: &'a str,
+    /// The record that prints it.
+    pub record_id: Option<&'a str>,
+    /// `file:line` of the site, or of the failing call.
+    pub place: String,
+    /// The calls from the record's site, `a → b → c`.
+    pub via: String,
+    /// `addr = 127.0.0.1:3986`, comma separated.
+    pub values: String,
+    /// For a runtime text: its knowledge-base entry.
+    pub knowledge: Option<&'static errdex_kb::Entry>,
+    /// For a runtime text: the first remedy and its command, filled from
+    /// the values.
+    pub remedy: Option<(&'static str, Option<String>)>,
+}
+
+impl<'a> CauseView<'a> {
+    /// The view of a stored cause.
+    pub fn of(c: &'a Cause) -> CauseView<'a> {
+        let knowledge = c.knowledge.as_deref().and_then(errdex_kb::get);
+        let remedy = knowledge.and_then(|e| e.remedies.first()).map(|r| {
+            let run = r.run.as_deref().map(|cmd| errdex_kb::fill(cmd, &c.values));
+            (r.action.as_str(), run)
+        });
+        CauseView {
+            text: &c.message_pattern,
+            record_id: c.record_id.as_deref(),
+            place: format!("{}:{}", c.file_path, c.line_number),
+            via: c.path.join(" → "),
+            values: c.values.join(", "),
+            knowledge,
+            remedy,
+        }
+    }
+
+    /// One line: the text, and where it comes from.
+    pub fn summary(&self) -> String {
+        let mut s = match self.knowledge {
+            Some(e) => format!("{} ({}, from `{}`)", self.text, e.key, self.via),
+            None => format!("{} ({}, via `{}`)", self.text, self.place, self.via),
+        };
+        if !self.values.is_empty() {
+            s.push_str(&format!(" with {}", self.values));
+        }
+        s
+    }
 }
 
 /// The first `n` characters of a commit hash, as pages show it.

@@ -1,6 +1,6 @@
 //! A record as plain text for a terminal (`errdex show`).
 
-use super::{render, short, Record, Sink};
+use super::{render, short, CauseView, Record, Sink};
 use errdex_model::{RelatedError, Site};
 use std::fmt::Write;
 
@@ -78,6 +78,22 @@ impl Sink for Terminal {
         for (title, code) in patterns {
             if let Some(code) = code {
                 let _ = writeln!(self.0, "  {title}:\n{}", indent(code));
+            }
+        }
+    }
+
+    fn caused_by(&mut self, causes: &[CauseView]) {
+        self.0.push_str("\nCaused by\n");
+        for c in causes {
+            let _ = writeln!(self.0, "  - {}", c.summary());
+            if let Some(e) = c.knowledge {
+                let _ = writeln!(self.0, "      {}", e.meaning);
+            }
+            if let Some((action, run)) = &c.remedy {
+                let _ = writeln!(self.0, "      do: {action}");
+                if let Some(run) = run {
+                    let _ = writeln!(self.0, "        $ {run}");
+                }
             }
         }
     }

@@ -28,6 +28,9 @@ impl Sink for Sections {
     fn source(&mut self, _: &Record) {
         self.0.push("source");
     }
+    fn caused_by(&mut self, _: &[CauseView]) {
+        self.0.push("caused_by");
+    }
     fn solutions(&mut self, _: &[String]) {
         self.0.push("solutions");
     }
@@ -57,6 +60,45 @@ impl Sink for Sections {
     }
 }
 
+/// A runtime cause as the cause graph stores one: `net.Listen` failing
+/// with the port in use, its address worked out from constants.
+fn listen_cause() -> Cause {
+    Cause {
+        message_pattern: "address already in use".into(),
+        record_id: None,
+        knowledge: Some("errno/EADDRINUSE".into()),
+        file_path: "channels/pkg/cmd/readiness.go".into(),
+        line_number: 67,
+        path: vec![
+            "serveReadiness".into(),
+            "serveReadinessOnAddr".into(),
+            "net.Listen".into(),
+        ],
+        values: vec!["addr = 127.0.0.1:3986".into()],
+    }
+}
+
+#[test]
+fn a_runtime_cause_shows_its_meaning_and_a_command_with_the_known_port() {
+    let mut r = seed_record();
+    r.causes = vec![listen_cause()];
+    let page = html(&r, &[]).into_string();
+    in_order(
+        &page,
+        &[
+            "<h2>Caused by</h2>",
+            "errno/EADDRINUSE",
+            "ss -ltnp 'sport = :3986'",
+        ],
+    );
+    let text = terminal(&r);
+    in_order(
+        &text,
+        &["Caused by", "address already in use (errno/EADDRINUSE, from `serveReadiness → serveReadinessOnAddr → net.Listen`) with addr = 127.0.0.1:3986", "$ ss -ltnp 'sport = :3986'"],
+    );
+    assert!(markdown(&r, "https://errdex.example/x").contains("## Caused by"));
+}
+
 /// `parts` occur in `text` in this order.
 fn in_order(text: &str, parts: &[&str]) {
     let mut at = 0;
@@ -78,6 +120,7 @@ fn the_walk_hands_over_the_seed_pages_sections_in_order() {
         id: "0123456789abcdef".into(),
         error_message: "other".into(),
     }];
+    r.causes = vec![listen_cause()];
     let mut s = Sections::default();
     render(&r, &[], &mut s);
     assert_eq!(
@@ -86,6 +129,7 @@ fn the_walk_hands_over_the_seed_pages_sections_in_order() {
             "heading",
             "meaning",
             "source",
+            "caused_by",
             "solutions",
             "example_fix",
             "defensive",
@@ -106,6 +150,7 @@ fn the_walk_hands_over_the_seed_pages_sections_in_order() {
     r.common_situations = None;
     r.prevention_tips.clear();
     r.related_errors.clear();
+    r.causes.clear();
     r.background_tag = None;
     let mut s = Sections::default();
     render(&r, &[], &mut s);

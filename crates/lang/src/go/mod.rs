@@ -12,6 +12,7 @@
 pub(crate) mod checks;
 mod facts;
 mod fills;
+mod flows;
 mod kept;
 mod parse;
 mod specs;
@@ -66,6 +67,14 @@ impl LanguageSupport for Go {
 
     fn conventions(&self) -> &'static Conventions {
         &CONVENTIONS
+    }
+
+    fn flows(&self, source: &str) -> crate::FileFlows {
+        flows::flows(source)
+    }
+
+    fn eval(&self, expr: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+        flows::eval(expr, lookup)
     }
 
     fn extract(&self, path: &str, source: &str, opts: &ExtractOptions) -> FileFacts {

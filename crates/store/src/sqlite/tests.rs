@@ -37,6 +37,7 @@ fn record(repo: &str, pattern: &str, line: u32) -> Record {
         schema_version: SCHEMA_VERSION,
         sites: vec![],
         related_errors: vec![],
+        causes: vec![],
         analyzer: None,
         language: Lang::Go,
     }

@@ -1,0 +1,645 @@
+//! The cause graph: where the error a site wraps comes from. A site that
+//! wraps the error of a call (`readiness, err := serveReadiness(ctx)` then
+//! `fmt.Errorf("serving readiness probe: %w", err)`) has that call
+//! resolved — a function of its package, of an imported package of the
+//! repository, a method of its own receiver's type; never a name alone —
+//! and followed: the sites that function returns are causes, the calls
+//! whose error it hands up as it is are followed in turn, and a
+//! standard-library call ends the path at the knowledge base's entries
+//! for it (`net.Listen` → `address already in use`). Values the code fixes
+//! (a port from a constant) are worked out along the path.
+//!
+//! Go only ([`errdex_lang::LanguageSupport::flows`]). Files are read and
+//! parsed only when a path reaches a function they declare.
+
+use crate::walk::Candidate;
+use errdex_lang::{language, CallFlow, FileFlows, FunctionFlow};
+use errdex_model::{Cause, Lang, Record};
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// Calls followed from a site, at most.
+const MAX_DEPTH: usize = 6;
+/// Causes kept per record.
+const MAX_CAUSES: usize = 12;
+
+/// A Go file of the repository, read and parsed when first needed.
+struct GoFile<'a> {
+    abs: &'a Path,
+    rel: &'a str,
+    text: OnceLock<String>,
+    flows: OnceLock<FileFlows>,
+}
+
+impl GoFile<'_> {
+    fn text(&self) -> &str {
+        self.text
+            .get_or_init(|| std::fs::read_to_string(self.abs).unwrap_or_default())
+    }
+
+    fn flows(&self) -> &FileFlows {
+        self.flows
+            .get_or_init(|| language(Lang::Go).flows(self.text()))
+    }
+
+    fn function(&self, key: &FnKey) -> Option<&FunctionFlow> {
+        self.flows()
+            .functions
+            .iter()
+            .find(|f| f.name == key.name && f.receiver == key.receiver)
+    }
+}
+
+/// A function: its receiver type (for a method) and name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct FnKey {
+    receiver: Option<String>,
+    name: String,
+}
+
+impl FnKey {
+    /// From a site's `function` (`T.m` or `f`).
+    fn of_site(function: &str) -> FnKey {
+        match function.split_once('.') {
+            Some((t, m)) => FnKey {
+                receiver: Some(t.to_string()),
+                name: m.to_string(),
+            },
+            None => FnKey {
+                receiver: None,
+                name: function.to_string(),
+            },
+        }
+    }
+
+    fn site_name(&self) -> String {
+        match &self.receiver {
+            Some(t) => format!("{t}.{}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+/// The repository's Go files by folder, and its modules.
+struct GoRepo<'a> {
+    files: Vec<GoFile<'a>>,
+    by_rel: HashMap<&'a str, usize>,
+    by_dir: HashMap<&'a str, Vec<usize>>,
+    /// Module path → its folder (`""` for the root).
+    modules: Vec<(String, String)>,
+}
+
+fn folder(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+impl<'a> GoRepo<'a> {
+    fn new(files: &'a [(&'a Candidate, String)]) -> GoRepo<'a> {
+        let files: Vec<GoFile> = files
+            .iter()
+            .filter(|(c, _)| c.lang.lang() == Lang::Go)
+            .map(|(c, rel)| GoFile {
+                abs: &c.abs,
+                rel,
+                text: OnceLock::new(),
+                flows: OnceLock::new(),
+            })
+            .collect();
+        let mut by_dir: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_rel = HashMap::new();
+        for (i, f) in files.iter().enumerate() {
+            by_dir.entry(folder(f.rel)).or_default().push(i);
+            by_rel.insert(f.rel, i);
+        }
+        let modules = modules(&files);
+        GoRepo {
+            files,
+            by_rel,
+            by_dir,
+            modules,
+        }
+    }
+
+    /// The repository folder of an import path: under the module that
+    /// owns it, or the folder of that name (a GOPATH tree).
+    fn dir_of(&self, import: &str) -> Option<String> {
+        for (module, dir) in &self.modules {
+            let rest = if import == module {
+                Some("")
+            } else {
+                import
+                    .strip_prefix(module.as_str())
+                    .and_then(|r| r.strip_prefix('/'))
+            };
+            if let Some(rest) = rest {
+                let d = [dir.as_str(), rest]
+                    .iter()
+                    .filter(|p| !p.is_empty())
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join("/");
+                return self.by_dir.contains_key(d.as_str()).then_some(d);
+            }
+        }
+        self.by_dir.contains_key(import).then(|| import.to_string())
+    }
+
+    /// The file of folder `dir` that declares `key`, and its flow.
+    fn find(&self, dir: &str, key: &FnKey) -> Option<(usize, &FunctionFlow)> {
+        let needle = format!(" {}(", key.name);
+        self.by_dir.get(dir)?.iter().find_map(|&i| {
+            let f = &self.files[i];
+            f.text()
+                .contains(&needle)
+                .then(|| f.function(key).map(|flow| (i, flow)))
+                .flatten()
+        })
+    }
+
+    /// The constants of a folder's files.
+    fn constant(&self, dir: &str, name: &str) -> Option<(usize, String)> {
+        self.by_dir.get(dir)?.iter().find_map(|&i| {
+            let f = &self.files[i];
+            if !f.text().contains(name) {
+                return None;
+            }
+            let (_, expr) = f.flows().constants.iter().find(|(n, _)| n == name)?;
+            Some((i, expr.clone()))
+        })
+    }
+}
+
+/// Every `go.mod` from the files' folders up to the indexed root.
+fn modules(files: &[GoFile]) -> Vec<(String, String)> {
+    let mut checked = HashSet::new();
+    let mut out = Vec::new();
+    for f in files {
+        let (mut abs, mut rel) = (f.abs.parent(), folder(f.rel));
+        while let Some(dir) = abs {
+            if !checked.insert(dir.to_path_buf()) {
+                break;
+            }
+            if let Ok(text) = std::fs::read_to_string(dir.join("go.mod")) {
+                if let Some(m) = text.lines().find_map(|l| l.trim().strip_prefix("module ")) {
+                    out.push((m.trim().trim_matches('"').to_string(), rel.to_string()));
+                }
+            }
+            if rel.is_empty() {
+                break;
+            }
+            (abs, rel) = (dir.parent(), folder(rel));
+        }
+    }
+    // The longest module path first: a nested module owns its paths.
+    out.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+    out
+}
+
+/// A site of the repository as the walk needs it.
+struct SiteRef {
+    record_id: String,
+    pattern: String,
+    file: String,
+    line: u32,
+    function: Option<String>,
+    wrapped: Option<String>,
+    returned: bool,
+    signature: Option<String>,
+}
+
+fn site_refs(records: &[Record]) -> Vec<SiteRef> {
+    records
+        .iter()
+        .flat_map(|r| {
+            r.sites.iter().map(|s| SiteRef {
+                record_id: r.id.clone(),
+                pattern: r.message_pattern.clone(),
+                file: s.file_path.clone(),
+                line: s.line_number,
+                function: s.function.clone(),
+                wrapped: s.facts.wrapped_call.clone(),
+                returned: s.facts.returned,
+                signature: s.facts.signature.clone(),
+            })
+        })
+        .collect()
+}
+
+/// Sets every record's `causes`.
+pub(crate) fn attach_causes(records: &mut [Record], files: &[(&Candidate, String)]) {
+    let repo = GoRepo::new(files);
+    if repo.files.is_empty() {
+        return;
+    }
+    let sites = site_refs(records);
+    // The sites a function returns, by folder and function.
+    let mut returned: HashMap<(&str, &str), Vec<&SiteRef>> = HashMap::new();
+    for s in sites.iter().filter(|s| s.returned) {
+        if let Some(f) = &s.function {
+            returned
+                .entry((folder(&s.file), f.as_str()))
+                .or_default()
+                .push(s);
+        }
+    }
+    let graph = Graph {
+        repo: &repo,
+        returned: &returned,
+    };
+    let mut by_record: HashMap<&str, Vec<&SiteRef>> = HashMap::new();
+    for s in &sites {
+        by_record.entry(s.record_id.as_str()).or_default().push(s);
+    }
+    let causes: Vec<Vec<Cause>> = records
+        .par_iter()
+        .map(|r| {
+            let mut w = Walk::default();
+            for s in by_record.get(r.id.as_str()).into_iter().flatten() {
+                graph.from_site(s, &mut w);
+            }
+            w.causes
+                .retain(|c| c.record_id.as_deref() != Some(r.id.as_str()));
+            w.causes.truncate(MAX_CAUSES);
+            w.causes
+        })
+        .collect();
+    for (r, c) in records.iter_mut().zip(causes) {
+        r.causes = c;
+    }
+}
+
+struct Graph<'g, 'a> {
+    repo: &'g GoRepo<'a>,
+    returned: &'g HashMap<(&'g str, &'g str), Vec<&'g SiteRef>>,
+}
+
+/// Where a call leads.
+enum Target {
+    /// A function of the repository: its folder and key.
+    Func(String, FnKey),
+    /// A standard-library function: import path and name (`net.Listen`).
+    Std(String),
+}
+
+/// A function on the path, for working out values: its file, key and the
+/// call it makes into the next one.
+#[derive(Clone)]
+struct Frame {
+    file: usize,
+    key: FnKey,
+    call: CallRef,
+}
+
+/// A call as the walk knows it before its file is parsed: the callee text
+/// and where.
+#[derive(Clone)]
+enum CallRef {
+    /// The call a site at this line wraps.
+    Wrapped(String, u32),
+    /// A call handed up as it is, already read.
+    Passed(CallFlow),
+}
+
+#[derive(Default)]
+struct Walk {
+    causes: Vec<Cause>,
+    seen: HashSet<(String, FnKey)>,
+}
+
+impl Walk {
+    fn push(&mut self, c: Cause) {
+        let same = |o: &Cause| o.record_id == c.record_id && o.knowledge == c.knowledge;
+        if !self.causes.iter().any(same) {
+            self.causes.push(c);
+        }
+    }
+}
+
+impl Graph<'_, '_> {
+    fn from_site(&self, s: &SiteRef, w: &mut Walk) {
+        let (Some(wrapped), Some(function)) = (&s.wrapped, &s.function) else {
+            return;
+        };
+        let Some(&file) = self.repo.by_rel.get(s.file.as_str()) else {
+            return;
+        };
+        let frame = Frame {
+            file,
+            key: FnKey::of_site(function),
+            call: CallRef::Wrapped(wrapped.clone(), s.line),
+        };
+        let receiver_name = s.signature.as_deref().and_then(receiver_name);
+        self.follow(wrapped, receiver_name.as_deref(), &mut vec![frame], w);
+    }
+
+    /// Follows the call `callee` made by the last frame.
+    fn follow(
+        &self,
+        callee: &str,
+        receiver_name: Option<&str>,
+        frames: &mut Vec<Frame>,
+        w: &mut Walk,
+    ) {
+        if frames.len() > MAX_DEPTH || w.causes.len() >= MAX_CAUSES {
+            return;
+        }
+        let Some(last) = frames.last() else { return };
+        let file = &self.repo.files[last.file];
+        let dir = folder(file.rel);
+        let Some(target) = self.resolve(callee, file, &last.key, receiver_name) else {
+            return;
+        };
+        let path: Vec<String> = frames.iter().map(|f| callee_of(&f.call)).collect();
+        match target {
+            Target::Std(name) => {
+                let line = match &last.call {
+                    CallRef::Wrapped(_, line) => *line,
+                    CallRef::Passed(c) => c.line,
+                };
+                let values = self.values(frames);
+                for e in errdex_kb::causes_of("go", &name) {
+                    w.push(Cause {
+                        message_pattern: kb_text(e),
+                        record_id: None,
+                        knowledge: Some(e.key.clone()),
+                        file_path: file.rel.to_string(),
+                        line_number: line,
+                        path: path.clone(),
+                        values: values.clone(),
+                    });
+                }
+            }
+            Target::Func(target_dir, key) => {
+                if !w.seen.insert((target_dir.clone(), key.clone())) {
+                    return;
+                }
+                let _ = dir;
+                self.into_function(&target_dir, &key, path, frames, w);
+            }
+        }
+    }
+
+    /// The sites a reached function returns, then the calls it hands up.
+    fn into_function(
+        &self,
+        dir: &str,
+        key: &FnKey,
+        path: Vec<String>,
+        frames: &mut Vec<Frame>,
+        w: &mut Walk,
+    ) {
+        let name = key.site_name();
+        for s in self
+            .returned
+            .get(&(dir, name.as_str()))
+            .into_iter()
+            .flatten()
+        {
+            w.push(Cause {
+                message_pattern: s.pattern.clone(),
+                record_id: Some(s.record_id.clone()),
+                knowledge: None,
+                file_path: s.file.clone(),
+                line_number: s.line,
+                path: path.clone(),
+                values: Vec::new(),
+            });
+        }
+        let Some((file, flow)) = self.repo.find(dir, key) else {
+            return;
+        };
+        for s in self
+            .returned
+            .get(&(dir, name.as_str()))
+            .into_iter()
+            .flatten()
+        {
+            if let Some(wrapped) = &s.wrapped {
+                let call = CallRef::Wrapped(wrapped.clone(), s.line);
+                self.step(file, key, call, wrapped, flow, frames, w);
+            }
+        }
+        for pass in &flow.passes {
+            let call = CallRef::Passed(pass.clone());
+            self.step(file, key, call, &pass.callee, flow, frames, w);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &self,
+        file: usize,
+        key: &FnKey,
+        call: CallRef,
+        callee: &str,
+        flow: &FunctionFlow,
+        frames: &mut Vec<Frame>,
+        w: &mut Walk,
+    ) {
+        frames.push(Frame {
+            file,
+            key: key.clone(),
+            call,
+        });
+        self.follow(callee, flow.receiver_name.as_deref(), frames, w);
+        frames.pop();
+    }
+
+    /// Resolves a callee as written in `file`, inside the function `within`.
+    fn resolve(
+        &self,
+        callee: &str,
+        file: &GoFile,
+        within: &FnKey,
+        receiver_name: Option<&str>,
+    ) -> Option<Target> {
+        let dir = folder(file.rel);
+        let key = |receiver: Option<&String>, name: &str| FnKey {
+            receiver: receiver.cloned(),
+            name: name.to_string(),
+        };
+        match callee.split('.').collect::<Vec<_>>()[..] {
+            [name] => Some(Target::Func(dir.to_string(), key(None, name))),
+            [x, name] if Some(x) == receiver_name => Some(Target::Func(
+                dir.to_string(),
+                key(within.receiver.as_ref(), name),
+            )),
+            [pkg, name] => {
+                let import = imports(file.text()).into_iter().find(|(l, _)| l == pkg)?.1;
+                if is_standard(&import) {
+                    Some(Target::Std(format!("{import}.{name}")))
+                } else {
+                    Some(Target::Func(self.repo.dir_of(&import)?, key(None, name)))
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The values of the failing call's arguments that the code fixes, as
+    /// `arg = value`.
+    fn values(&self, frames: &[Frame]) -> Vec<String> {
+        let Some(call) = self.call_of(frames.len() - 1, frames) else {
+            return Vec::new();
+        };
+        call.args
+            .iter()
+            .filter(|a| !a.starts_with(['"', '`']))
+            .filter_map(|a| {
+                Some(format!(
+                    "{a} = {}",
+                    self.eval(a, frames.len() - 1, frames, 0)?
+                ))
+            })
+            .collect()
+    }
+
+    /// The call frame `k` makes, read from its file.
+    fn call_of(&self, k: usize, frames: &[Frame]) -> Option<CallFlow> {
+        let f = frames.get(k)?;
+        match &f.call {
+            CallRef::Passed(c) => Some(c.clone()),
+            CallRef::Wrapped(callee, line) => {
+                let flow = self.repo.files[f.file].function(&f.key)?;
+                flow.wrapped(callee, *line).cloned()
+            }
+        }
+    }
+
+    /// The value of `expr` inside frame `k`: its locals, its parameters
+    /// (from the call of frame `k - 1`), its package's and imported
+    /// packages' constants.
+    fn eval(&self, expr: &str, k: usize, frames: &[Frame], depth: u32) -> Option<String> {
+        if depth > 8 {
+            return None;
+        }
+        let frame = &frames[k];
+        let file = &self.repo.files[frame.file];
+        let flow = file.function(&frame.key);
+        let lookup = |name: &str| -> Option<String> {
+            if let Some((pkg, constant)) = name.split_once('.') {
+                let import = imports(file.text()).into_iter().find(|(l, _)| l == pkg)?.1;
+                let dir = self.repo.dir_of(&import)?;
+                return self.constant_value(&dir, constant, depth);
+            }
+            if let Some(local) = flow.and_then(|f| f.local(name)) {
+                return self.eval(local, k, frames, depth + 1);
+            }
+            if let Some(i) = flow.and_then(|f| f.params.iter().position(|p| p == name)) {
+                let caller = k.checked_sub(1)?;
+                let call = self.call_of(caller, frames)?;
+                return self.eval(call.args.get(i)?, caller, frames, depth + 1);
+            }
+            self.constant_value(folder(file.rel), name, depth)
+        };
+        language(Lang::Go).eval(expr, &lookup)
+    }
+
+    fn constant_value(&self, dir: &str, name: &str, depth: u32) -> Option<String> {
+        let (_, expr) = self.repo.constant(dir, name)?;
+        let lookup = |n: &str| {
+            (depth < 8)
+                .then(|| self.constant_value(dir, n, depth + 1))
+                .flatten()
+        };
+        language(Lang::Go).eval(&expr, &lookup)
+    }
+}
+
+fn callee_of(call: &CallRef) -> String {
+    match call {
+        CallRef::Wrapped(c, _) => c.clone(),
+        CallRef::Passed(c) => c.callee.clone(),
+    }
+}
+
+/// The text a cause from the knowledge base shows: Go's own, else the
+/// first.
+fn kb_text(e: &errdex_kb::Entry) -> String {
+    e.texts
+        .iter()
+        .find(|t| t.by == "go")
+        .or(e.texts.first())
+        .map(|t| t.text.clone())
+        .unwrap_or_default()
+}
+
+/// Whether an import path is the standard library's: its first element
+/// names no host (`net/http`, not `golang.org/x/net`).
+fn is_standard(import: &str) -> bool {
+    !import.split('/').next().unwrap_or(import).contains('.')
+}
+
+/// The receiver's name in a method's signature (`c` of `func (c *C) m()`).
+fn receiver_name(signature: &str) -> Option<String> {
+    let inner = signature.strip_prefix("func (")?;
+    let name = inner.split([' ', ')']).next()?;
+    (!name.is_empty() && inner.contains(' ')).then(|| name.to_string())
+}
+
+/// A Go file's imports (local name → path), read from its text.
+fn imports(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        let line = line.trim();
+        let spec = if in_block {
+            if line.starts_with(')') {
+                break;
+            }
+            line
+        } else if let Some(rest) = line.strip_prefix("import") {
+            let rest = rest.trim();
+            if rest.starts_with('(') {
+                in_block = true;
+                continue;
+            }
+            rest
+        } else if line.starts_with("func ") || line.starts_with("type ") {
+            break;
+        } else {
+            continue;
+        };
+        let spec = spec.split("//").next().unwrap_or("").trim();
+        let (alias, path) = match spec.rsplit_once(' ') {
+            Some((a, p)) => (Some(a.trim()), p),
+            None => (None, spec),
+        };
+        let path = path.trim_matches('"');
+        if path.is_empty() || matches!(alias, Some("_" | ".")) {
+            continue;
+        }
+        let local = alias.map_or_else(|| path.rsplit('/').next().unwrap_or(path), |a| a);
+        out.push((local.to_string(), path.to_string()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imports_and_receivers_are_read_from_text() {
+        let text = "package x\n\nimport (\n\t\"net\"\n\tkp \"example.com/pkg/ports\"\n\t_ \"embed\"\n)\n\nfunc f() {}\n";
+        assert_eq!(
+            imports(text),
+            vec![
+                ("net".to_string(), "net".to_string()),
+                ("kp".to_string(), "example.com/pkg/ports".to_string())
+            ]
+        );
+        assert_eq!(
+            imports("package x\nimport \"os\"\n"),
+            vec![("os".into(), "os".into())]
+        );
+        assert_eq!(
+            receiver_name("func (c *DNSController) runOnce() error").as_deref(),
+            Some("c")
+        );
+        assert_eq!(receiver_name("func run() error"), None);
+        assert!(is_standard("net/http") && !is_standard("golang.org/x/net/http2"));
+    }
+}

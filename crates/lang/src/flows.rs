@@ -1,0 +1,71 @@
+//! How errors flow through a file's functions, for the cause graph: which
+//! calls' errors a function hands up as they are (`return f(x)`; `v, err :=
+//! f(x)` then `return nil, err`), which calls' errors it checks at all,
+//! its parameters and local values, and the file's imports and constants.
+//! The extractor's cause pass (`errdex-extract`) resolves the calls and
+//! follows them to the sites and standard-library calls they reach.
+
+/// What a file tells about the flow of errors.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileFlows {
+    /// Local package name → import path.
+    pub imports: Vec<(String, String)>,
+    /// Constants: name → the expression it is declared with, as written.
+    pub constants: Vec<(String, String)>,
+    /// Every function and method.
+    pub functions: Vec<FunctionFlow>,
+}
+
+/// One function or method.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FunctionFlow {
+    /// Its name.
+    pub name: String,
+    /// A method's receiver type, without `*` and type parameters.
+    pub receiver: Option<String>,
+    /// The receiver's name inside the method (`r` of `(r *T)`).
+    pub receiver_name: Option<String>,
+    /// Parameter names, in order.
+    pub params: Vec<String>,
+    /// Line of the declaration (1-based).
+    pub line: u32,
+    /// Calls whose error the function returns unchanged.
+    pub passes: Vec<CallFlow>,
+    /// Calls whose result goes to an error variable (`v, err := f(x)`),
+    /// in source order: what a site that wraps `err` wraps.
+    pub error_calls: Vec<CallFlow>,
+    /// Local names given a value once (`addr := net.JoinHostPort(…)`):
+    /// name → the expression, as written.
+    pub locals: Vec<(String, String)>,
+}
+
+/// A call, as written.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallFlow {
+    /// The called expression (`serveReadinessOnAddr`, `net.Listen`,
+    /// `r.store.Get`).
+    pub callee: String,
+    /// The arguments' source text.
+    pub args: Vec<String>,
+    /// Line of the call (1-based).
+    pub line: u32,
+}
+
+impl FunctionFlow {
+    /// The call a site at `line` wraps when its wrapped call is `callee`:
+    /// the last such call to an error variable at or before that line.
+    pub fn wrapped(&self, callee: &str, line: u32) -> Option<&CallFlow> {
+        self.error_calls
+            .iter()
+            .rev()
+            .find(|c| c.callee == callee && c.line <= line)
+    }
+
+    /// The expression a local name was given, if once.
+    pub fn local(&self, name: &str) -> Option<&str> {
+        self.locals
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, e)| e.as_str())
+    }
+}
