@@ -19,6 +19,7 @@
 mod code;
 pub mod family;
 mod go_code;
+mod leaves;
 mod other_code;
 mod prose;
 mod related;

@@ -149,6 +149,7 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
             ));
         }
     }
+    out.extend(crate::leaves::meaning(&r.causes));
     if cx.family.slug != crate::family::FALLBACK.slug {
         out.push(format!(
             "Its wording puts it in the {} family: {}",
@@ -266,6 +267,10 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
     if cx.r.sites.len() > 3 {
         out.push_str(&format!(" ({} more sites.)", cx.r.sites.len() - 3));
     }
+    if let Some(leaf) = crate::leaves::trigger(&cx.r.causes) {
+        out.push(' ');
+        out.push_str(&leaf);
+    }
     if cx.family.slug != crate::family::FALLBACK.slug {
         out.push(' ');
         out.push_str(cx.family.situations);
@@ -276,6 +281,7 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
 pub(crate) fn situations(cx: &Cx<'_>) -> String {
     let f = cx.f;
     let mut out: Vec<String> = Vec::new();
+    out.extend(crate::leaves::situation(&cx.r.causes));
     if cx.family.slug != crate::family::FALLBACK.slug {
         out.push(cx.family.situations.to_string());
     }
@@ -336,6 +342,7 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
     if cx.is_expected() {
         out.extend(cx.family.solutions.iter().map(|s| s.to_string()));
     }
+    out.extend(crate::leaves::solutions(&cx.r.causes));
     if let Some((_, prefix)) = &cx.chain {
         let whose = match &f.wrapped_call {
             Some(call) => format!("the error from {}", code(call)),
@@ -389,7 +396,8 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             None => String::new(),
         }
     ));
-    out.dedup();
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|s| seen.insert(s.clone()));
     out.truncate(6);
     out
 }

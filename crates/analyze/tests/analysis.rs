@@ -301,3 +301,64 @@ fn every_language_gets_analysed_and_its_code_parses() {
         );
     }
 }
+
+/// The real kops files behind both seed pages (`../shared/fixtures/kops`,
+/// read from there): each static record names the cause its seed page
+/// names, from the code.
+#[test]
+fn the_seed_records_name_the_causes_their_pages_name() {
+    let kops = manifest().join("../../../shared/fixtures/kops");
+    if !kops.join("channels/pkg/cmd/readiness.go").exists() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{} is missing",
+            kops.display()
+        );
+        eprintln!("NOTICE: skipping: {} is missing", kops.display());
+        return;
+    }
+    let records = analysed(&kops, "kubernetes/kops");
+
+    // The readiness port cannot be bound: another process holds it.
+    let probe = by(&records, "serving readiness probe: %w");
+    let listen = probe
+        .causes
+        .iter()
+        .find(|c| c.knowledge.as_deref() == Some("errno/EADDRINUSE"))
+        .expect("net.Listen's address-in-use is a cause");
+    assert_eq!(listen.values, ["addr = 127.0.0.1:3986"]);
+    assert_eq!(
+        listen.path,
+        ["serveReadiness", "serveReadinessOnAddr", "net.Listen"]
+    );
+    assert!(probe
+        .causes
+        .iter()
+        .any(|c| c.message_pattern == "listening on %s: %w"
+            && c.file_path == "channels/pkg/cmd/readiness.go"));
+    let doc = probe.documentation.as_deref().unwrap();
+    for part in [
+        "`net.Listen` on 127.0.0.1:3986",
+        "`address already in use`",
+        "another process",
+    ] {
+        assert!(doc.contains(part), "{part:?} not in {doc}");
+    }
+    assert!(
+        probe.solutions[0].contains("ss -ltnp 'sport = :3986'"),
+        "{:?}",
+        probe.solutions
+    );
+    assert!(probe
+        .solutions
+        .last()
+        .unwrap()
+        .starts_with("Read the code at"));
+
+    // A cooperative shutdown, not a fault.
+    let stop = by(&records, "stop requested");
+    let doc = stop.documentation.as_deref().unwrap();
+    assert!(doc.contains("`c.StopRequested()` holds"), "{doc}");
+    assert!(doc.contains("stopping on purpose"), "{doc}");
+    assert_eq!(stop.background_tag.as_deref(), Some("graceful-shutdown"));
+}

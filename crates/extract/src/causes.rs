@@ -347,13 +347,17 @@ impl Graph<'_, '_> {
         }
         let Some(last) = frames.last() else { return };
         let file = &self.repo.files[last.file];
-        let dir = folder(file.rel);
         let Some(target) = self.resolve(callee, file, &last.key, receiver_name) else {
             return;
         };
-        let path: Vec<String> = frames.iter().map(|f| callee_of(&f.call)).collect();
+        let mut path: Vec<String> = frames.iter().map(|f| callee_of(&f.call)).collect();
         match target {
             Target::Std(name) => {
+                // The standard-library call by its import path
+                // (`net/http.Get`), as the knowledge base names it.
+                if let Some(last) = path.last_mut() {
+                    last.clone_from(&name);
+                }
                 let line = match &last.call {
                     CallRef::Wrapped(_, line) => *line,
                     CallRef::Passed(c) => c.line,
@@ -375,7 +379,6 @@ impl Graph<'_, '_> {
                 if !w.seen.insert((target_dir.clone(), key.clone())) {
                     return;
                 }
-                let _ = dir;
                 self.into_function(&target_dir, &key, path, frames, w);
             }
         }

@@ -95,8 +95,55 @@ pub struct Call {
     pub runtime: String,
     /// Import path and function (`net.Listen`, `os.Open`).
     pub name: String,
+    /// Words of what the call does (`port`, `bind`): they pick an entry's
+    /// cause and remedy for this call ([`Entry::cause_for`]).
+    #[serde(default)]
+    pub topic: Vec<String>,
     /// Keys of the entries its error can be, most likely first.
     pub causes: Vec<String>,
+}
+
+/// The standard-library call of this name, if the knowledge base knows it.
+pub fn call(runtime: &str, name: &str) -> Option<&'static Call> {
+    calls()
+        .iter()
+        .find(|c| c.runtime == runtime && c.name == name)
+}
+
+/// Of `items` (most likely first), the first when it names a `topic`
+/// word or none does; else the first that names the first word any of
+/// them names (case aside).
+fn fitting<'a, T>(items: &'a [T], topic: &[String], text: impl Fn(&T) -> String) -> Option<&'a T> {
+    let texts: Vec<String> = items.iter().map(|i| text(i).to_lowercase()).collect();
+    let names = |t: &String| topic.iter().any(|w| t.contains(&w.to_lowercase()));
+    if texts.first().is_some_and(names) {
+        return items.first();
+    }
+    topic
+        .iter()
+        .find_map(|w| {
+            let w = w.to_lowercase();
+            texts.iter().position(|t| t.contains(&w))
+        })
+        .map(|i| &items[i])
+        .or(items.first())
+}
+
+impl Entry {
+    /// The cause that fits a call of this topic: the most likely one when
+    /// it names a topic word, else the first that names the most telling
+    /// word any cause names.
+    pub fn cause_for(&self, topic: &[String]) -> Option<&str> {
+        fitting(&self.causes, topic, Clone::clone).map(String::as_str)
+    }
+
+    /// The remedy that fits a call of this topic, the same way (its action
+    /// and command read together).
+    pub fn remedy_for(&self, topic: &[String]) -> Option<&Remedy> {
+        fitting(&self.remedies, topic, |r| {
+            format!("{} {}", r.action, r.run.as_deref().unwrap_or_default())
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -347,6 +394,47 @@ mod tests {
     }
 
     #[test]
+    fn templates_are_distinct_and_findable() {
+        let mut owner: HashMap<String, &str> = HashMap::new();
+        for e in entries() {
+            for t in &e.texts {
+                let (pattern, _) = printf(&t.text);
+                if let Some(other) = owner.insert(pattern.clone(), &e.key) {
+                    assert_eq!(
+                        other, e.key,
+                        "{pattern:?} is both {other}'s and {}'s",
+                        e.key
+                    );
+                }
+                let literal: usize = pieces(&t.text)
+                    .iter()
+                    .map(|p| match p {
+                        Piece::Lit(l) => l.chars().filter(|c| c.is_alphanumeric()).count(),
+                        Piece::Hole(_) => 0,
+                    })
+                    .sum();
+                assert!(
+                    literal >= 3,
+                    "{}: {:?} has too little text to be found",
+                    e.key,
+                    t.text
+                );
+                assert!(
+                    !t.text.contains('\n'),
+                    "{}: {:?} spans lines",
+                    e.key,
+                    t.text
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_knowledge_base_has_at_least_300_entries() {
+        assert!(entries().len() >= 300, "{} entries", entries().len());
+    }
+
+    #[test]
     fn every_call_names_existing_entries() {
         assert!(!calls().is_empty());
         for c in calls() {
@@ -361,6 +449,22 @@ mod tests {
             }
         }
         assert_eq!(causes_of("go", "net.Listen")[0].key, "errno/EADDRINUSE");
+        // `permission denied` from a listener is a low port, not a file.
+        let listen = &call("go", "net.Listen").unwrap().topic;
+        let eacces = get("errno/EACCES").unwrap();
+        assert!(eacces
+            .cause_for(listen)
+            .unwrap()
+            .contains("port below 1024"));
+        assert!(eacces
+            .remedy_for(listen)
+            .unwrap()
+            .action
+            .contains("low port"));
+        assert_eq!(
+            eacces.cause_for(&[]),
+            eacces.causes.first().map(String::as_str)
+        );
     }
 
     #[test]

@@ -128,7 +128,12 @@ impl<'a> CauseView<'a> {
     /// The view of a stored cause.
     pub fn of(c: &'a Cause) -> CauseView<'a> {
         let knowledge = c.knowledge.as_deref().and_then(errdex_kb::get);
-        let remedy = knowledge.and_then(|e| e.remedies.first()).map(|r| {
+        let topic = c
+            .path
+            .last()
+            .and_then(|name| errdex_kb::call("go", name))
+            .map_or(&[][..], |call| call.topic.as_slice());
+        let remedy = knowledge.and_then(|e| e.remedy_for(topic)).map(|r| {
             let run = r.run.as_deref().map(|cmd| errdex_kb::fill(cmd, &c.values));
             (r.action.as_str(), run)
         });

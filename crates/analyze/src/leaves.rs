@@ -1,0 +1,211 @@
+//! What the analysis says of a record's causes (`causes[]`, the cause
+//! graph's): the site the wrapped error comes from, the standard-library
+//! call that fails at the end, its reasons from the knowledge base with
+//! the values the code fixes, and the commands that check each. Every
+//! sentence names a cause the graph found; none guesses.
+
+use errdex_model::Cause;
+
+/// `text` quoted as code.
+fn code(text: &str) -> String {
+    let ticks = if text.contains('`') { "``" } else { "`" };
+    format!("{ticks}{text}{ticks}")
+}
+
+/// Runtime causes considered, most likely first.
+const MAX_LEAVES: usize = 3;
+
+/// The record's runtime causes with their entries, most likely first.
+fn leaves(causes: &[Cause]) -> Vec<(&Cause, &'static errdex_kb::Entry)> {
+    causes
+        .iter()
+        .filter_map(|c| Some((c, errdex_kb::get(c.knowledge.as_deref()?)?)))
+        .take(MAX_LEAVES)
+        .collect()
+}
+
+/// The topic words of a runtime cause's failing call (`port`, `bind`).
+fn topic(c: &Cause) -> &'static [String] {
+    c.path
+        .last()
+        .and_then(|name| errdex_kb::call("go", name))
+        .map_or(&[], |call| call.topic.as_slice())
+}
+
+/// The failing call of a runtime cause (`net.Listen`), with its known
+/// values (`on 127.0.0.1:3986`).
+fn failing_call(c: &Cause) -> String {
+    let call = c.path.last().map_or(String::new(), |p| code(p));
+    let values: Vec<&str> = c
+        .values
+        .iter()
+        .map(|v| v.split_once(" = ").map_or(v.as_str(), |(_, x)| x))
+        .collect();
+    match values[..] {
+        [] => call,
+        _ => format!("{call} on {}", values.join(", ")),
+    }
+}
+
+/// The function a cause's call is made in: the last but one of its path.
+fn caller(c: &Cause) -> Option<&str> {
+    let n = c.path.len();
+    (n >= 2).then(|| c.path[n - 2].as_str())
+}
+
+/// The repository's site the wrapped error comes from, nearest first.
+fn nearest_site(causes: &[Cause]) -> Option<&Cause> {
+    causes.iter().find(|c| c.record_id.is_some())
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [a] => a.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// A sentence for "What it means": where the wrapped error comes from and
+/// why, in the end, it happens.
+pub(crate) fn meaning(causes: &[Cause]) -> Option<String> {
+    let leaves = leaves(causes);
+    let site = nearest_site(causes);
+    let mut out = match site {
+        Some(s) => format!(
+            "The error it wraps comes from {} ({}:{}, reached through {})",
+            code(&s.message_pattern),
+            s.file_path,
+            s.line_number,
+            code(&s.path.join(" → "))
+        ),
+        None if !leaves.is_empty() => {
+            "The error it wraps comes from the standard library".to_string()
+        }
+        None => return None,
+    };
+    if let Some((c, first)) = leaves.first() {
+        let reasons: Vec<String> = leaves
+            .iter()
+            .map(|(c, _)| code(&c.message_pattern))
+            .collect();
+        out.push_str(&format!(
+            ", which fails when {}{} fails: most likely {} ({}: {}), else {}",
+            failing_call(c),
+            caller(c).map_or(String::new(), |f| format!(" in {}", code(f))),
+            code(&c.message_pattern),
+            first.key,
+            lower_first(first.cause_for(topic(c)).unwrap_or(first.meaning.as_str())),
+            join_or(&reasons[1..]),
+        ));
+        if reasons.len() == 1 {
+            // "else" with nothing after it.
+            out.truncate(out.len() - ", else ".len());
+        }
+    }
+    out.push('.');
+    Some(out)
+}
+
+fn lower_first(s: &str) -> String {
+    let s = s.trim_end_matches('.');
+    let mut c = s.chars();
+    match c.next() {
+        // An acronym or a name stays as it is (`TCP`, `Go`).
+        Some(_) if c.clone().next().is_some_and(|n| n.is_uppercase()) => s.to_string(),
+        Some(first) => first.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// A clause for "When it happens": the failing call at the end.
+pub(crate) fn trigger(causes: &[Cause]) -> Option<String> {
+    let leaves = leaves(causes);
+    let (c, _) = leaves.first()?;
+    let reasons: Vec<String> = leaves
+        .iter()
+        .map(|(c, _)| code(&c.message_pattern))
+        .collect();
+    Some(format!(
+        "In the end it is {} at {}:{} that fails, with {}.",
+        failing_call(c),
+        c.file_path,
+        c.line_number,
+        join_or(&reasons)
+    ))
+}
+
+/// A sentence for "Common situations": the most likely cause's typical
+/// situation, from the knowledge base.
+pub(crate) fn situation(causes: &[Cause]) -> Option<String> {
+    let (c, e) = leaves(causes).into_iter().next()?;
+    let cause = e.cause_for(topic(c))?;
+    Some(format!(
+        "Most often {} fails with {} because: {}",
+        failing_call(c),
+        code(&c.message_pattern),
+        lower_first(cause) + "."
+    ))
+}
+
+/// Solutions, most likely cause first, each with the knowledge base's
+/// command filled with the known values.
+pub(crate) fn solutions(causes: &[Cause]) -> Vec<String> {
+    leaves(causes)
+        .into_iter()
+        .filter_map(|(c, e)| {
+            let remedy = e.remedy_for(topic(c))?;
+            let mut s = format!(
+                "If the log says {} ({}): {}",
+                code(&c.message_pattern),
+                e.key,
+                remedy.action
+            );
+            if let Some(run) = &remedy.run {
+                s.push_str(&format!(" {}", code(&errdex_kb::fill(run, &c.values))));
+            }
+            Some(s)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listen() -> Cause {
+        Cause {
+            message_pattern: "address already in use".into(),
+            record_id: None,
+            knowledge: Some("errno/EADDRINUSE".into()),
+            file_path: "cmd/readiness.go".into(),
+            line_number: 67,
+            path: vec![
+                "serveReadiness".into(),
+                "serveReadinessOnAddr".into(),
+                "net.Listen".into(),
+            ],
+            values: vec!["addr = 127.0.0.1:3986".into()],
+        }
+    }
+
+    #[test]
+    fn a_runtime_cause_is_named_with_its_values_and_command() {
+        let causes = vec![listen()];
+        let meaning = meaning(&causes).unwrap();
+        assert!(
+            meaning.contains("`net.Listen` on 127.0.0.1:3986 in `serveReadinessOnAddr` fails"),
+            "{meaning}"
+        );
+        assert!(
+            meaning.contains(
+                "most likely `address already in use` (errno/EADDRINUSE: another process"
+            ),
+            "{meaning}"
+        );
+        let s = solutions(&causes);
+        assert!(s[0].contains("ss -ltnp 'sport = :3986'"), "{s:?}");
+        assert!(trigger(&causes).unwrap().contains("cmd/readiness.go:67"));
+    }
+}
