@@ -37,8 +37,12 @@ fn output(cmd: &mut Command) -> Option<String> {
 }
 
 fn missing(by: &str) {
-    let why = format!("the {by} runtime is not installed: its knowledge-base texts are not checked");
-    assert!(std::env::var("CI").as_deref() != Ok("true"), "{why} (CI installs it)");
+    let why =
+        format!("the {by} runtime is not installed: its knowledge-base texts are not checked");
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{why} (CI installs it)"
+    );
     eprintln!("skipped: {why}");
 }
 
@@ -66,11 +70,19 @@ fn check(by: &str, printed: &str) {
             }
         }
     }
-    assert!(wrong.is_empty(), "{by}: {} problems:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{by}: {} problems:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }
 
 fn own_texts<'a>(e: &'a Entry, by: &'a str) -> impl Iterator<Item = &'a str> + Clone {
-    e.texts.iter().filter(move |t| t.by == by).map(|t| t.text.as_str())
+    e.texts
+        .iter()
+        .filter(move |t| t.by == by)
+        .map(|t| t.text.as_str())
 }
 
 /// glibc's texts: a C program printing `strerror` of every errno name the
@@ -83,7 +95,11 @@ fn c_library_prints_its_texts() {
     let mut src = String::from("#define _GNU_SOURCE\n#include <errno.h>\n#include <netdb.h>\n#include <stdio.h>\n#include <string.h>\nint main(void) {\n");
     for e in entries() {
         if let Some(name) = e.key.strip_prefix("errno/") {
-            let f = if name.starts_with("EAI_") { "gai_strerror" } else { "strerror" };
+            let f = if name.starts_with("EAI_") {
+                "gai_strerror"
+            } else {
+                "strerror"
+            };
             src.push_str(&format!(
                 "#ifdef {name}\n  printf(\"errno/{name}\\t%s\\n\", {f}({name}));\n#endif\n"
             ));
@@ -118,7 +134,10 @@ fn go_prints_its_texts() {
 
 #[test]
 fn python_prints_its_texts() {
-    match Command::new("python3").arg(printers().join("python.py")).output_of() {
+    match Command::new("python3")
+        .arg(printers().join("python.py"))
+        .output_of()
+    {
         None => missing("python"),
         Some(out) => check("python", &out),
     }
@@ -126,7 +145,10 @@ fn python_prints_its_texts() {
 
 #[test]
 fn openssl_prints_its_texts() {
-    match Command::new("python3").arg(printers().join("openssl.py")).output_of() {
+    match Command::new("python3")
+        .arg(printers().join("openssl.py"))
+        .output_of()
+    {
         None => missing("openssl"),
         Some(out) => check("openssl", &out),
     }
@@ -134,7 +156,10 @@ fn openssl_prints_its_texts() {
 
 #[test]
 fn node_prints_its_texts() {
-    match Command::new("node").arg(printers().join("node.js")).output_of() {
+    match Command::new("node")
+        .arg(printers().join("node.js"))
+        .output_of()
+    {
         None => missing("node"),
         Some(out) => check("node", &out),
     }
@@ -142,7 +167,10 @@ fn node_prints_its_texts() {
 
 #[test]
 fn java_prints_its_texts() {
-    match Command::new("java").arg(printers().join("Printer.java")).output_of() {
+    match Command::new("java")
+        .arg(printers().join("Printer.java"))
+        .output_of()
+    {
         None => missing("java"),
         Some(out) => check("java", &out),
     }

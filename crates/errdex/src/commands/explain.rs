@@ -466,7 +466,10 @@ fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
 /// A layer the runtime prints: its knowledge-base entry, what it means,
 /// the first thing to do and the documentation.
 fn push_knowledge(s: &mut String, c: &CandidateOut, k: &Knowledge) {
-    s.push_str(&format!("     → runtime: {}  {}\n", k.key, c.message_pattern));
+    s.push_str(&format!(
+        "     → runtime: {}  {}\n",
+        k.key, c.message_pattern
+    ));
     if let Some(d) = &c.documentation {
         s.push_str(&format!("       {d}\n"));
     }
