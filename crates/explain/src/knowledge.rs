@@ -54,7 +54,13 @@ pub(crate) fn rows() -> Vec<TraceRow> {
             if rows[first..].iter().any(|r| r.message_pattern == t.text) {
                 continue;
             }
-            let (_, args) = errdex_kb::printf(&t.text);
+            // `err` holds a wrapped cause; every other hole a plain value
+            // (a hole named like `errno` would read as a cause).
+            let (_, names) = errdex_kb::printf(&t.text);
+            let args = names
+                .into_iter()
+                .map(|n| if n == "err" { n } else { "value".to_string() })
+                .collect();
             let (runtime, _) = e.key.split_once('/').unwrap_or(("kb", ""));
             rows.push(TraceRow {
                 id: format!("{ID_PREFIX}{}", e.key),

@@ -174,6 +174,9 @@ pub struct Explainer {
     /// the number of its site there.
     records: Records,
     set: TemplateSet,
+    /// The runtime knowledge base's templates ([`knowledge`]): traced in
+    /// the text the repositories' templates leave unexplained.
+    knowledge: TemplateSet,
     /// The level markers some template starts with (a CLI's `Error: `
     /// printer): a line behind one is read both ways.
     marker_heads: Vec<&'static str>,
@@ -191,11 +194,16 @@ impl Explainer {
         // copies of a package's code (`dist/axios.js` beside
         // `lib/core/settle.js`) are added last, so that of equally good
         // sites the source's come first.
+        // The knowledge base's rows come last and build a set of their
+        // own, which reads only what the repositories' leave unexplained.
+        let mut kb = TemplateSetBuilder::new();
         let mut copies = Vec::new();
         let mut payload = 0;
         for row in &rows {
             for site in &row.sites {
-                if is_built_copy(&site.file_path) {
+                if knowledge::is_knowledge(row) {
+                    add_site(&mut kb, row, site, payload);
+                } else if is_built_copy(&site.file_path) {
                     copies.push((row, site, payload));
                 } else {
                     add_site(&mut b, row, site, payload);
@@ -209,10 +217,10 @@ impl Explainer {
         for (outer, arg, inner) in links::links(&rows) {
             b.link(outer, &arg, inner);
         }
-        Explainer::assemble(Records::new(&rows), b.build())
+        Explainer::assemble(Records::new(&rows), b.build(), kb.build())
     }
 
-    fn assemble(records: Records, set: TemplateSet) -> Explainer {
+    fn assemble(records: Records, set: TemplateSet, knowledge: TemplateSet) -> Explainer {
         let marker_heads: Vec<&'static str> = prefix::level_markers()
             .filter(|m| set.starts_a_template(m))
             .collect();
@@ -225,6 +233,7 @@ impl Explainer {
         Explainer {
             records,
             set,
+            knowledge,
             marker_heads,
             marker_ends,
         }
@@ -399,14 +408,15 @@ impl Explainer {
         let text = &line[at..end];
         let prepared = self.prepare(text, hints);
         let parts: A::Parts = self.trace_parts(&prepared);
-        let answer = |prepared, parts| {
+        let answer = |prepared: &prefix::Prepared<'_>, parts: &A::Parts| {
+            let known = parts.with_knowledge(&self.knowledge, prepared);
             A::of(
                 self,
                 line,
                 Reading {
                     at,
                     prepared,
-                    parts,
+                    parts: known.as_ref().unwrap_or(parts),
                 },
             )
         };
@@ -583,18 +593,12 @@ impl Explainer {
 /// (inside a chain they stay); and each line of a message of several,
 /// since a log is read a line at a time.
 fn add_site(b: &mut TemplateSetBuilder, row: &TraceRow, site: &TraceSite, payload: u32) {
-    let fallback = knowledge::is_knowledge(row);
-    let t = match fallback {
-        true => knowledge::template(row, site),
-        false => language(row.language).template(&row.message_pattern, &site.args, &site.callee),
+    let t = if knowledge::is_knowledge(row) {
+        knowledge::template(row, site)
+    } else {
+        language(row.language).template(&row.message_pattern, &site.args, &site.callee)
     };
-    let mut add = |t| {
-        if fallback {
-            b.add_fallback(t, payload, &site.file_path, site.line_number)
-        } else {
-            b.add(t, payload, &site.file_path, site.line_number)
-        }
-    };
+    let mut add = |t| b.add(t, payload, &site.file_path, site.line_number);
     // A message of one line and its line break (`f"… {message}\n"`) is
     // that line: a log is read a line at a time.
     let (t, lines) = match <[_; 1]>::try_from(t.lines()) {

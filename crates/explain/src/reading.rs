@@ -97,6 +97,10 @@ pub(crate) trait Gather: Default {
     fn found(&self) -> bool;
     /// What the parts found, for the verdict.
     fn tally(&self) -> Tally;
+    /// The parts with the runtime knowledge base's frames added where the
+    /// repositories' templates left text unexplained (`kb`: its set);
+    /// `None` when there is none to add.
+    fn with_knowledge(&self, kb: &TemplateSet, p: &prefix::Prepared<'_>) -> Option<Self>;
     /// How the reading's one part fared: frames, whether it left a head
     /// unexplained, whether it left text unmatched, where its outermost
     /// frame ends.
@@ -159,6 +163,43 @@ impl Shape {
 impl Gather for Vec<Trace> {
     type Part = Trace;
 
+    fn with_knowledge(&self, kb: &TemplateSet, p: &prefix::Prepared<'_>) -> Option<Self> {
+        if self.iter().all(|t| t.unmatched.is_empty()) {
+            return None;
+        }
+        let hints = Hints::default();
+        let mut out = self.clone();
+        let mut added = false;
+        for (t, part) in out.iter_mut().zip(&p.parts) {
+            let mut unmatched = Vec::new();
+            for &(s, e) in &t.unmatched {
+                let inner = kb.trace(&part.text[s..e], &hints);
+                if inner.frames.is_empty() {
+                    unmatched.push((s, e));
+                    continue;
+                }
+                added = true;
+                unmatched.extend(
+                    inner
+                        .head
+                        .iter()
+                        .chain(&inner.unmatched)
+                        .map(|&(a, b)| (s + a, s + b)),
+                );
+                t.frames.extend(inner.frames.into_iter().map(|mut f| {
+                    (f.start, f.end) = (f.start + s, f.end + s);
+                    f
+                }));
+            }
+            unmatched.sort_unstable();
+            t.unmatched = unmatched;
+            // Outermost first: a layer starts where the one wrapping it
+            // leaves its text.
+            t.frames.sort_by_key(|f| f.start);
+        }
+        added.then_some(out)
+    }
+
     fn push(&mut self, part: Trace) {
         Vec::push(self, part);
     }
@@ -205,6 +246,20 @@ pub(crate) struct OutlineParts {
 
 impl Gather for OutlineParts {
     type Part = TraceOutline;
+
+    /// An outline keeps no spans: only a reading that found nothing is
+    /// traced again, whole, against the knowledge base.
+    fn with_knowledge(&self, kb: &TemplateSet, p: &prefix::Prepared<'_>) -> Option<Self> {
+        if self.found() {
+            return None;
+        }
+        let hints = Hints::default();
+        let mut out = OutlineParts::default();
+        for part in &p.parts {
+            out.push(kb.outline(&part.text, &hints));
+        }
+        out.found().then_some(out)
+    }
 
     #[inline]
     fn push(&mut self, o: TraceOutline) {

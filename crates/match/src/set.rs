@@ -110,8 +110,6 @@ pub struct TemplateSetBuilder {
     index: foldhash::HashMap<Template, usize>,
     files: foldhash::HashMap<u32, (Box<str>, u32)>,
     links: Vec<(u32, String, u32)>,
-    /// Payloads added by [`TemplateSetBuilder::add_fallback`].
-    fallback: foldhash::HashSet<u32>,
 }
 
 impl TemplateSetBuilder {
@@ -136,14 +134,6 @@ impl TemplateSetBuilder {
         }
     }
 
-    /// Adds a template for a site that prints its text only when no other
-    /// site does: the runtime's own texts (`connection refused`) answer a
-    /// layer that no repository prints, and give way where one does.
-    pub fn add_fallback(&mut self, template: Template, payload: u32, file: &str, line: u32) {
-        self.fallback.insert(payload);
-        self.add(template, payload, file, line);
-    }
-
     /// Declares that the holes of `outer`'s templates filled by the
     /// argument `arg` may hold the text of `inner`'s templates, whatever
     /// their share of it: `inner` hands its format to the function
@@ -156,13 +146,6 @@ impl TemplateSetBuilder {
 
     /// Compiles the set.
     pub fn build(mut self) -> TemplateSet {
-        if !self.fallback.is_empty() {
-            for (_, payloads) in &mut self.templates {
-                if payloads.iter().any(|p| !self.fallback.contains(p)) {
-                    payloads.retain(|p| !self.fallback.contains(p));
-                }
-            }
-        }
         let mut anchors =
             Anchors::build(self.templates.iter().map(|(t, _)| (t, may_match_alone(t))));
         let mut set = TemplateSet {

@@ -820,15 +820,3 @@ fn a_short_piece_linked_into_a_quoted_hole_is_a_layer() {
     let line = "request \"put key\" with result \"size:6\" took too long";
     assert_eq!(layers_of(&s, line), [vec![1], vec![2]]);
 }
-
-#[test]
-fn fallback_sites_give_way_to_sites_of_the_same_text() {
-    let mut b = TemplateSetBuilder::new();
-    let refused = || tpl(vec![lit("connection refused")]);
-    b.add(refused(), 1, "pkg/client.go", 10);
-    b.add_fallback(refused(), 2, "", 0);
-    b.add_fallback(tpl(vec![lit("no such file or directory")]), 3, "", 0);
-    let s = b.build();
-    assert_eq!(layers_of(&s, "connection refused"), vec![vec![1]]);
-    assert_eq!(layers_of(&s, "no such file or directory"), vec![vec![3]]);
-}
