@@ -53,9 +53,14 @@ fn caller(c: &Cause) -> Option<&str> {
     (n >= 2).then(|| c.path[n - 2].as_str())
 }
 
-/// The repository's site the wrapped error comes from, nearest first.
-fn nearest_site(causes: &[Cause]) -> Option<&Cause> {
-    causes.iter().find(|c| c.record_id.is_some())
+/// The repository's sites the wrapped error comes from at the nearest
+/// depth (at most three): the sites the wrapped call itself returns.
+fn nearest_sites(causes: &[Cause]) -> Vec<&Cause> {
+    let sites = causes.iter().filter(|c| c.record_id.is_some());
+    let Some(depth) = sites.clone().map(|c| c.path.len()).min() else {
+        return Vec::new();
+    };
+    sites.filter(|c| c.path.len() == depth).take(3).collect()
 }
 
 /// `a`, `a or b`, `a, b or c`.
@@ -71,19 +76,35 @@ fn join_or(items: &[String]) -> String {
 /// why, in the end, it happens.
 pub(crate) fn meaning(causes: &[Cause]) -> Option<String> {
     let leaves = leaves(causes);
-    let site = nearest_site(causes);
-    let mut out = match site {
-        Some(s) => format!(
+    let sites = nearest_sites(causes);
+    let mut out = match &sites[..] {
+        [s] => format!(
             "The error it wraps comes from {} ({}:{}, reached through {})",
             code(&s.message_pattern),
             s.file_path,
             s.line_number,
             code(&s.path.join(" → "))
         ),
-        None if !leaves.is_empty() => {
-            "The error it wraps comes from the standard library".to_string()
+        [] if leaves.is_empty() => return None,
+        [] => "The error it wraps comes from the standard library".to_string(),
+        more => {
+            let texts: Vec<String> = more
+                .iter()
+                .map(|s| {
+                    format!(
+                        "{} ({}:{})",
+                        code(&s.message_pattern),
+                        s.file_path,
+                        s.line_number
+                    )
+                })
+                .collect();
+            format!(
+                "The errors {} returns include {}",
+                code(&more[0].path.join(" → ")),
+                join_or(&texts)
+            )
         }
-        None => return None,
     };
     if let Some((c, first)) = leaves.first() {
         let reasons: Vec<String> = leaves

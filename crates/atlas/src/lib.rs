@@ -210,7 +210,9 @@ impl Atlas {
         let ex = self.explainer()?;
         for line in q.lines().take(TRACED_LINES) {
             for frame in &ex.explain(line).frames {
-                for c in &frame.candidates {
+                // A runtime's text (the knowledge base) is no record of
+                // the atlas: search answers with records only.
+                for c in frame.candidates.iter().filter(|c| c.knowledge.is_none()) {
                     if repo.is_none_or(|r| r == c.repo) {
                         hits.push(Hit::traced(c));
                     }

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8] = b"errdex trace cache\n";
 /// Bumped whenever the layout below changes.
-const FORMAT: u32 = 14;
+const FORMAT: u32 = 13;
 
 /// The cache file of the database at `db`: beside it, named after it.
 pub fn path_for(db: &Path) -> PathBuf {
@@ -148,7 +148,6 @@ impl Explainer {
         let mut e = Encoder::new();
         self.records.encode(&mut e);
         self.set.encode(&mut e);
-        self.knowledge.encode(&mut e);
         e.finish()
     }
 
@@ -165,16 +164,14 @@ impl Explainer {
         let mut d = Decoder::new(file.get(start..end)?);
         let raw = Records::read(&mut d, file)?;
         let set = TemplateSet::decode(&mut d)?;
-        let knowledge = TemplateSet::decode(&mut d)?;
         if !d.is_empty() {
             return None;
         }
         let records = Records::assemble(backing, raw)?;
-        let payloads_ok = [&set, &knowledge].iter().all(|s| {
-            s.max_payload()
-                .is_none_or(|p| (p as usize) < records.sites())
-        });
-        payloads_ok.then(|| Explainer::assemble(records, set, knowledge))
+        let payloads_ok = set
+            .max_payload()
+            .is_none_or(|p| (p as usize) < records.sites());
+        payloads_ok.then(|| Explainer::assemble(records, set))
     }
 }
 

@@ -24,8 +24,8 @@ fn field<T: Serialize + ?Sized>(out: &mut Vec<u8>, key: &str, v: &T) {
 
 /// Appends a site's candidate JSON with its three per-line values left
 /// out: `{"id":…,"githubUrl":…,"score":` ‹score› `,"function":…,"hinted":`
-/// ‹hinted› `,"exact":` ‹exact› `,"documentation":…` (and `,"knowledge":…`
-/// for a knowledge-base entry) `}`. Gives where the two
+/// ‹hinted› `,"exact":` ‹exact› `,"documentation":…}`. (A knowledge-base
+/// candidate has no fragment: it is written field by field.) Gives where the two
 /// holes are in what it appended: where `,"function":` and
 /// `,"documentation":` start.
 pub(crate) fn fragment(r: &RecordView<'_>, s: &SiteView<'_>, out: &mut Vec<u8>) -> [u32; 2] {
@@ -52,10 +52,6 @@ pub(crate) fn fragment(r: &RecordView<'_>, s: &SiteView<'_>, out: &mut Vec<u8>) 
     let documentation = (out.len() - start) as u32;
     out.push(b',');
     field(out, "documentation", &r.documentation);
-    if let Some(k) = crate::knowledge::of(r.id) {
-        out.push(b',');
-        field(out, "knowledge", &k);
-    }
     out.push(b'}');
     [function, documentation]
 }

@@ -1,12 +1,15 @@
-//! The runtime knowledge base ([`errdex_kb`]) as records of every atlas:
-//! each entry's templates are sites that answer a layer no repository
-//! prints (`bind: address already in use` after a repository's `listening
-//! on %s: %w`), and give way to a repository's site of the same text.
-//! Their candidates carry the entry's first remedy and documentation.
+//! The runtime knowledge base ([`errdex_kb`]) in every explainer: its
+//! templates, built once per process, read the text a repository's
+//! templates leave unexplained (`bind: address already in use` after
+//! `listening on %s: %w`), so they never displace a repository's layer.
+//! Their candidates carry the entry's meaning, first remedy and
+//! documentation; their site numbers follow the explainer's own sites.
 
+use crate::CandidateOut;
+use errdex_match::{TemplateSet, TemplateSetBuilder};
 use errdex_model::Lang;
-use errdex_store::{TraceRow, TraceSite};
 use serde::Serialize;
+use std::sync::OnceLock;
 
 /// What a record id of the knowledge base starts with.
 const ID_PREFIX: &str = "kb:";
@@ -26,9 +29,8 @@ pub struct Knowledge<'a> {
     pub docs: &'a str,
 }
 
-/// The knowledge-base entry of a record id, if it is one.
-pub(crate) fn of(record_id: &str) -> Option<Knowledge<'static>> {
-    let e = errdex_kb::get(record_id.strip_prefix(ID_PREFIX)?)?;
+/// What a candidate shows of an entry.
+fn of(e: &'static errdex_kb::Entry) -> Option<Knowledge<'static>> {
     let first = e.remedies.first()?;
     Some(Knowledge {
         key: &e.key,
@@ -38,57 +40,149 @@ pub(crate) fn of(record_id: &str) -> Option<Knowledge<'static>> {
     })
 }
 
-/// Whether a row is one of [`rows`].
-pub(crate) fn is_knowledge(row: &TraceRow) -> bool {
-    row.id.starts_with(ID_PREFIX)
+/// The knowledge base's templates, built once per process: each
+/// distinct template of an entry is a site, numbered from 0 in entry
+/// order (an explainer numbers them after its own sites).
+pub(crate) struct KnowledgeSet {
+    /// Their templates.
+    pub(crate) set: TemplateSet,
+    sites: Vec<KbSite>,
 }
 
-/// One row per entry and distinct template, whose pattern is the
-/// template as the knowledge base writes it (`dial {net} {addr}: {err}`)
-/// and whose site's arguments are its holes' names.
-pub(crate) fn rows() -> Vec<TraceRow> {
-    let mut rows: Vec<TraceRow> = Vec::new();
+/// What a candidate shows of a knowledge-base site.
+struct KbSite {
+    id: String,
+    repo: String,
+    pattern: &'static str,
+    entry: &'static errdex_kb::Entry,
+    knowledge: Knowledge<'static>,
+}
+
+/// The process's knowledge set.
+pub(crate) fn set() -> &'static KnowledgeSet {
+    static SET: OnceLock<KnowledgeSet> = OnceLock::new();
+    SET.get_or_init(build)
+}
+
+fn build() -> KnowledgeSet {
+    let mut b = TemplateSetBuilder::new();
+    let mut sites: Vec<KbSite> = Vec::new();
     for e in errdex_kb::entries() {
-        let first = rows.len();
+        let first = sites.len();
         for t in &e.texts {
-            if rows[first..].iter().any(|r| r.message_pattern == t.text) {
+            if sites[first..].iter().any(|s| s.pattern == t.text) {
                 continue;
             }
+            let Some(knowledge) = of(e) else { continue };
             // `err` holds a wrapped cause; every other hole a plain value
             // (a hole named like `errno` would read as a cause).
-            let (_, names) = errdex_kb::printf(&t.text);
-            let args = names
+            let (printf, names) = errdex_kb::printf(&t.text);
+            let args: Vec<String> = names
                 .into_iter()
                 .map(|n| if n == "err" { n } else { "value".to_string() })
                 .collect();
+            // Its printf form is read by C's dialect.
+            let template = errdex_lang::language(Lang::C).template(&printf, &args, "");
+            b.add(template, sites.len() as u32, "", 0);
             let (runtime, _) = e.key.split_once('/').unwrap_or(("kb", ""));
-            rows.push(TraceRow {
+            sites.push(KbSite {
                 id: format!("{ID_PREFIX}{}", e.key),
                 repo: format!("kb/{runtime}"),
-                slug: e.key.clone(),
-                message_pattern: t.text.clone(),
-                // Its printf form is read by C's dialect ([`template`]).
-                language: Lang::C,
-                documentation: Some(e.meaning.clone()),
-                sites: vec![TraceSite {
-                    file_path: String::new(),
-                    line_number: 0,
-                    function: None,
-                    callee: String::new(),
-                    args,
-                    github_url: None,
-                    guards: Vec::new(),
-                    fills: None,
-                }],
+                pattern: &t.text,
+                entry: e,
+                knowledge,
             });
         }
     }
-    rows
+    KnowledgeSet {
+        set: b.build(),
+        sites,
+    }
 }
 
-/// A knowledge-base row's template: its pattern in printf form, whose `err`
-/// holes read as wrapped causes.
-pub(crate) fn template(row: &TraceRow, site: &TraceSite) -> errdex_model::Template {
-    let (printf, _) = errdex_kb::printf(&row.message_pattern);
-    errdex_lang::language(row.language).template(&printf, &site.args, &site.callee)
+impl KnowledgeSet {
+    /// The candidate of knowledge site `site` (numbered from 0), for a
+    /// frame the set traced.
+    pub(crate) fn candidate(
+        &'static self,
+        site: u32,
+        c: &errdex_match::Candidate,
+        payload: u32,
+    ) -> Option<CandidateOut<'static>> {
+        let s = self.sites.get(site as usize)?;
+        Some(CandidateOut {
+            id: &s.id,
+            repo: &s.repo,
+            slug: &s.entry.key,
+            message_pattern: s.pattern,
+            file_path: "",
+            line_number: 0,
+            github_url: None,
+            score: (c.score * 1000.0).round() / 1000.0,
+            function: None,
+            hinted: false,
+            exact: false,
+            documentation: Some(&s.entry.meaning),
+            knowledge: Some(s.knowledge),
+            site: payload,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Explainer, Verdict};
+
+    /// The seven tails, against an atlas with no records at all:
+    /// each is traced to the runtime's entries, with a remedy.
+    #[test]
+    fn standard_library_tails_trace_against_any_atlas() {
+        let ex = Explainer::new(Vec::new());
+        for (line, innermost) in [
+            (
+                "listen tcp 127.0.0.1:3986: bind: address already in use",
+                "errno/EADDRINUSE",
+            ),
+            ("open /etc/x: permission denied", "errno/EACCES"),
+            (
+                "dial tcp 10.0.0.1:5432: connect: connection refused",
+                "errno/ECONNREFUSED",
+            ),
+            (
+                "ConnectionRefusedError: [Errno 111] Connection refused",
+                "errno/ECONNREFUSED",
+            ),
+            (
+                "Error: connect ECONNREFUSED 127.0.0.1:5432",
+                "node/ECONNREFUSED.connect",
+            ),
+            (
+                "x509: certificate signed by unknown authority",
+                "go/x509.UnknownAuthorityError",
+            ),
+            ("context deadline exceeded", "go/context.DeadlineExceeded"),
+        ] {
+            let e = ex.explain(line);
+            assert_eq!(e.verdict, Verdict::Traced, "{line}: {e:?}");
+            let last = e.frames.last().unwrap().candidates[0].knowledge.unwrap();
+            assert_eq!(last.key, innermost, "{line}");
+            assert!(!last.remedy.is_empty() && last.docs.starts_with("https://"));
+            assert_eq!(ex.outline(line).verdict, Verdict::Traced, "{line}");
+        }
+        // `bind: ` is its own layer between the listener's and the errno's.
+        let e = ex.explain("listen tcp 127.0.0.1:3986: bind: address already in use");
+        let keys: Vec<&str> = e
+            .frames
+            .iter()
+            .map(|f| f.candidates[0].knowledge.unwrap().key)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "go/net.OpError.listen",
+                "go/os.SyscallError.bind",
+                "errno/EADDRINUSE"
+            ]
+        );
+    }
 }

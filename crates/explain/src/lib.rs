@@ -174,9 +174,6 @@ pub struct Explainer {
     /// the number of its site there.
     records: Records,
     set: TemplateSet,
-    /// The runtime knowledge base's templates ([`knowledge`]): traced in
-    /// the text the repositories' templates leave unexplained.
-    knowledge: TemplateSet,
     /// The level markers some template starts with (a CLI's `Error: `
     /// printer): a line behind one is read both ways.
     marker_heads: Vec<&'static str>,
@@ -185,25 +182,18 @@ pub struct Explainer {
 }
 
 impl Explainer {
-    /// Builds the template set from the store's rows and the runtime
-    /// knowledge base's (which answer only what no row prints).
-    pub fn new(mut rows: Vec<TraceRow>) -> Explainer {
-        rows.extend(knowledge::rows());
+    /// Builds the template set from the store's rows.
+    pub fn new(rows: Vec<TraceRow>) -> Explainer {
         let mut b = TemplateSetBuilder::new();
         // A site's payload is its number across the atlas. Sites in built
         // copies of a package's code (`dist/axios.js` beside
         // `lib/core/settle.js`) are added last, so that of equally good
         // sites the source's come first.
-        // The knowledge base's rows come last and build a set of their
-        // own, which reads only what the repositories' leave unexplained.
-        let mut kb = TemplateSetBuilder::new();
         let mut copies = Vec::new();
         let mut payload = 0;
         for row in &rows {
             for site in &row.sites {
-                if knowledge::is_knowledge(row) {
-                    add_site(&mut kb, row, site, payload);
-                } else if is_built_copy(&site.file_path) {
+                if is_built_copy(&site.file_path) {
                     copies.push((row, site, payload));
                 } else {
                     add_site(&mut b, row, site, payload);
@@ -217,10 +207,10 @@ impl Explainer {
         for (outer, arg, inner) in links::links(&rows) {
             b.link(outer, &arg, inner);
         }
-        Explainer::assemble(Records::new(&rows), b.build(), kb.build())
+        Explainer::assemble(Records::new(&rows), b.build())
     }
 
-    fn assemble(records: Records, set: TemplateSet, knowledge: TemplateSet) -> Explainer {
+    fn assemble(records: Records, set: TemplateSet) -> Explainer {
         let marker_heads: Vec<&'static str> = prefix::level_markers()
             .filter(|m| set.starts_a_template(m))
             .collect();
@@ -233,7 +223,6 @@ impl Explainer {
         Explainer {
             records,
             set,
-            knowledge,
             marker_heads,
             marker_ends,
         }
@@ -409,7 +398,7 @@ impl Explainer {
         let prepared = self.prepare(text, hints);
         let parts: A::Parts = self.trace_parts(&prepared);
         let answer = |prepared: &prefix::Prepared<'_>, parts: &A::Parts| {
-            let known = parts.with_knowledge(&self.knowledge, prepared);
+            let known = parts.with_knowledge(self.records.sites() as u32, prepared);
             A::of(
                 self,
                 line,
@@ -568,6 +557,12 @@ impl Explainer {
     }
 
     fn candidate(&self, c: &errdex_match::Candidate) -> CandidateOut<'_> {
+        // Sites after the explainer's own are the knowledge base's.
+        if let Some(kb) = c.payload.checked_sub(self.records.sites() as u32) {
+            if let Some(out) = knowledge::set().candidate(kb, c, c.payload) {
+                return out;
+            }
+        }
         let (row, site) = self.site((self.records.record_of(c.payload), c.payload as usize));
         CandidateOut {
             id: row.id,
@@ -582,7 +577,7 @@ impl Explainer {
             hinted: c.hinted,
             exact: c.exact,
             documentation: row.documentation,
-            knowledge: knowledge::of(row.id),
+            knowledge: None,
             site: c.payload,
         }
     }
@@ -593,11 +588,7 @@ impl Explainer {
 /// (inside a chain they stay); and each line of a message of several,
 /// since a log is read a line at a time.
 fn add_site(b: &mut TemplateSetBuilder, row: &TraceRow, site: &TraceSite, payload: u32) {
-    let t = if knowledge::is_knowledge(row) {
-        knowledge::template(row, site)
-    } else {
-        language(row.language).template(&row.message_pattern, &site.args, &site.callee)
-    };
+    let t = language(row.language).template(&row.message_pattern, &site.args, &site.callee);
     let mut add = |t| b.add(t, payload, &site.file_path, site.line_number);
     // A message of one line and its line break (`f"… {message}\n"`) is
     // that line: a log is read a line at a time.

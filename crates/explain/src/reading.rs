@@ -98,9 +98,9 @@ pub(crate) trait Gather: Default {
     /// What the parts found, for the verdict.
     fn tally(&self) -> Tally;
     /// The parts with the runtime knowledge base's frames added where the
-    /// repositories' templates left text unexplained (`kb`: its set);
-    /// `None` when there is none to add.
-    fn with_knowledge(&self, kb: &TemplateSet, p: &prefix::Prepared<'_>) -> Option<Self>;
+    /// repositories' templates left text unexplained, its sites numbered
+    /// from `base`; `None` when there is none to add.
+    fn with_knowledge(&self, base: u32, p: &prefix::Prepared<'_>) -> Option<Self>;
     /// How the reading's one part fared: frames, whether it left a head
     /// unexplained, whether it left text unmatched, where its outermost
     /// frame ends.
@@ -163,10 +163,11 @@ impl Shape {
 impl Gather for Vec<Trace> {
     type Part = Trace;
 
-    fn with_knowledge(&self, kb: &TemplateSet, p: &prefix::Prepared<'_>) -> Option<Self> {
+    fn with_knowledge(&self, base: u32, p: &prefix::Prepared<'_>) -> Option<Self> {
         if self.iter().all(|t| t.unmatched.is_empty()) {
             return None;
         }
+        let kb = &crate::knowledge::set().set;
         let hints = Hints::default();
         let mut out = self.clone();
         let mut added = false;
@@ -188,6 +189,9 @@ impl Gather for Vec<Trace> {
                 );
                 t.frames.extend(inner.frames.into_iter().map(|mut f| {
                     (f.start, f.end) = (f.start + s, f.end + s);
+                    for c in &mut f.candidates {
+                        c.payload += base;
+                    }
                     f
                 }));
             }
@@ -248,15 +252,21 @@ impl Gather for OutlineParts {
     type Part = TraceOutline;
 
     /// An outline keeps no spans: only a reading that found nothing is
-    /// traced again, whole, against the knowledge base.
-    fn with_knowledge(&self, kb: &TemplateSet, p: &prefix::Prepared<'_>) -> Option<Self> {
+    /// traced again, whole, against the knowledge base. Its verdict is the
+    /// runtime's; it names no top site (an outline groups by repository
+    /// sites).
+    fn with_knowledge(&self, _base: u32, p: &prefix::Prepared<'_>) -> Option<Self> {
         if self.found() {
             return None;
         }
+        let kb = &crate::knowledge::set().set;
         let hints = Hints::default();
         let mut out = OutlineParts::default();
         for part in &p.parts {
-            out.push(kb.outline(&part.text, &hints));
+            out.push(TraceOutline {
+                top: None,
+                ..kb.outline(&part.text, &hints)
+            });
         }
         out.found().then_some(out)
     }

@@ -57,12 +57,18 @@ fn frames_come_from_different_repositories() {
         .iter()
         .map(|f| (f.candidates[0].repo, f.candidates[0].id))
         .collect();
+    // The standard library's tail is the runtime's (the knowledge base).
     assert_eq!(
         layers,
-        vec![("kubernetes/kops", "outer"), ("aws/aws-sdk-go", "inner")]
+        vec![
+            ("kubernetes/kops", "outer"),
+            ("aws/aws-sdk-go", "inner"),
+            ("kb/go", "kb:go/net.OpError.dial"),
+            ("kb/go", "kb:go/os.ErrDeadlineExceeded")
+        ]
     );
-    assert_eq!(e.unmatched[0].text, "dial tcp: i/o timeout");
-    assert_eq!(e.verdict, Verdict::Partial);
+    assert_eq!(e.frames[2].text, "dial tcp: i/o timeout");
+    assert_eq!(e.verdict, Verdict::Traced);
 }
 
 #[test]
@@ -161,10 +167,10 @@ fn a_whole_message_with_more_after_it_is_its_head() {
         .explain("Fatal: Can't initialize Background Jobs. Error message: Operation not permitted");
     assert_eq!(e.verdict, Verdict::Partial, "{e:?}");
     assert_eq!(e.frames[0].candidates[0].id, "bio");
-    assert_eq!(
-        e.unmatched[0].text,
-        " Error message: Operation not permitted"
-    );
+    assert_eq!(e.unmatched[0].text, " Error message: ");
+    // The runtime reads only what the repository's layer leaves.
+    let errno = e.frames.last().unwrap().candidates[0].knowledge.unwrap();
+    assert_eq!(errno.key, "errno/EPERM");
     // A user's question in another script after the message.
     let e = ex.explain("timeout of 5000ms exceeded 这个错误怎么解决呀");
     assert_eq!(e.frames[0].candidates[0].id, "timeout", "{e:?}");

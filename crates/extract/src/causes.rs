@@ -193,7 +193,7 @@ fn modules(files: &[GoFile]) -> Vec<(String, String)> {
         }
     }
     // The longest module path first: a nested module owns its paths.
-    out.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+    out.sort_by_key(|m| std::cmp::Reverse(m.0.len()));
     out
 }
 
@@ -257,7 +257,7 @@ pub(crate) fn attach_causes(records: &mut [Record], files: &[(&Candidate, String
         .map(|r| {
             let mut w = Walk::default();
             for s in by_record.get(r.id.as_str()).into_iter().flatten() {
-                graph.from_site(s, &mut w);
+                graph.follow_site(s, &mut w);
             }
             w.causes
                 .retain(|c| c.record_id.as_deref() != Some(r.id.as_str()));
@@ -318,7 +318,7 @@ impl Walk {
 }
 
 impl Graph<'_, '_> {
-    fn from_site(&self, s: &SiteRef, w: &mut Walk) {
+    fn follow_site(&self, s: &SiteRef, w: &mut Walk) {
         let (Some(wrapped), Some(function)) = (&s.wrapped, &s.function) else {
             return;
         };
@@ -379,13 +379,13 @@ impl Graph<'_, '_> {
                 if !w.seen.insert((target_dir.clone(), key.clone())) {
                     return;
                 }
-                self.into_function(&target_dir, &key, path, frames, w);
+                self.enter_function(&target_dir, &key, path, frames, w);
             }
         }
     }
 
     /// The sites a reached function returns, then the calls it hands up.
-    fn into_function(
+    fn enter_function(
         &self,
         dir: &str,
         key: &FnKey,
@@ -614,7 +614,7 @@ fn imports(text: &str) -> Vec<(String, String)> {
         if path.is_empty() || matches!(alias, Some("_" | ".")) {
             continue;
         }
-        let local = alias.map_or_else(|| path.rsplit('/').next().unwrap_or(path), |a| a);
+        let local = alias.unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path));
         out.push((local.to_string(), path.to_string()));
     }
     out

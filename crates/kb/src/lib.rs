@@ -87,6 +87,9 @@ struct File {
     entry: Vec<Entry>,
 }
 
+/// The runtimes a text can be printed by (`Text::by`).
+pub const RUNTIMES: [&str; 7] = ["c", "go", "python", "node", "java", "rust", "openssl"];
+
 /// A standard-library call and the entries its errors can be.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -484,6 +487,3 @@ mod tests {
         }
     }
 }
-
-/// The runtimes a text can be printed by (`Text::by`).
-pub const RUNTIMES: [&str; 7] = ["c", "go", "python", "node", "java", "rust", "openssl"];

@@ -419,7 +419,9 @@ fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
                 break;
             }
             if let Some(k) = &c.knowledge {
-                push_knowledge(&mut s, c, k);
+                // The message, without its log prefix (`file.go:80]`).
+                let message = e.input.get(e.frames[0].start..).unwrap_or_default();
+                push_knowledge(&mut s, c, k, message);
                 continue;
             }
             s.push_str(&format!(
@@ -463,9 +465,32 @@ fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
     writeln!(out, "  verdict: {v}\n")
 }
 
+/// The values a line names that fill a remedy's command: its first
+/// `host:port` and its first absolute path.
+fn line_values(line: &str) -> Vec<String> {
+    let tokens = line.split(|c: char| c.is_whitespace() || "\"'`,;()[]".contains(c));
+    let mut out = Vec::new();
+    let clean = |t: &str| t.trim_end_matches([':', '.']).to_string();
+    if let Some(addr) = tokens.clone().map(clean).find(|t| {
+        t.rsplit_once(':').is_some_and(|(h, p)| {
+            !h.is_empty() && !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())
+        })
+    }) {
+        out.push(addr);
+    }
+    if let Some(path) = tokens
+        .map(clean)
+        .find(|t| t.starts_with('/') && t.len() > 1)
+    {
+        out.push(path);
+    }
+    out
+}
+
 /// A layer the runtime prints: its knowledge-base entry, what it means,
-/// the first thing to do and the documentation.
-fn push_knowledge(s: &mut String, c: &CandidateOut, k: &Knowledge) {
+/// the first thing to do (its command filled with the line's address or
+/// path) and the documentation.
+fn push_knowledge(s: &mut String, c: &CandidateOut, k: &Knowledge, line: &str) {
     s.push_str(&format!(
         "     → runtime: {}  {}\n",
         k.key, c.message_pattern
@@ -474,7 +499,10 @@ fn push_knowledge(s: &mut String, c: &CandidateOut, k: &Knowledge) {
         s.push_str(&format!("       {d}\n"));
     }
     match k.run {
-        Some(run) => s.push_str(&format!("       do: {}\n         $ {run}\n", k.remedy)),
+        Some(run) => {
+            let run = errdex_kb::fill(run, &line_values(line));
+            s.push_str(&format!("       do: {}\n         $ {run}\n", k.remedy))
+        }
         None => s.push_str(&format!("       do: {}\n", k.remedy)),
     }
     s.push_str(&format!("       {}\n", k.docs));

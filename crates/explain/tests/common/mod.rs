@@ -53,8 +53,12 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
-/// `package file:line` of a candidate.
+/// `package file:line` of a candidate; `kb KEY` of a knowledge-base
+/// entry (a text of the runtime).
 fn key(c: &CandidateOut) -> String {
+    if let Some(k) = c.knowledge {
+        return format!("kb {}", k.key);
+    }
     let pkg = c.repo.rsplit('/').next().unwrap_or("");
     format!("{pkg} {}:{}", c.file_path, c.line_number)
 }
