@@ -17,7 +17,7 @@ const SNIPPET_LINES: u32 = 14;
 
 /// The system message for analysis.
 pub const SYSTEM: &str = "You document error messages of a source repository for the operators and developers who meet them. \
-Use only the facts given: the message, its sites, the facts read from the code around each site, and the snippet. \
+Use only the facts given: the message, its sites, the facts read from the code around each site, the causes (the sites and runtime texts the wrapped call reaches, with the runtime knowledge base's meaning and remedies), and the snippet. \
 Never invent file paths, URLs, function names, flags or configuration keys that are not in the facts. \
 Say plainly when the facts do not show a cause. Answer with one JSON object and nothing else.";
 
@@ -43,6 +43,31 @@ const FIELDS: &str = r#"Fields, for each record:
 - "backgroundTag": one family slug such as "port-already-in-use", "dns-resolution", "timeout", "permission-denied", "not-found", "context-canceled", "graceful-shutdown"
 - "severity": one of "critical", "error", "warning", "info", "debug" (a clean-shutdown signal is "info")
 Code fields hold only code (comments allowed) that compiles as statements or declarations."#;
+
+/// The record's causes as the static analyser has them: each site or
+/// runtime text, the calls that lead there, the values the code fixes,
+/// and for a runtime text its meaning and first remedies from the
+/// knowledge base.
+fn causes(r: &Record) -> Vec<Value> {
+    r.causes
+        .iter()
+        .map(|c| {
+            let entry = c.knowledge.as_deref().and_then(errdex_kb::get);
+            json!({
+                "messagePattern": c.message_pattern,
+                "recordId": c.record_id,
+                "knowledge": c.knowledge,
+                "filePath": c.file_path,
+                "lineNumber": c.line_number,
+                "path": c.path,
+                "values": c.values,
+                "meaning": entry.map(|e| &e.meaning),
+                "remedies": entry.map(|e| e.remedies.iter().take(2).map(|m| json!({"do": m.action, "run": m.run})).collect::<Vec<_>>()),
+                "docs": entry.map(|e| &e.docs),
+            })
+        })
+        .collect()
+}
 
 /// What the model may know about one record, as JSON. Everything a
 /// sentence may rest on is in here; the validator rejects paths and URLs
@@ -74,6 +99,7 @@ pub fn facts(r: &Record) -> Value {
         "httpStatus": r.http_status,
         "sites": sites,
         "moreSites": r.sites.len().saturating_sub(SITES_SHOWN),
+        "causes": causes(r),
         "snippet": snippet(r),
         "githubUrl": r.github_url,
     })

@@ -204,10 +204,18 @@ fn search_is_tiered_and_explain_traces_raw_text() {
         ex[0]["frames"][0]["candidates"][0]["slug"],
         "serving-readiness-probe-w"
     );
+    // The standard library's tail is the runtime's, with its remedy.
+    let tail = &ex[0]["frames"][1];
     assert_eq!(
-        ex[0]["unmatched"][0]["text"],
+        tail["text"],
         "listen tcp 0.0.0.0:3989: bind: address already in use"
     );
+    assert_eq!(
+        tail["candidates"][0]["knowledge"]["key"],
+        "go/net.OpError.listen"
+    );
+    assert!(tail["candidates"][0]["knowledge"]["remedy"].is_string());
+    assert_eq!(ex[0]["verdict"], "traced");
     assert_eq!(ex[1]["verdict"], "ambiguous", "two sites print it");
     let r = agent()
         .post(&format!("{base}/api/explain"))
