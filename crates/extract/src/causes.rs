@@ -24,6 +24,9 @@ use std::sync::OnceLock;
 const MAX_DEPTH: usize = 6;
 /// Causes kept per record.
 const MAX_CAUSES: usize = 12;
+/// Causes collected per record before the nearest are kept: the walk is
+/// depth first.
+const MAX_FOUND: usize = 4 * MAX_CAUSES;
 
 /// A Go file of the repository, read and parsed when first needed.
 struct GoFile<'a> {
@@ -261,6 +264,9 @@ pub(crate) fn attach_causes(records: &mut [Record], files: &[(&Candidate, String
             }
             w.causes
                 .retain(|c| c.record_id.as_deref() != Some(r.id.as_str()));
+            // Nearest first; of one depth, in the order found (a call's
+            // knowledge-base entries most likely first).
+            w.causes.sort_by_key(|c| c.path.len());
             w.causes.truncate(MAX_CAUSES);
             w.causes
         })
@@ -342,7 +348,7 @@ impl Graph<'_, '_> {
         frames: &mut Vec<Frame>,
         w: &mut Walk,
     ) {
-        if frames.len() > MAX_DEPTH || w.causes.len() >= MAX_CAUSES {
+        if frames.len() > MAX_DEPTH || w.causes.len() >= MAX_FOUND {
             return;
         }
         let Some(last) = frames.last() else { return };

@@ -1,0 +1,162 @@
+//! The cause graph on a small module written for it: a wrapped call
+//! resolved in the site's package, through an import of the module, as a
+//! method of the site's receiver; calls handed up as they are; a
+//! standard-library call at the end with its address worked out from a
+//! constant of another package; and calls it must not resolve by name.
+
+use super::TIMESTAMP;
+use errdex_extract::{index, NoProgress, Options};
+use errdex_model::Record;
+
+const FILES: &[(&str, &str)] = &[
+    ("go.mod", "module example.com/shop\n\ngo 1.22\n"),
+    (
+        "ports/ports.go",
+        "package ports\n\nconst (\n\tBase = 8000\n\tHealth = Base + 80\n)\n",
+    ),
+    (
+        "server/server.go",
+        r#"package server
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+
+	"example.com/shop/ports"
+)
+
+type Server struct{ l net.Listener }
+
+func Listen() (*Server, error) {
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(ports.Health))
+	return listenOn(addr)
+}
+
+func listenOn(addr string) (*Server, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	return &Server{l}, nil
+}
+
+func (s *Server) Close() error {
+	if err := s.l.Close(); err != nil {
+		return fmt.Errorf("closing listener: %w", err)
+	}
+	return nil
+}
+
+func (s *Server) Stop() error {
+	return s.Close()
+}
+
+func (s *Server) Restart() error {
+	if err := s.Stop(); err != nil {
+		return fmt.Errorf("restarting: %w", err)
+	}
+	return nil
+}
+"#,
+    ),
+    (
+        "cmd/main.go",
+        r#"package main
+
+import (
+	"fmt"
+	"log"
+
+	"example.com/shop/server"
+)
+
+type app struct{ srv *server.Server }
+
+func (a *app) stop() error {
+	if err := a.srv.Stop(); err != nil {
+		return fmt.Errorf("stopping server: %w", err)
+	}
+	return nil
+}
+
+func main() {
+	srv, err := server.Listen()
+	if err != nil {
+		log.Fatalf("starting: %v", err)
+	}
+	a := &app{srv}
+	if err := a.stop(); err != nil {
+		log.Fatalf("shutdown: %v", err)
+	}
+	_ = fmt.Sprint()
+}
+"#,
+    ),
+];
+
+fn records() -> Vec<Record> {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in FILES {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    index(&Options::new(dir.path(), TIMESTAMP), &NoProgress)
+        .unwrap()
+        .dataset
+        .records
+}
+
+fn by<'a>(records: &'a [Record], pattern: &str) -> &'a Record {
+    records
+        .iter()
+        .find(|r| r.message_pattern == pattern)
+        .unwrap_or_else(|| panic!("no record {pattern:?}"))
+}
+
+#[test]
+fn wrapped_calls_are_followed_to_sites_and_the_standard_library() {
+    let records = records();
+    let starting = by(&records, "starting: %v");
+    let site = &starting.causes[0];
+    assert_eq!(site.message_pattern, "listening on %s: %w");
+    assert_eq!(site.file_path, "server/server.go");
+    // `server.Listen` through the module's import path, then the call it
+    // hands up as it is.
+    assert_eq!(site.path, ["server.Listen", "listenOn"]);
+    let in_use = starting
+        .causes
+        .iter()
+        .find(|c| c.knowledge.as_deref() == Some("errno/EADDRINUSE"))
+        .expect("net.Listen's causes");
+    assert_eq!(in_use.path, ["server.Listen", "listenOn", "net.Listen"]);
+    // The address from a constant of another package, itself a sum.
+    assert_eq!(in_use.values, ["addr = 127.0.0.1:8080"]);
+    // Nearest first.
+    assert!(starting
+        .causes
+        .windows(2)
+        .all(|w| w[0].path.len() <= w[1].path.len()));
+
+    // A method of the site's own receiver type is followed, and the method
+    // it hands up; a method of a field (`a.srv.Stop`) is not resolved by
+    // its name alone.
+    let restarting = by(&records, "restarting: %w");
+    assert_eq!(restarting.causes[0].message_pattern, "closing listener: %w");
+    assert_eq!(restarting.causes[0].path, ["s.Stop", "s.Close"]);
+    let shutdown = by(&records, "stopping server: %w");
+    assert!(shutdown.causes.is_empty(), "{:?}", shutdown.causes);
+    let closing = by(&records, "closing listener: %w");
+    assert!(closing.causes.is_empty(), "s.l.Close is a field's method");
+}
+
+#[test]
+fn a_record_is_not_its_own_cause() {
+    for r in records() {
+        assert!(r
+            .causes
+            .iter()
+            .all(|c| c.record_id.as_deref() != Some(r.id.as_str())));
+    }
+}
