@@ -187,19 +187,22 @@ impl Gather for Vec<Trace> {
                         .chain(&inner.unmatched)
                         .map(|&(a, b)| (s + a, s + b)),
                 );
-                t.frames.extend(inner.frames.into_iter().map(|mut f| {
+                // Inner layers go before the first frame that starts after
+                // their text: the repository's frames keep their order.
+                let at = (t.frames.iter())
+                    .position(|f| f.start > s)
+                    .unwrap_or(t.frames.len());
+                let found = inner.frames.into_iter().map(|mut f| {
                     (f.start, f.end) = (f.start + s, f.end + s);
                     for c in &mut f.candidates {
                         c.payload += base;
                     }
                     f
-                }));
+                });
+                t.frames.splice(at..at, found);
             }
             unmatched.sort_unstable();
             t.unmatched = unmatched;
-            // Outermost first: a layer starts where the one wrapping it
-            // leaves its text.
-            t.frames.sort_by_key(|f| f.start);
         }
         added.then_some(out)
     }
@@ -251,24 +254,11 @@ pub(crate) struct OutlineParts {
 impl Gather for OutlineParts {
     type Part = TraceOutline;
 
-    /// An outline keeps no spans: only a reading that found nothing is
-    /// traced again, whole, against the knowledge base. Its verdict is the
-    /// runtime's; it names no top site (an outline groups by repository
-    /// sites).
-    fn with_knowledge(&self, _base: u32, p: &prefix::Prepared<'_>) -> Option<Self> {
-        if self.found() {
-            return None;
-        }
-        let kb = &crate::knowledge::set().set;
-        let hints = Hints::default();
-        let mut out = OutlineParts::default();
-        for part in &p.parts {
-            out.push(TraceOutline {
-                top: None,
-                ..kb.outline(&part.text, &hints)
-            });
-        }
-        out.found().then_some(out)
+    /// Outlines (summaries, grouping) group lines by the repositories'
+    /// sites: the runtime's texts are read in full explanations only, so
+    /// the outline path pays nothing for them.
+    fn with_knowledge(&self, _base: u32, _p: &prefix::Prepared<'_>) -> Option<Self> {
+        None
     }
 
     #[inline]
