@@ -195,25 +195,9 @@ pub(crate) fn solutions(causes: &[Cause]) -> Vec<String> {
 mod tests {
     use super::*;
 
-    fn listen() -> Cause {
-        Cause {
-            message_pattern: "address already in use".into(),
-            record_id: None,
-            knowledge: Some("errno/EADDRINUSE".into()),
-            file_path: "cmd/readiness.go".into(),
-            line_number: 67,
-            path: vec![
-                "serveReadiness".into(),
-                "serveReadinessOnAddr".into(),
-                "net.Listen".into(),
-            ],
-            values: vec!["addr = 127.0.0.1:3986".into()],
-        }
-    }
-
     #[test]
     fn a_runtime_cause_is_named_with_its_values_and_command() {
-        let causes = vec![listen()];
+        let causes = vec![errdex_testkit::listen_cause()];
         let meaning = meaning(&causes).unwrap();
         assert!(
             meaning.contains("`net.Listen` on 127.0.0.1:3986 in `serveReadinessOnAddr` fails"),
@@ -227,6 +211,8 @@ mod tests {
         );
         let s = solutions(&causes);
         assert!(s[0].contains("ss -ltnp 'sport = :3986'"), "{s:?}");
-        assert!(trigger(&causes).unwrap().contains("cmd/readiness.go:67"));
+        assert!(trigger(&causes)
+            .unwrap()
+            .contains("channels/pkg/cmd/readiness.go:67"));
     }
 }

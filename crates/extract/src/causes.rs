@@ -371,7 +371,7 @@ impl Graph<'_, '_> {
                 let values = self.values(frames);
                 for e in errdex_kb::causes_of("go", &name) {
                     w.push(Cause {
-                        message_pattern: kb_text(e),
+                        message_pattern: kb_text(e, &name),
                         record_id: None,
                         knowledge: Some(e.key.clone()),
                         file_path: file.rel.to_string(),
@@ -564,12 +564,14 @@ fn callee_of(call: &CallRef) -> String {
     }
 }
 
-/// The text a cause from the knowledge base shows: Go's own, else the
-/// first.
-fn kb_text(e: &errdex_kb::Entry) -> String {
-    e.texts
-        .iter()
-        .find(|t| t.by == "go")
+/// The text a cause from the knowledge base shows: Go's own that names
+/// the failing function (`strconv.ParseInt: parsing …`), else Go's first,
+/// else the first.
+fn kb_text(e: &errdex_kb::Entry, call: &str) -> String {
+    let function = call.rsplit('.').next().unwrap_or(call);
+    let go = || e.texts.iter().filter(|t| t.by == "go");
+    go().find(|t| t.text.contains(function))
+        .or_else(|| go().next())
         .or(e.texts.first())
         .map(|t| t.text.clone())
         .unwrap_or_default()

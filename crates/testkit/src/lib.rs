@@ -47,3 +47,22 @@ pub fn index_copy(tree: &Path, repo: &str, commit: Option<&str>) -> RepoDataset 
 pub fn open_store(path: &Path) -> impl Store + 'static {
     errdex_store::SqliteStore::open(path).expect("test store opens")
 }
+
+/// A runtime cause as the cause graph stores one: `net.Listen` failing
+/// with the port in use, its address worked out from a constant (the kops
+/// seed's readiness probe).
+pub fn listen_cause() -> errdex_model::Cause {
+    errdex_model::Cause {
+        message_pattern: "address already in use".into(),
+        record_id: None,
+        knowledge: Some("errno/EADDRINUSE".into()),
+        file_path: "channels/pkg/cmd/readiness.go".into(),
+        line_number: 67,
+        path: vec![
+            "serveReadiness".into(),
+            "serveReadinessOnAddr".into(),
+            "net.Listen".into(),
+        ],
+        values: vec!["addr = 127.0.0.1:3986".into()],
+    }
+}

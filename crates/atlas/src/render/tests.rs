@@ -60,28 +60,10 @@ impl Sink for Sections {
     }
 }
 
-/// A runtime cause as the cause graph stores one: `net.Listen` failing
-/// with the port in use, its address worked out from constants.
-fn listen_cause() -> Cause {
-    Cause {
-        message_pattern: "address already in use".into(),
-        record_id: None,
-        knowledge: Some("errno/EADDRINUSE".into()),
-        file_path: "channels/pkg/cmd/readiness.go".into(),
-        line_number: 67,
-        path: vec![
-            "serveReadiness".into(),
-            "serveReadinessOnAddr".into(),
-            "net.Listen".into(),
-        ],
-        values: vec!["addr = 127.0.0.1:3986".into()],
-    }
-}
-
 #[test]
 fn a_runtime_cause_shows_its_meaning_and_a_command_with_the_known_port() {
     let mut r = seed_record();
-    r.causes = vec![listen_cause()];
+    r.causes = vec![errdex_testkit::listen_cause()];
     let page = html(&r, &[]).into_string();
     in_order(
         &page,
@@ -120,7 +102,7 @@ fn the_walk_hands_over_the_seed_pages_sections_in_order() {
         id: "0123456789abcdef".into(),
         error_message: "other".into(),
     }];
-    r.causes = vec![listen_cause()];
+    r.causes = vec![errdex_testkit::listen_cause()];
     let mut s = Sections::default();
     render(&r, &[], &mut s);
     assert_eq!(

@@ -52,6 +52,14 @@ func (s *Server) Stop() error {
 	return s.Close()
 }
 
+func Port(text string) (int64, error) {
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad port %q: %w", text, err)
+	}
+	return n, nil
+}
+
 func (s *Server) Restart() error {
 	if err := s.Stop(); err != nil {
 		return fmt.Errorf("restarting: %w", err)
@@ -138,6 +146,13 @@ fn wrapped_calls_are_followed_to_sites_and_the_standard_library() {
         .causes
         .windows(2)
         .all(|w| w[0].path.len() <= w[1].path.len()));
+
+    // A runtime entry shows the text the failing function prints.
+    let port = by(&records, "bad port %q: %w");
+    assert_eq!(
+        port.causes[0].message_pattern,
+        "strconv.ParseInt: parsing {input}: invalid syntax"
+    );
 
     // A method of the site's own receiver type is followed, and the method
     // it hands up; a method of a field (`a.srv.Stop`) is not resolved by
