@@ -12,15 +12,55 @@ use errdex_model::ErrorType;
 
 /// The class as the language names it in a handler, and the call that
 /// raises the error.
-fn parts<'a>(cx: &Cx<'a>) -> Option<(&'a str, &'a str)> {
+fn parts<'a>(cx: &Cx<'a>) -> Option<(&'a str, String)> {
     let class = cx.r.error_class.as_deref()?;
-    let f = cx.fname?;
+    let f = call_of(cx.function?)?;
     let ok = |s: &str| {
         !s.is_empty()
             && s.bytes()
                 .all(|c| c.is_ascii_alphanumeric() || b"_.:\\".contains(&c))
     };
-    (ok(class) && ok(f)).then_some((class, f))
+    (ok(class) && ok(&f)).then_some((class, f))
+}
+
+/// How a caller calls the site's function: a plain function by its name;
+/// a method on a value of its type (`Client.open` → `client.open`); a
+/// Python constructor by its class (`Client.__init__` → `Client`). Other
+/// special methods (`__str__`) are called by the language, not by name:
+/// none.
+fn call_of(function: &str) -> Option<String> {
+    let Some((owner, method)) = function.rsplit_once('.') else {
+        return Some(function.to_string());
+    };
+    let owner = owner.rsplit('.').next().unwrap_or(owner);
+    if method == "__init__" {
+        return Some(owner.to_string());
+    }
+    if method.starts_with("__") {
+        return None;
+    }
+    // A private type's value is named without the underscore.
+    Some(format!(
+        "{}.{method}",
+        lower_first(owner.trim_start_matches('_'))
+    ))
+}
+
+/// A value's name from its type's: the leading capitals lowered, all but
+/// the one that starts the next word (`Client` → `client`, `HTTPClient` →
+/// `httpClient`, `URL` → `url`).
+fn lower_first(name: &str) -> String {
+    let caps = name.chars().take_while(|c| c.is_uppercase()).count();
+    let lower = match caps {
+        0 => return name.to_string(),
+        n if n == name.chars().count() => n,
+        1 => 1,
+        n => n - 1,
+    };
+    name.chars()
+        .enumerate()
+        .map(|(i, c)| if i < lower { c.to_ascii_lowercase() } else { c })
+        .collect()
 }
 
 /// A comment line for the message in the language's comment syntax.
@@ -55,11 +95,33 @@ pub(crate) fn try_catch(cx: &Cx<'_>, code: &HandlerCode) -> Option<String> {
     }
     let (class, function) = parts(cx)?;
     let note = comment(code, &cx.r.error_message);
-    Some(code.try_catch(class, function, &note, cx.family.transient))
+    Some(code.try_catch(class, &function, &note, cx.family.transient))
 }
 
 /// Validation snippets need the guard's language-level meaning; only Go's
 /// writer has it so far.
 pub(crate) fn validation(_cx: &Cx<'_>) -> Option<String> {
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_method_is_called_on_a_value_of_its_type() {
+        assert_eq!(call_of("parse").as_deref(), Some("parse"));
+        assert_eq!(call_of("Client.open").as_deref(), Some("client.open"));
+        assert_eq!(
+            call_of("HTTPClient.send").as_deref(),
+            Some("httpClient.send")
+        );
+        assert_eq!(call_of("Map.__init__").as_deref(), Some("Map"));
+        assert_eq!(call_of("Rule.__str__"), None);
+        assert_eq!(
+            call_of("_Accessor.lookup").as_deref(),
+            Some("accessor.lookup")
+        );
+        assert_eq!(lower_first("URL"), "url");
+    }
 }
