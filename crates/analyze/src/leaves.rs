@@ -4,13 +4,8 @@
 //! the values the code fixes, and the commands that check each. Every
 //! sentence names a cause the graph found; none guesses.
 
+use crate::prose::code;
 use errdex_model::Cause;
-
-/// `text` quoted as code.
-fn code(text: &str) -> String {
-    let ticks = if text.contains('`') { "``" } else { "`" };
-    format!("{ticks}{text}{ticks}")
-}
 
 /// Runtime causes considered, most likely first.
 const MAX_LEAVES: usize = 3;
@@ -28,8 +23,7 @@ fn leaves(causes: &[Cause]) -> Vec<(&Cause, &'static errdex_kb::Entry)> {
 fn topic(c: &Cause) -> &'static [String] {
     c.path
         .last()
-        .and_then(|name| errdex_kb::call("go", name))
-        .map_or(&[], |call| call.topic.as_slice())
+        .map_or(&[], |name| errdex_kb::topic("go", name))
 }
 
 /// The failing call of a runtime cause (`net.Listen`), with its known
@@ -112,28 +106,28 @@ pub(crate) fn meaning(causes: &[Cause]) -> Option<String> {
             .map(|(c, _)| code(&c.message_pattern))
             .collect();
         out.push_str(&format!(
-            ", which fails when {}{} fails: most likely {} ({}: {}), else {}",
+            ", which fails when {}{} fails: most likely {} ({}: {})",
             failing_call(c),
             caller(c).map_or(String::new(), |f| format!(" in {}", code(f))),
             code(&c.message_pattern),
             first.key,
-            lower_first(first.cause_for(topic(c)).unwrap_or(first.meaning.as_str())),
-            join_or(&reasons[1..]),
+            as_clause(first.cause_for(topic(c)).unwrap_or(first.meaning.as_str())),
         ));
-        if reasons.len() == 1 {
-            // "else" with nothing after it.
-            out.truncate(out.len() - ", else ".len());
+        if reasons.len() > 1 {
+            out.push_str(&format!(", else {}", join_or(&reasons[1..])));
         }
     }
     out.push('.');
     Some(out)
 }
 
-fn lower_first(s: &str) -> String {
+/// A sentence as a clause inside another: its stop dropped, its first
+/// letter lowered unless it starts an acronym or a name (`TCP`).
+fn as_clause(s: &str) -> String {
     let s = s.trim_end_matches('.');
     let mut c = s.chars();
     match c.next() {
-        // An acronym or a name stays as it is (`TCP`, `Go`).
+        // An acronym or a name in capitals stays (`TCP`, `SELinux`).
         Some(_) if c.clone().next().is_some_and(|n| n.is_uppercase()) => s.to_string(),
         Some(first) => first.to_lowercase().chain(c).collect(),
         None => String::new(),
@@ -166,7 +160,7 @@ pub(crate) fn situation(causes: &[Cause]) -> Option<String> {
         "Most often {} fails with {} because: {}",
         failing_call(c),
         code(&c.message_pattern),
-        lower_first(cause) + "."
+        as_clause(cause) + "."
     ))
 }
 

@@ -4,7 +4,7 @@ use crate::Cx;
 use errdex_model::ErrorType;
 
 /// `text` quoted as code.
-fn code(text: &str) -> String {
+pub(crate) fn code(text: &str) -> String {
     let ticks = if text.contains('`') { "``" } else { "`" };
     format!("{ticks}{text}{ticks}")
 }

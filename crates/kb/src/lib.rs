@@ -113,6 +113,12 @@ pub fn call(runtime: &str, name: &str) -> Option<&'static Call> {
         .find(|c| c.runtime == runtime && c.name == name)
 }
 
+/// The topic words of a standard-library call (`net.Listen` → `bind`,
+/// `listen`, `port`); none for a call the knowledge base does not know.
+pub fn topic(runtime: &str, name: &str) -> &'static [String] {
+    call(runtime, name).map_or(&[], |c| c.topic.as_slice())
+}
+
 /// Of `items` (most likely first), the first when it names a `topic`
 /// word or none does; else the first that names the first word any of
 /// them names (case aside).

@@ -131,8 +131,7 @@ impl<'a> CauseView<'a> {
         let topic = c
             .path
             .last()
-            .and_then(|name| errdex_kb::call("go", name))
-            .map_or(&[][..], |call| call.topic.as_slice());
+            .map_or(&[][..], |name| errdex_kb::topic("go", name));
         let remedy = knowledge.and_then(|e| e.remedy_for(topic)).map(|r| {
             let run = r.run.as_deref().map(|cmd| errdex_kb::fill(cmd, &c.values));
             (r.action.as_str(), run)
