@@ -355,29 +355,40 @@ public class Printer {
     static ServerSocket server(int backlog, Action perConnection) throws IOException {
         ServerSocket ss = new ServerSocket(0, backlog, LOCAL);
         if (perConnection != null) {
-            Thread th = new Thread(() -> {
-                while (!ss.isClosed()) {
-                    try {
-                        Socket c = ss.accept();
-                        Thread h = new Thread(() -> {
-                            try {
-                                current.set(c);
-                                perConnection.run();
-                            } catch (Throwable ignored) {
-                                // the client's side is what is printed
-                            }
-                        });
-                        h.setDaemon(true);
-                        h.start();
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
+            serveEach(ss, c -> {
+                current.set(c);
+                perConnection.run();
             });
-            th.setDaemon(true);
-            th.start();
         }
         return ss;
+    }
+
+    interface Handler {
+        void handle(Socket c) throws Throwable;
+    }
+
+    /** Accepts connections on a daemon thread until the socket closes, each handled on a daemon thread of its own. */
+    static void serveEach(ServerSocket ss, Handler handler) {
+        Thread th = new Thread(() -> {
+            while (!ss.isClosed()) {
+                try {
+                    Socket c = ss.accept();
+                    Thread h = new Thread(() -> {
+                        try {
+                            handler.handle(c);
+                        } catch (Throwable ignored) {
+                            // the client's side is what is printed
+                        }
+                    });
+                    h.setDaemon(true);
+                    h.start();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        th.setDaemon(true);
+        th.start();
     }
 
     static final InheritableThreadLocal<Socket> current = new InheritableThreadLocal<>();
@@ -505,27 +516,10 @@ public class Printer {
         SSLContext serverContext = SSLContext.getInstance("TLS");
         serverContext.init(kmf.getKeyManagers(), null, null);
         SSLServerSocket tlsServer = (SSLServerSocket) serverContext.getServerSocketFactory().createServerSocket(0, 50, LOCAL);
-        Thread th = new Thread(() -> {
-            while (true) {
-                try {
-                    SSLSocket c = (SSLSocket) tlsServer.accept();
-                    Thread h = new Thread(() -> {
-                        try {
-                            c.startHandshake();
-                            c.getInputStream().read();
-                        } catch (IOException ignored) {
-                            // the client's side is what is printed
-                        }
-                    });
-                    h.setDaemon(true);
-                    h.start();
-                } catch (IOException e) {
-                    return;
-                }
-            }
+        serveEach(tlsServer, c -> {
+            ((SSLSocket) c).startHandshake();
+            c.getInputStream().read();
         });
-        th.setDaemon(true);
-        th.start();
         int port = tlsServer.getLocalPort();
 
         Throwable pkix = show("SSLHandshakeException.pkix", () -> handshake(SSLContext.getDefault(), "localhost", port, false));
