@@ -4,8 +4,10 @@
 //! folder and by `p.f(` anywhere; a method `m` by `.m(`, and only when no
 //! other type of the repository declares a method `m` (otherwise the name
 //! says nothing about which one is called). The caller is the nearest
-//! `func` line above the call. Declarations without sites are never
-//! parsed, so this reads bytes, not trees.
+//! `func` line above the call (in Python, the nearest `def` whose block
+//! the call is in). A `(` inside a string literal or a Python docstring is
+//! no call. Declarations without sites are never parsed, so this reads
+//! bytes, not trees.
 
 use crate::walk::Candidate;
 use errdex_lang::conventions::func_head;
@@ -55,12 +57,8 @@ fn folder(path: &str) -> &str {
 pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String)]) {
     let mut names: Vec<String> = sites
         .iter()
-        .filter_map(|s| s.function.as_deref())
-        .filter_map(|f| {
-            let name = f.rsplit('.').next().unwrap_or(f);
-            let usable = name.len() >= 3 && !TOO_COMMON.contains(&name);
-            usable.then(|| name.to_string())
-        })
+        .filter_map(|s| Some(searched(s.function.as_deref()?, s.lang)?.1))
+        .filter(|name| name.len() >= 3 && !TOO_COMMON.contains(&name.as_str()))
         .collect();
     names.sort_unstable();
     names.dedup();
@@ -81,15 +79,13 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
             let lang = c.lang.lang();
             let conventions = c.lang.conventions();
             let heads = conventions.heads;
-            let methods: Vec<(String, String)> = text
-                .lines()
-                .filter(|l| l.starts_with("func ("))
-                .filter_map(func_head)
-                .filter_map(|d| {
-                    d.split_once('.')
-                        .map(|(t, m)| (m.to_string(), t.to_string()))
-                })
-                .collect();
+            let python = lang == Lang::Python;
+            let methods = if python {
+                python_methods(&text)
+            } else {
+                go_methods(&text)
+            };
+            let docstrings = if python { triple_quoted(b) } else { Vec::new() };
             let mut row = 0u32;
             let mut counted = 0usize;
             let mut caller: Option<String> = None;
@@ -111,8 +107,10 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
                     .declared(line)
                     .is_some_and(|d| d.ends_with(&names[name]))
                     || not_code(line.trim_start())
+                    || in_string(&b[line_start..start], python)
+                    || docstrings.iter().any(|&(a, z)| a <= start && start < z)
                 {
-                    continue; // the declaration itself, or a comment
+                    continue; // the declaration itself, a comment or text
                 }
                 // `x.f(`, and `x->f(`/`X::f(` in C++ and PHP.
                 let sep = if start > 0 && b[start - 1] == b'.' {
@@ -134,7 +132,9 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
                 });
                 // The nearest declaration line above, found incrementally.
                 let mut p = caller_scanned;
-                if heads == FunctionHeads::Func {
+                if python {
+                    caller = indented_caller(&text[..line_start], line, heads);
+                } else if heads == FunctionHeads::Func {
                     while let Some(off) = memchr::memmem::find(&b[p..line_start], b"\nfunc ") {
                         let s = p + off + 1;
                         let e = memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |q| s + q);
@@ -196,11 +196,14 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
             site.facts.callers = known.clone();
             continue;
         }
-        let (receiver, name) = match f.rsplit_once('.') {
-            Some((t, m)) => (Some(t), m),
-            None => (None, f),
+        let Some((receiver, name)) = searched(f, site.lang) else {
+            continue; // called by the runtime (`__str__`), not by name
         };
-        if receiver.is_some() && method_types.get(name).is_some_and(|t| t.len() > 1) {
+        let name = name.as_str();
+        // A constructor is called by its class name.
+        let constructor = receiver == Some(name);
+        let shared = method_types.get(name).is_some_and(|t| t.len() > 1);
+        if !constructor && receiver.is_some() && shared {
             continue; // declared on several types: the name is ambiguous
         }
         let package = site.facts.package.as_deref().unwrap_or_default();
@@ -214,8 +217,19 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
             .conventions()
             .heads
             .scoped_by_package();
+        let python = site.lang == Lang::Python;
         let calls_it = |c: &&&Call| match (receiver, c.qualifier.as_deref()) {
             _ if c.lang != site.lang => false,
+            (Some(_), q) if constructor => !matches!(q, Some("self" | "cls")),
+            // A Python method is called on a value: `self.m(` in its own
+            // file, `store.m(` on a value named like its class, or any
+            // `x.m(` of a name no other class declares that says something.
+            (Some(t), Some(q)) if python => {
+                (matches!(q, "self" | "cls") && c.path == site.file_path)
+                    || named_like(q, t)
+                    || (name.len() >= 5 && name.trim_start_matches('_').contains('_'))
+            }
+            (Some(_), None) if python => false,
             // Elsewhere packages are not folders and methods are not
             // declared apart from their class: a name long enough to say
             // something counts wherever it is called in the language.
@@ -242,4 +256,145 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
         }
         memo.insert(key, site.facts.callers.clone());
     }
+}
+
+/// What the callers of `function` call by name: `(receiver, name)`. A
+/// Python constructor (`T.__init__`) is called as `T(`; other special
+/// methods (`__str__`, `__next__`) are called by the runtime, not by name.
+fn searched(function: &str, lang: Lang) -> Option<(Option<&str>, String)> {
+    let (receiver, name) = match function.rsplit_once('.') {
+        Some((t, m)) => (Some(t), m),
+        None => (None, function),
+    };
+    let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
+    match receiver {
+        Some(t) if lang == Lang::Python && name == "__init__" => {
+            let class = t.rsplit('.').next().unwrap_or(t);
+            Some((Some(class), class.to_string()))
+        }
+        _ if lang == Lang::Python && dunder => None,
+        _ => Some((receiver, name.to_string())),
+    }
+}
+
+/// Go methods a file declares: `(name, type)`.
+fn go_methods(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter(|l| l.starts_with("func ("))
+        .filter_map(func_head)
+        .filter_map(|d| {
+            d.split_once('.')
+                .map(|(t, m)| (m.to_string(), t.to_string()))
+        })
+        .collect()
+}
+
+/// Python methods a file declares (a `def` taking `self` or `cls` under
+/// a column-0 `class`): `(name, class)`.
+fn python_methods(text: &str) -> Vec<(String, String)> {
+    let mut class: Option<&str> = None;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("class ") {
+            class = rest
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .next();
+            continue;
+        }
+        let body = line.trim_start();
+        let Some(rest) = body
+            .strip_prefix("def ")
+            .or_else(|| body.strip_prefix("async def "))
+        else {
+            continue;
+        };
+        let Some((name, params)) = rest.split_once('(') else {
+            continue;
+        };
+        let first = params.trim_start();
+        let method = first.starts_with("self") || first.starts_with("cls");
+        if let Some(c) = class.filter(|_| method && body.len() < line.len()) {
+            out.push((name.trim().to_string(), c.to_string()));
+        }
+    }
+    out
+}
+
+/// Byte spans of Python's triple-quoted strings (docstrings, long
+/// constants), opening quotes to closing ones.
+fn triple_quoted(b: &[u8]) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i + 3 <= b.len() {
+        let q = &b[i..i + 3];
+        if q == b"\"\"\"" || q == b"'''" {
+            let close = memchr::memmem::find(&b[i + 3..], q).map_or(b.len(), |p| i + 3 + p + 3);
+            spans.push((i, close));
+            i = close;
+        } else if b[i] == b'#' {
+            // A comment runs to the end of its line; its quotes open nothing.
+            i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |p| i + p);
+        } else if b[i] == b'"' || b[i] == b'\'' {
+            // A one-line string: its quotes open no triple-quoted one.
+            let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |p| i + p);
+            i = b[i + 1..end]
+                .iter()
+                .position(|&c| c == b[i])
+                .map_or(end, |p| i + 1 + p + 1);
+        } else {
+            i += 1;
+        }
+    }
+    spans
+}
+
+/// Whether a line that starts with `before` is inside a string literal
+/// there: a `"` (and, in Python, a `'`) opened and not closed.
+fn in_string(before: &[u8], python: bool) -> bool {
+    let mut open: Option<u8> = None;
+    let mut escaped = false;
+    for &c in before {
+        match open {
+            _ if escaped => escaped = false,
+            Some(_) if c == b'\\' => escaped = true,
+            Some(q) if c == q => open = None,
+            None if c == b'"' || (python && c == b'\'') => open = Some(c),
+            _ => {}
+        }
+    }
+    open.is_some()
+}
+
+/// The Python function a line belongs to: the nearest `def` above whose
+/// indentation is less than every line between (a `def` whose block has
+/// ended, or a module-level block, is no caller), as `Class.name` in a
+/// class.
+fn indented_caller(above: &str, line: &str, heads: FunctionHeads) -> Option<String> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut need = indent(line);
+    let mut function: Option<String> = None;
+    for l in above.lines().rev() {
+        let t = l.trim_start();
+        if t.is_empty() || t.starts_with('#') || indent(l) >= need {
+            continue;
+        }
+        need = indent(l);
+        match (&function, heads.declared(l)) {
+            (None, Some(d)) => function = Some(d),
+            (Some(f), _) if t.starts_with("class ") => {
+                let class = t["class ".len()..]
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .next()
+                    .unwrap_or_default();
+                return Some(format!("{class}.{f}"));
+            }
+            (Some(_), Some(_)) => break, // a nested function's caller
+            (None, None) if need == 0 => return None,
+            _ => {}
+        }
+        if need == 0 {
+            break;
+        }
+    }
+    function
 }

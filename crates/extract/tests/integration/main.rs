@@ -2,6 +2,7 @@
 //! every Go construct, hostile input, and real corpora.
 
 mod bad_input;
+mod callers;
 mod causes;
 mod corpus;
 mod golden;

@@ -1,0 +1,118 @@
+//! Who calls a Python site's function, on a module written for it: calls
+//! in docstrings and strings are no calls; a call after a nested `def`
+//! ended, or in a module-level block, has no enclosing function; a method
+//! is called on a value (`self.m(`, a value named like its class, or a
+//! name only one class declares); a constructor is called by its class;
+//! special methods are called by the runtime.
+
+use super::TIMESTAMP;
+use errdex_extract::{index, NoProgress, Options};
+use errdex_model::Record;
+
+const APP: &str = r#"
+PATTERN = """
+    check_port(8080) is how a template calls it
+"""
+
+
+def check_port(port):
+    """Checks a port.
+
+    >>> check_port("x")
+    """
+    if not isinstance(port, int):
+        raise TypeError("port must be an integer")
+
+
+def outer():
+    def inner():
+        return 1
+
+    check_port(inner())
+
+
+class Builder:
+    def __init__(self, path):
+        if "?" in path:
+            raise ValueError("query string in the path")
+
+    def close(self):
+        raise RuntimeError("builder closed twice")
+
+    def render_page(self):
+        raise RuntimeError("page could not be rendered")
+
+    def __str__(self):
+        raise RuntimeError("no text for builder")
+
+    def build(self):
+        self.render_page()
+
+
+class Stream:
+    def close(self):
+        pass
+
+
+class Handler(Stream):
+    def __init__(self):
+        super().__init__()
+        text = "check_port(1) in a string"
+
+
+def use():
+    b = Builder("/x")
+    stream = Stream()
+    stream.close()
+    str(b)
+
+
+if __name__ == "__main__":
+    check_port(5000)
+"#;
+
+fn records() -> Vec<Record> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("app.py"), APP).unwrap();
+    index(&Options::new(dir.path(), TIMESTAMP), &NoProgress)
+        .unwrap()
+        .dataset
+        .records
+}
+
+fn callers(records: &[Record], pattern: &str) -> Vec<String> {
+    records
+        .iter()
+        .find(|r| r.message_pattern == pattern)
+        .unwrap_or_else(|| panic!("no record {pattern:?}"))
+        .sites[0]
+        .facts
+        .callers
+        .clone()
+}
+
+#[test]
+fn python_callers_are_calls_of_code_in_their_own_block() {
+    let records = records();
+    // Not the docstring's doctest, not the module constant, not the
+    // string; `outer` after its nested `def` ended; the `__main__` block
+    // has no function.
+    assert_eq!(
+        callers(&records, "port must be an integer"),
+        ["app.py:20 outer", "app.py:60"]
+    );
+    // The class is called, not `super().__init__()` of another class.
+    assert_eq!(
+        callers(&records, "query string in the path"),
+        ["app.py:53 use"]
+    );
+    // `close` is declared by two classes: `stream.close()` says nothing.
+    assert!(callers(&records, "builder closed twice").is_empty());
+    // `self.render_page()` in the class's file.
+    assert_eq!(
+        callers(&records, "page could not be rendered"),
+        ["app.py:38 Builder.build"]
+    );
+    // `str(b)` calls `__str__`, and nothing calls it by name.
+    assert!(callers(&records, "no text for builder").is_empty());
+}
