@@ -441,12 +441,8 @@ fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts) {
         if syntax.conditionals.contains(&k) {
             if let Some(cond) = p.child_by_field_name("condition") {
                 if cond.id() != child.id() && f.guards.len() < 4 {
-                    let c = clip_line(text(cond));
-                    let alternative = p
-                        .child_by_field_name("alternative")
-                        .is_some_and(|a| a.id() == child.id());
-                    f.guards
-                        .push(if alternative { format!("not ({c})") } else { c });
+                    f.guards.extend(branch_guards(p, cond, child, cx));
+                    f.guards.truncate(4);
                 }
             }
             if text(p).contains("__name__") && text(p).contains("__main__") {
@@ -470,6 +466,32 @@ fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts) {
         .take_while(|a| !syntax.functions.contains(&a.kind()))
         .find_map(|a| comment_above(*a, syntax, cx.src));
     (function, f)
+}
+
+/// The conditions under which `child` of the conditional `p` runs: `p`'s
+/// condition in its consequence; in an `else` (or a later `elif`), every
+/// earlier condition negated (`not (a)`, `not (b)`).
+fn branch_guards(p: Node<'_>, cond: Node<'_>, child: Node<'_>, cx: &Cx<'_>) -> Vec<String> {
+    let text = |n: Node<'_>| cx.text(n);
+    let after_consequence = p
+        .child_by_field_name("consequence")
+        .is_some_and(|c| child.start_byte() >= c.end_byte());
+    let is_alternative = p
+        .child_by_field_name("alternative")
+        .is_some_and(|a| a.id() == child.id());
+    if !after_consequence && !is_alternative {
+        return vec![clip_line(text(cond))];
+    }
+    let mut out = vec![format!("not ({})", clip_line(text(cond)))];
+    let mut cur = p.walk();
+    for elif in p.named_children(&mut cur) {
+        if elif.kind() == "elif_clause" && elif.start_byte() < child.start_byte() {
+            if let Some(c) = elif.child_by_field_name("condition") {
+                out.push(format!("not ({})", clip_line(text(c))));
+            }
+        }
+    }
+    out
 }
 
 fn clip_line(s: &str) -> String {

@@ -63,19 +63,29 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
                         v.named_children(&mut cur).map(text).collect::<Vec<_>>()
                     })
                     .unwrap_or_default();
-                let tag = p
-                    .parent()
-                    .and_then(|sw| sw.child_by_field_name("value"))
-                    .map(text);
-                let conds: Vec<String> = values
-                    .iter()
-                    .map(|v| match &tag {
-                        Some(t) => format!("{t} == {v}"),
-                        None => v.clone(),
-                    })
-                    .collect();
+                let conds = case_conditions(p.parent(), &values, src);
                 if !conds.is_empty() {
                     f.guards.push(conds.join(" || "));
+                }
+            }
+            // The default branch runs when no case matched.
+            "default_case" => {
+                let mut values = Vec::new();
+                if let Some(sw) = p.parent() {
+                    let mut cur = sw.walk();
+                    for case in sw.named_children(&mut cur) {
+                        if case.kind() != "expression_case" {
+                            continue;
+                        }
+                        if let Some(v) = case.child_by_field_name("value") {
+                            let mut cur = v.walk();
+                            values.extend(v.named_children(&mut cur).map(text));
+                        }
+                    }
+                }
+                let conds = case_conditions(p.parent(), &values, src);
+                if !conds.is_empty() {
+                    f.guards.push(format!("!({})", conds.join(" || ")));
                 }
             }
             "communication_case" => {
@@ -107,7 +117,7 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
     if let Some(stmt) = statement {
         f.comment = comment_above(stmt, src);
     }
-    if let Some((call, stmt)) = wrapped_call(&chain, src) {
+    if let Some((call, stmt)) = wrapped_call(&chain, src).or_else(|| failed_call(&chain, src)) {
         f.wrapped_call = call
             .child_by_field_name("function")
             .map(text)
@@ -115,6 +125,21 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
         f.wrapped_call_comment = comment_above(stmt, src);
     }
     (function, f)
+}
+
+/// What each case value of the `switch` statement `sw` tests: `tag == v`,
+/// or the value itself in a `switch` without a tag.
+fn case_conditions(sw: Option<Node<'_>>, values: &[String], src: &[u8]) -> Vec<String> {
+    let tag = sw
+        .and_then(|sw| sw.child_by_field_name("value"))
+        .map(|t| t.utf8_text(src).unwrap_or_default());
+    values
+        .iter()
+        .map(|v| match tag {
+            Some(t) => format!("{t} == {v}"),
+            None => v.clone(),
+        })
+        .collect()
 }
 
 /// Whether a `for` statement of `body` (not inside a closure) starts at
@@ -202,6 +227,39 @@ fn wrapped_call<'t>(chain: &[Node<'t>], src: &[u8]) -> Option<(Node<'t>, Node<'t
     if names.is_empty() {
         return None;
     }
+    assigning_call(chain, &names, src)
+}
+
+/// The call whose failure leads to the site when the message does not
+/// carry the error: the innermost `if err != nil` around the site, and
+/// the call that assigned that `err` (`if err := f.Sync(); err != nil {
+/// log("failed to sync") }` → `f.Sync`).
+fn failed_call<'t>(chain: &[Node<'t>], src: &[u8]) -> Option<(Node<'t>, Node<'t>)> {
+    let text = |n: Node<'_>| n.utf8_text(src).unwrap_or_default();
+    let at = chain.windows(2).position(|pair| {
+        let (child, p) = (pair[0], pair[1]);
+        p.kind() == "if_statement"
+            && p.child_by_field_name("consequence")
+                .is_some_and(|c| c.id() == child.id())
+            && p.child_by_field_name("condition")
+                .and_then(|c| text(c).strip_suffix("!= nil"))
+                .is_some_and(|name| super::is_error_value(name.trim()))
+    })?;
+    if chain[..=at].iter().any(|n| is_function(n.kind())) {
+        return None;
+    }
+    let cond = chain[at + 1].child_by_field_name("condition")?;
+    let name = text(cond).trim_end_matches("!= nil").trim();
+    assigning_call(&chain[at..], &[name], src)
+}
+
+/// The nearest call before `chain[0]` (in its function) that assigns one
+/// of `names`, and its statement.
+fn assigning_call<'t>(
+    chain: &[Node<'t>],
+    names: &[&str],
+    src: &[u8],
+) -> Option<(Node<'t>, Node<'t>)> {
     for pair in chain.windows(2) {
         let (child, p) = (pair[0], pair[1]);
         if is_function(p.kind()) {
@@ -210,7 +268,7 @@ fn wrapped_call<'t>(chain: &[Node<'t>], src: &[u8]) -> Option<(Node<'t>, Node<'t
         if p.kind() == "if_statement" {
             if let Some(init) = p.child_by_field_name("initializer") {
                 if init.id() != child.id() {
-                    if let Some(call) = assigned_call(init, &names, src) {
+                    if let Some(call) = assigned_call(init, names, src) {
                         return Some((call, p));
                     }
                 }
@@ -219,7 +277,7 @@ fn wrapped_call<'t>(chain: &[Node<'t>], src: &[u8]) -> Option<(Node<'t>, Node<'t
         if is_statement_parent(p) {
             let mut prev = child.prev_named_sibling();
             while let Some(s) = prev {
-                if let Some(call) = assigned_call(s, &names, src) {
+                if let Some(call) = assigned_call(s, names, src) {
                     return Some((call, s));
                 }
                 prev = s.prev_named_sibling();
@@ -325,6 +383,25 @@ func pick(mode string, ctx context.Context) error {
 	case <-ctx.Done():
 		return fmt.Errorf("pick cancelled")
 	}
+	switch mode {
+	case "x":
+	case "y", "z":
+	default:
+		return fmt.Errorf("unknown mode")
+	}
+}
+
+func sync(f *os.File, ok bool) error {
+	if ok {
+		if err := f.Sync(); err != nil {
+			return fmt.Errorf("failed to sync")
+		}
+	}
+	err := f.Close()
+	if err != nil {
+		panic("failed to close")
+	}
+	return nil
 }
 "#;
         let got = facts(src);
@@ -374,6 +451,20 @@ func pick(mode string, ctx context.Context) error {
         );
         assert_eq!(by("mode too long").guards, vec!["len(mode) > 9"]);
         assert_eq!(by("pick cancelled").guards, vec!["<-ctx.Done()"]);
+        assert_eq!(
+            by("unknown mode").guards,
+            vec![r#"!(mode == "x" || mode == "y" || mode == "z")"#]
+        );
+
+        // A call whose failure the message does not carry is still the
+        // call that failed.
+        let sync = by("failed to sync");
+        assert_eq!(sync.guards, vec!["err != nil", "ok"]);
+        assert_eq!(sync.wrapped_call.as_deref(), Some("f.Sync"));
+        assert_eq!(
+            by("failed to close").wrapped_call.as_deref(),
+            Some("f.Close")
+        );
 
         // `func main` outside package main is no program's entry point.
         assert!(!by("no config").in_main);
