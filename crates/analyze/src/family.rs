@@ -115,7 +115,7 @@ pub static FAMILIES: &[Family] = &[
          "Keep certificate, key and CA paths in one place of the configuration."],
         transient: false, expected: false),
     family!("permission-denied",
-        ["permission denied", "permission", "forbidden", "not permitted", "access denied", "not allowed"],
+        ["permission denied", "permission", "forbidden", "not permitted", "access denied"],
         "The program was not allowed to do something: a file mode, an account's rights or a policy forbids it.",
         "Usually seen when the process runs as another user than expected, files were created by another user, or an access policy denies the account.",
         ["Check which identity the operation runs as (operating-system user, account, role or token) and which rights it holds for what the message names.",
@@ -203,7 +203,7 @@ pub static FAMILIES: &[Family] = &[
         ["Validate inputs where they enter the program and report all problems at once."],
         transient: false, expected: false),
     family!("closed-resource",
-        ["closed", "already closed", "use of closed"],
+        ["closed", "already closed", "use of closed", "is closed", "was closed", "been closed"],
         "The operation used something (a connection, file, channel or client) after it was closed.",
         "Usually seen during shutdown, or when one part of the program closes a shared resource another part still uses.",
         ["Check the order of shutdown: close shared resources only after their users stop.",
@@ -325,13 +325,48 @@ fn phrase_matches(words: &[String], p: &Phrase) -> bool {
 /// call's name); earlier families win ties. Longest first, so "must not
 /// be empty" in "listen address must not be empty" outweighs "listen".
 pub fn classify(texts: &[&str]) -> &'static Family {
+    classify_telling(texts).0
+}
+
+/// Single words that name their family on their own. Any other one-word
+/// phrase only hints at it: "closed" in "the application closed the
+/// input stream", "already" in "headers already set", "dial" in "failed
+/// to configure dialer" describe no environment failure.
+const TELLING_WORDS: &[&str] = &[
+    "timeout",
+    "deadline",
+    "x509",
+    "tls",
+    "ssl",
+    "certificate",
+    "unauthorized",
+    "unauthenticated",
+    "forbidden",
+    "dns",
+    "quota",
+    "exhausted",
+    "unavailable",
+    "duplicate",
+    "unsupported",
+    "unimplemented",
+    "conflict",
+    "syntax",
+    "malformed",
+    "fsync",
+    "mkdir",
+];
+
+/// [`classify`], and whether the phrase that matched tells the family
+/// (several words, or one of [`TELLING_WORDS`]) rather than hints at it.
+pub fn classify_telling(texts: &[&str]) -> (&'static Family, bool) {
     for text in texts {
         let words = words(text);
         if let Some(p) = phrases().iter().find(|p| phrase_matches(&words, p)) {
-            return p.family;
+            let telling = p.words.len() > 1 || (!p.open && TELLING_WORDS.contains(&p.words[0]));
+            return (p.family, telling);
         }
     }
-    &FALLBACK
+    (&FALLBACK, false)
 }
 
 /// The family an HTTP status names, when it names one.
@@ -387,6 +422,30 @@ mod tests {
         assert_eq!(slug("listen address must not be empty"), "invalid-argument");
         assert_eq!(slug("invalid character %q in JSON"), "parse-error");
         assert_eq!(by_status(409).unwrap().slug, "conflict");
+    }
+
+    #[test]
+    fn one_word_hints_do_not_tell_a_family() {
+        let telling = |m: &str| classify_telling(&[m]);
+        assert_eq!(
+            telling("listen tcp %s: bind: address already in use"),
+            (by_slug("port-already-in-use").unwrap(), true)
+        );
+        assert_eq!(telling("request timed out").1, true);
+        assert_eq!(telling("x509: bad certificate").1, true);
+        for hint in [
+            "Headers already set",
+            "The application closed the input stream!",
+            "failed to configure dialer: %v",
+            "found hash mismatch",
+        ] {
+            assert!(!telling(hint).1, "{hint}");
+        }
+        // A limit on values is not a permission.
+        assert_eq!(
+            telling("Negative chunk length not allowed").0.slug,
+            "invalid-argument"
+        );
     }
 
     #[test]

@@ -255,7 +255,7 @@ pub(crate) fn try_catch(cx: &Cx<'_>) -> Option<String> {
         ErrorType::Exception if cx.returned() => {
             let call = error_call(cx)?;
             let context = crate::family::identifier_words(cx.fname?);
-            let retry = if cx.family.transient {
+            let retry = if cx.advice().is_some_and(|f| f.transient) {
                 "\t// Usually transient: retry with backoff before giving up.\n"
             } else {
                 ""

@@ -57,6 +57,16 @@ fn nearest_sites(causes: &[Cause]) -> Vec<&Cause> {
     sites.filter(|c| c.path.len() == depth).take(3).collect()
 }
 
+/// Whether the repository's own checks are among the nearest causes: a
+/// site that does not carry another error (`URL scheme must be …`, not
+/// `listening on %s: %w`) fails on its own, beside the runtime call.
+fn own_checks(causes: &[Cause]) -> bool {
+    nearest_sites(causes).iter().any(|c| {
+        let p = &c.message_pattern;
+        !(p.contains("%w") || p.ends_with(": %v"))
+    })
+}
+
 /// `a`, `a or b`, `a, b or c`.
 fn join_or(items: &[String]) -> String {
     match items {
@@ -105,10 +115,19 @@ pub(crate) fn meaning(causes: &[Cause]) -> Option<String> {
             .iter()
             .map(|(c, _)| code(&c.message_pattern))
             .collect();
+        // With the repository's own checks among the causes, the runtime
+        // call is one way it fails, and which is likelier is unknown.
+        let own = own_checks(causes);
+        let likely = if !own {
+            ", which fails when"
+        } else {
+            "; or it fails when"
+        };
         out.push_str(&format!(
-            ", which fails when {}{} fails: most likely {} ({}: {})",
+            "{likely} {}{} fails: {} {} ({}: {})",
             failing_call(c),
             caller(c).map_or(String::new(), |f| format!(" in {}", code(f))),
+            if own { "with" } else { "most likely" },
             code(&c.message_pattern),
             first.key,
             as_clause(first.cause_for(topic(c)).unwrap_or(first.meaning.as_str())),
@@ -142,8 +161,13 @@ pub(crate) fn trigger(causes: &[Cause]) -> Option<String> {
         .iter()
         .map(|(c, _)| code(&c.message_pattern))
         .collect();
+    let how = if !own_checks(causes) {
+        "In the end it is"
+    } else {
+        "Besides the repository's own checks, it can be"
+    };
     Some(format!(
-        "In the end it is {} at {}:{} that fails, with {}.",
+        "{how} {} at {}:{} that fails, with {}.",
         failing_call(c),
         c.file_path,
         c.line_number,
@@ -154,6 +178,9 @@ pub(crate) fn trigger(causes: &[Cause]) -> Option<String> {
 /// A sentence for "Common situations": the most likely cause's typical
 /// situation, from the knowledge base.
 pub(crate) fn situation(causes: &[Cause]) -> Option<String> {
+    if own_checks(causes) {
+        return None; // the repository's checks may well come first
+    }
     let (c, e) = leaves(causes).into_iter().next()?;
     let cause = e.cause_for(topic(c))?;
     Some(format!(
@@ -188,6 +215,40 @@ pub(crate) fn solutions(causes: &[Cause]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn own_checks_beside_a_runtime_call_make_it_one_way_among_others() {
+        let own = Cause {
+            message_pattern: "URL scheme must be http or https: %s".into(),
+            record_id: Some("r1".into()),
+            knowledge: None,
+            file_path: "types/urls.go".into(),
+            line_number: 40,
+            path: vec!["types.NewURLs".into()],
+            values: vec![],
+        };
+        let parse = Cause {
+            message_pattern: "missing protocol scheme".into(),
+            knowledge: Some("go/url-missing-scheme".into()),
+            path: vec!["types.NewURLs".into(), "url.Parse".into()],
+            record_id: None,
+            file_path: "types/urls.go".into(),
+            line_number: 35,
+            values: vec![],
+        };
+        let causes = [own.clone(), parse];
+        assert!(own_checks(&causes));
+        assert!(situation(&causes).is_none());
+        if let Some(t) = trigger(&causes) {
+            assert!(!t.contains("In the end"), "{t}");
+        }
+        // A site that carries the runtime error wraps it: no alternative.
+        let wraps = Cause {
+            message_pattern: "listening on %s: %w".into(),
+            ..own
+        };
+        assert!(!own_checks(&[wraps, errdex_testkit::listen_cause()]));
+    }
 
     #[test]
     fn a_runtime_cause_is_named_with_its_values_and_command() {

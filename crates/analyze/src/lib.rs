@@ -148,6 +148,8 @@ pub(crate) struct Cx<'a> {
     /// Literal words of the message.
     literal: String,
     family: &'static Family,
+    /// Whether the family's general sentences apply (see [`Cx::advice`]).
+    advice: bool,
 }
 
 impl<'a> Cx<'a> {
@@ -181,22 +183,33 @@ impl<'a> Cx<'a> {
             .as_deref()
             .map(family::identifier_words)
             .unwrap_or_default();
-        let mut family = r
-            .http_status
-            .and_then(family::by_status)
-            .unwrap_or_else(|| family::classify(&[literal.as_str(), wrapped.as_str()]));
+        let (mut family, telling) = match r.http_status.and_then(family::by_status) {
+            Some(f) => (f, true),
+            None => family::classify_telling(&[literal.as_str(), wrapped.as_str()]),
+        };
         // A panic outside `main` says the code met a state its author
         // ruled out; input families ("fix the flag") would mislead. In
         // `main` it is often how a command rejects its arguments.
         if r.error_type == ErrorType::Panic
             && !site.facts.in_main
-            && matches!(
-                family.slug,
-                "invalid-argument" | "operation-failed" | "unsupported"
-            )
+            && (!telling
+                || matches!(
+                    family.slug,
+                    "invalid-argument" | "operation-failed" | "unsupported"
+                ))
         {
             family = &family::BROKEN_INVARIANT;
         }
+        // What a family says of the environment is told only by a phrase
+        // that names it; a hint gives the tag, not the advice. Input and
+        // format families and clean stops say nothing of the environment.
+        let advice = family.slug != family::FALLBACK.slug
+            && (telling
+                || family.expected
+                || matches!(
+                    family.slug,
+                    "invalid-argument" | "parse-error" | "broken-invariant"
+                ));
         Cx {
             r,
             f: &site.facts,
@@ -205,7 +218,13 @@ impl<'a> Cx<'a> {
             chain,
             literal,
             family,
+            advice,
         }
+    }
+
+    /// The family, when its general advice applies to this record.
+    fn advice(&self) -> Option<&'static Family> {
+        self.advice.then_some(self.family)
     }
 
     /// Guards other than the plain `err != nil` test, across all sites,
@@ -220,6 +239,13 @@ impl<'a> Cx<'a> {
             }
         }
         out
+    }
+
+    /// The site is in the method that gives a type its text (Go's
+    /// `Error`, Python's `__str__`, Java's `toString`/`getMessage`): it
+    /// formats the text, it does not fail.
+    fn is_text_method(&self) -> bool {
+        self.f.receiver.is_some() && self.function.is_some_and(is_text_method)
     }
 
     fn says_failure(&self) -> bool {
@@ -243,7 +269,7 @@ impl<'a> Cx<'a> {
     }
 
     /// How the record's language handles errors.
-    fn handling(&self) -> Handling {
+    pub(crate) fn handling(&self) -> Handling {
         errdex_lang::language(self.r.language)
             .conventions()
             .handling
@@ -286,7 +312,7 @@ impl<'a> Cx<'a> {
             "validation"
         } else if self.r.error_type == ErrorType::Log {
             "fallback"
-        } else if self.family.transient {
+        } else if self.advice().is_some_and(|f| f.transient) {
             "retry"
         } else if code::validation(self).is_some() {
             "validation"
@@ -320,6 +346,17 @@ impl<'a> Cx<'a> {
         t.dedup();
         t
     }
+}
+
+/// Whether `function` (`Type.method`) is the method that gives a type
+/// its text.
+pub(crate) fn is_text_method(function: &str) -> bool {
+    function.rsplit_once('.').is_some_and(|(_, m)| {
+        matches!(
+            m,
+            "Error" | "__str__" | "__repr__" | "toString" | "getMessage" | "message"
+        )
+    })
 }
 
 /// The guards of a site that say why it fails: not `err != nil` (the

@@ -95,7 +95,12 @@ pub(crate) fn try_catch(cx: &Cx<'_>, code: &HandlerCode) -> Option<String> {
     }
     let (class, function) = parts(cx)?;
     let note = comment(code, &cx.r.error_message);
-    Some(code.try_catch(class, &function, &note, cx.family.transient))
+    Some(code.try_catch(
+        class,
+        &function,
+        &note,
+        cx.advice().is_some_and(|f| f.transient),
+    ))
 }
 
 /// Validation snippets need the guard's language-level meaning; only Go's

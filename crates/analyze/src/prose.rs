@@ -60,6 +60,67 @@ fn condition(g: &str) -> String {
     }
 }
 
+/// A guard that says a value is none of several (`!(m == "a" || m == "b")`,
+/// `not (m == "a")`): the `else` or `default` branch after the branches
+/// that handle them. Its subject and those values.
+fn none_of(g: &str) -> Option<(&str, Vec<&str>)> {
+    let inner = g
+        .strip_prefix("!(")
+        .or_else(|| g.strip_prefix("not ("))?
+        .strip_suffix(')')?;
+    let mut subject = None;
+    let mut values = Vec::new();
+    for part in inner.split(" || ").flat_map(|p| p.split(" or ")) {
+        let (lhs, rhs) = part.split_once(" == ")?;
+        let (lhs, rhs) = (lhs.trim(), rhs.trim());
+        if subject.is_some_and(|s| s != lhs) || lhs.contains(['(', ' ']) {
+            return None;
+        }
+        subject = Some(lhs);
+        values.push(rhs);
+    }
+    Some((subject?, values))
+}
+
+/// The values a subject is none of, over all `guards`, with the guards
+/// that say so.
+fn handled_values<'g>(guards: &[&'g str]) -> Option<(&'g str, Vec<&'g str>)> {
+    let mut out: Option<(&str, Vec<&str>)> = None;
+    for (subject, values) in guards.iter().filter_map(|g| none_of(g)) {
+        match &mut out {
+            None => out = Some((subject, values)),
+            Some((s, all)) if *s == subject => all.extend(values),
+            Some(_) => {}
+        }
+    }
+    out
+}
+
+/// The guards as conditions, the ones that say a value is none of
+/// several merged into one (`` `m` is none of `"a"`, `"b"` ``).
+fn conditions(guards: &[&str]) -> Vec<String> {
+    let handled = handled_values(guards);
+    let mut out = Vec::new();
+    let mut merged = false;
+    for g in guards {
+        match (&handled, none_of(g)) {
+            (Some((subject, values)), Some((s, _))) if *subject == s => {
+                if !merged {
+                    let values: Vec<String> = values.iter().map(|v| code(v)).collect();
+                    out.push(format!(
+                        "{} is none of {}",
+                        code(subject),
+                        values.join(", ")
+                    ));
+                    merged = true;
+                }
+            }
+            _ => out.push(condition(g)),
+        }
+    }
+    out
+}
+
 pub(crate) fn documentation(cx: &Cx<'_>) -> String {
     let r = cx.r;
     let f = cx.f;
@@ -70,7 +131,7 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
         (None, Some(p)) => format!("Package {}", code(p)),
         (None, None) => "The code".to_string(),
     };
-    let error_method = cx.fname == Some("Error") && f.receiver.is_some();
+    let error_method = cx.is_text_method();
     let what = match r.error_type {
         ErrorType::Exception if error_method => format!(
             "formats this message: it is the text of the error type {}",
@@ -105,9 +166,12 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
     if let Some(call) = &f.wrapped_call {
         first.push_str(&format!(" when {} fails", code(call)));
     }
-    let guards = cx.guards();
+    // The first site's own guards: other sites' are alternatives, which
+    // "When it happens" lists.
+    let guards: Vec<&str> = crate::causes(&f.guards, &r.sites[0].callee).collect();
     if !guards.is_empty() {
-        let conds: Vec<String> = guards.iter().take(2).map(|g| condition(g)).collect();
+        let mut conds = conditions(&guards);
+        conds.truncate(2);
         first.push_str(&format!(
             "{} when {}",
             if f.wrapped_call.is_some() {
@@ -134,7 +198,11 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
         } else {
             format!("The text after {} is", code(prefix.trim_end()))
         };
-        if hole.verb.ends_with('w') {
+        if !matches!(cx.handling(), errdex_lang::Handling::ErrorValues) {
+            // Exceptions keep their cause (`__context__`, `getCause()`):
+            // only the text is said here.
+            out.push(format!("{after} {cause}."));
+        } else if hole.verb.ends_with('w') {
             out.push(format!(
                 "{after} {cause}, wrapped with {}, so {} and {} still reach it.",
                 code(&hole.verb),
@@ -150,11 +218,11 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
         }
     }
     out.extend(crate::leaves::meaning(&r.causes));
-    if cx.family.slug != crate::family::FALLBACK.slug {
+    if let Some(family) = cx.advice() {
         out.push(format!(
             "Its wording puts it in the {} family: {}",
-            code(cx.family.slug),
-            lower_first(cx.family.meaning)
+            code(family.slug),
+            lower_first(family.meaning)
         ));
     }
     if let Some(fname) = cx.fname {
@@ -234,11 +302,12 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
         if let Some(call) = &f.wrapped_call {
             conds.push(format!("{} returns an error", code(call)));
         }
-        conds.extend(crate::causes(&f.guards, &s.callee).map(condition));
+        let guards: Vec<&str> = crate::causes(&f.guards, &s.callee).collect();
+        conds.extend(conditions(&guards));
         if conds.is_empty() && f.guards.iter().any(|g| crate::is_err_check(g)) {
             conds.push("an earlier call returns an error".to_string());
         }
-        let error_method = s.function.as_deref().is_some_and(|f| f.ends_with(".Error"));
+        let error_method = s.function.as_deref().is_some_and(crate::is_text_method);
         let clause = match (&s.function, conds.is_empty()) {
             (Some(_), true) if error_method => format!(
                 "whenever an error of type {} is printed",
@@ -271,9 +340,9 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
         out.push(' ');
         out.push_str(&leaf);
     }
-    if cx.family.slug != crate::family::FALLBACK.slug {
+    if let Some(family) = cx.advice() {
         out.push(' ');
-        out.push_str(cx.family.situations);
+        out.push_str(family.situations);
     }
     out
 }
@@ -282,11 +351,10 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
     let f = cx.f;
     let mut out: Vec<String> = Vec::new();
     out.extend(crate::leaves::situation(&cx.r.causes));
-    if cx.family.slug != crate::family::FALLBACK.slug {
-        out.push(cx.family.situations.to_string());
+    if let Some(family) = cx.advice() {
+        out.push(family.situations.to_string());
     }
-    let error_method = cx.fname == Some("Error") && f.receiver.is_some();
-    if error_method {
+    if cx.is_text_method() {
         out.push(format!(
             "Wherever an error of type {} is returned and then printed (logged, wrapped into another message, or shown to a user).",
             code(f.receiver.as_deref().unwrap_or_default())
@@ -314,7 +382,7 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
     if cx.function.is_none() {
         let pkg = f.package.as_deref().unwrap_or("its package");
         out.push(format!(
-            "It is a package-level value: it reaches users wherever code of package {} returns it{}.",
+            "It is a package-level value of package {}: it reaches users wherever code returns it, here or in a package that imports it{}.",
             code(pkg),
             if f.checked_at.is_empty() {
                 String::new()
@@ -366,10 +434,18 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             code(&flag)
         ));
     }
-    for g in cx
-        .guards()
+    let guards = cx.guards();
+    if let Some((subject, values)) = handled_values(&guards) {
+        let values: Vec<String> = values.iter().map(|v| code(v)).collect();
+        out.push(format!(
+            "Give {} one of the values the code handles: {}.",
+            code(subject),
+            values.join(", ")
+        ));
+    }
+    for g in guards
         .into_iter()
-        .filter(|g| !crate::is_mode_flag(g))
+        .filter(|g| !crate::is_mode_flag(g) && none_of(g).is_none())
         .take(2)
     {
         out.push(format!(
@@ -377,8 +453,8 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             condition(g)
         ));
     }
-    if !cx.is_expected() && cx.family.slug != crate::family::FALLBACK.slug {
-        out.extend(cx.family.solutions.iter().map(|s| s.to_string()));
+    if let Some(family) = cx.advice().filter(|_| !cx.is_expected()) {
+        out.extend(family.solutions.iter().map(|s| s.to_string()));
     }
     if let Some(at) = f.checked_at.first() {
         out.push(format!(
@@ -425,7 +501,12 @@ fn flags(literal: &str) -> Vec<String> {
 
 pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
     let f = cx.f;
-    let mut out: Vec<String> = cx.family.prevention.iter().map(|s| s.to_string()).collect();
+    let mut out: Vec<String> = cx
+        .advice()
+        .map_or(&[][..], |f| f.prevention)
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     if let Some((hole, _)) = &cx.chain {
         if !hole.verb.ends_with('w') && cx.r.sites[0].callee == "fmt.Errorf" {
             out.push(format!(
@@ -437,11 +518,64 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
     if crate::go_code::wants_sentinel(cx) && !crate::is_generated(&cx.r.sites[0].file_path) {
         out.push("Declare the error once as a package-level sentinel (`var errX = errors.New(…)`) so callers can recognise it with `errors.Is` instead of comparing text.".to_string());
     }
-    if f.in_loop && !f.returned && cx.family.transient {
+    if f.in_loop && !f.returned && cx.advice().is_some_and(|f| f.transient) {
         out.push(
             "Back off between attempts in the loop so a lasting failure does not spin.".to_string(),
         );
     }
+    if out.is_empty() {
+        out.extend(
+            crate::family::FALLBACK
+                .prevention
+                .iter()
+                .map(|s| s.to_string()),
+        );
+    }
     out.truncate(5);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_else_after_the_handled_values_names_them() {
+        // Go's `default:` after `case "x":` and `case "y", "z":`.
+        let go = [r#"!(mode == "x" || mode == "y" || mode == "z")"#];
+        assert_eq!(
+            conditions(&go),
+            [r#"`mode` is none of `"x"`, `"y"`, `"z"`"#]
+        );
+        // Python's `else:` after `if` and `elif`, with another guard.
+        let py = [
+            r#"not (target.scheme == "http")"#,
+            r#"not (target.scheme == "https")"#,
+            "strict",
+        ];
+        assert_eq!(
+            conditions(&py),
+            [
+                r#"`target.scheme` is none of `"http"`, `"https"`"#,
+                "`strict` holds"
+            ]
+        );
+        assert_eq!(
+            handled_values(&py),
+            Some(("target.scheme", vec![r#""http""#, r#""https""#]))
+        );
+        // Different subjects, or a test that is no comparison, are not
+        // merged.
+        assert_eq!(none_of("!(a == 1 || b == 2)"), None);
+        assert_eq!(none_of("!(ready)"), None);
+        assert_eq!(none_of("!(f(x) == 1)"), None);
+    }
+
+    #[test]
+    fn flags_are_read_from_the_message() {
+        assert_eq!(
+            flags("--initial-advertise-peer-urls has %s but missing from --initial-cluster=%s"),
+            ["--initial-advertise-peer-urls", "--initial-cluster"]
+        );
+    }
 }
