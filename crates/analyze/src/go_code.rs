@@ -327,15 +327,30 @@ pub(crate) fn validation(cx: &Cx<'_>) -> Option<String> {
         .map(|a| a.trim_end_matches("..."))
         .filter(|a| !a.is_empty())
         .collect();
-    let guard = cx.guards().into_iter().find(|g| {
+    // Every guard of the site, all on the parameters: a check that left
+    // one out would reject input the function accepts.
+    let site = &cx.r.sites[0];
+    let guards: Vec<&str> = crate::causes(&cx.f.guards, &site.callee).collect();
+    let on_params = |g: &&str| {
         let ids = identifiers(g);
         ids.iter().any(|i| params.contains(i))
             && ids
                 .iter()
                 .all(|i| params.contains(i) || GO_WORDS.contains(i))
-    })?;
+    };
+    if guards.is_empty() || !guards.iter().all(on_params) {
+        return None;
+    }
+    let guard = match &guards[..] {
+        [one] => one.to_string(),
+        all => all
+            .iter()
+            .map(|g| format!("({g})"))
+            .collect::<Vec<_>>()
+            .join(" && "),
+    };
     Some(format!(
-        "if {guard} {{\n\t// {} would fail with {}: reject the input here.\n\treturn fmt.Errorf(\"invalid input for {}\")\n}}",
+        "// Before calling {}: with these arguments it would fail with {}.\nif {guard} {{\n\treturn fmt.Errorf(\"invalid input for {}\")\n}}",
         cx.fname?,
         comment_text(&go_quote(&cx.r.error_message)),
         cx.fname?

@@ -67,6 +67,16 @@ fn own_checks(causes: &[Cause]) -> bool {
     })
 }
 
+/// The texts the failing call of `first` fails with, among `leaves`
+/// (another call's texts belong to another sentence).
+fn reasons_of(leaves: &[(&Cause, &errdex_kb::Entry)], first: &Cause) -> Vec<String> {
+    leaves
+        .iter()
+        .filter(|(c, _)| c.path == first.path && c.line_number == first.line_number)
+        .map(|(c, _)| code(&c.message_pattern))
+        .collect()
+}
+
 /// `a`, `a or b`, `a, b or c`.
 fn join_or(items: &[String]) -> String {
     match items {
@@ -111,10 +121,7 @@ pub(crate) fn meaning(causes: &[Cause]) -> Option<String> {
         }
     };
     if let Some((c, first)) = leaves.first() {
-        let reasons: Vec<String> = leaves
-            .iter()
-            .map(|(c, _)| code(&c.message_pattern))
-            .collect();
+        let reasons = reasons_of(&leaves, c);
         // With the repository's own checks among the causes, the runtime
         // call is one way it fails, and which is likelier is unknown.
         let own = own_checks(causes);
@@ -157,10 +164,7 @@ fn as_clause(s: &str) -> String {
 pub(crate) fn trigger(causes: &[Cause]) -> Option<String> {
     let leaves = leaves(causes);
     let (c, _) = leaves.first()?;
-    let reasons: Vec<String> = leaves
-        .iter()
-        .map(|(c, _)| code(&c.message_pattern))
-        .collect();
+    let reasons = reasons_of(&leaves, c);
     let how = if !own_checks(causes) {
         "In the end it is"
     } else {
@@ -229,19 +233,33 @@ mod tests {
         };
         let parse = Cause {
             message_pattern: "missing protocol scheme".into(),
-            knowledge: Some("go/url-missing-scheme".into()),
+            knowledge: Some("go/url.missing-scheme".into()),
             path: vec!["types.NewURLs".into(), "url.Parse".into()],
             record_id: None,
             file_path: "types/urls.go".into(),
             line_number: 35,
             values: vec![],
         };
-        let causes = [own.clone(), parse];
+        let port = Cause {
+            message_pattern: "address {addr}: missing port in address".into(),
+            knowledge: Some("go/net.AddrError.missing-port".into()),
+            path: vec!["types.NewURLs".into(), "net.SplitHostPort".into()],
+            line_number: 43,
+            ..parse.clone()
+        };
+        let causes = [own.clone(), parse, port];
         assert!(own_checks(&causes));
         assert!(situation(&causes).is_none());
-        if let Some(t) = trigger(&causes) {
-            assert!(!t.contains("In the end"), "{t}");
-        }
+        let t = trigger(&causes).unwrap();
+        assert!(!t.contains("In the end"), "{t}");
+        // Each failing call with its own texts.
+        assert!(
+            t.contains(
+                "`url.Parse` at types/urls.go:35 that fails, with `missing protocol scheme`."
+            ),
+            "{t}"
+        );
+        assert!(!meaning(&causes).unwrap().contains("missing port"));
         // A site that carries the runtime error wraps it: no alternative.
         let wraps = Cause {
             message_pattern: "listening on %s: %w".into(),

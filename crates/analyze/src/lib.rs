@@ -19,6 +19,7 @@
 mod code;
 pub mod family;
 mod go_code;
+mod idioms;
 mod leaves;
 mod other_code;
 mod prose;
@@ -150,6 +151,8 @@ pub(crate) struct Cx<'a> {
     family: &'static Family,
     /// Whether the family's general sentences apply (see [`Cx::advice`]).
     advice: bool,
+    /// What a construct tells of the error (see [`idioms`]).
+    idiom: Option<idioms::Idiom>,
 }
 
 impl<'a> Cx<'a> {
@@ -203,7 +206,20 @@ impl<'a> Cx<'a> {
         // What a family says of the environment is told only by a phrase
         // that names it; a hint gives the tag, not the advice. Input and
         // format families and clean stops say nothing of the environment.
-        let advice = family.slug != family::FALLBACK.slug
+        let idiom = idioms::decoder(
+            &r.message_pattern,
+            &site.file_path,
+            site.facts.receiver.as_deref(),
+            r.sites.len() - 1,
+        )
+        .or_else(|| match (r.language, &r.error_class) {
+            (errdex_model::Lang::Python, Some(class)) => {
+                idioms::python(class, &r.message_pattern, site.function.as_deref())
+            }
+            _ => None,
+        });
+        let advice = idiom.is_none()
+            && family.slug != family::FALLBACK.slug
             && (telling
                 || family.expected
                 || matches!(
@@ -219,6 +235,7 @@ impl<'a> Cx<'a> {
             literal,
             family,
             advice,
+            idiom,
         }
     }
 
@@ -257,7 +274,8 @@ impl<'a> Cx<'a> {
     /// A clean stop rather than a fault: the family is expected, and the
     /// message neither wraps a cause nor says something failed.
     fn is_expected(&self) -> bool {
-        self.family.expected && self.chain.is_none() && !self.says_failure()
+        self.idiom.as_ref().is_some_and(|i| i.expected)
+            || self.family.expected && self.chain.is_none() && !self.says_failure()
     }
 
     fn severity(&self) -> Severity {

@@ -218,6 +218,7 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
         }
     }
     out.extend(crate::leaves::meaning(&r.causes));
+    out.extend(cx.idiom.as_ref().map(|d| d.meaning.clone()));
     if let Some(family) = cx.advice() {
         out.push(format!(
             "Its wording puts it in the {} family: {}",
@@ -336,9 +337,10 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
     if cx.r.sites.len() > 3 {
         out.push_str(&format!(" ({} more sites.)", cx.r.sites.len() - 3));
     }
-    if let Some(leaf) = crate::leaves::trigger(&cx.r.causes) {
+    let leaf = crate::leaves::trigger(&cx.r.causes);
+    for sentence in leaf.iter().chain(cx.idiom.as_ref().map(|d| &d.trigger)) {
         out.push(' ');
-        out.push_str(&leaf);
+        out.push_str(sentence);
     }
     if let Some(family) = cx.advice() {
         out.push(' ');
@@ -351,6 +353,7 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
     let f = cx.f;
     let mut out: Vec<String> = Vec::new();
     out.extend(crate::leaves::situation(&cx.r.causes));
+    out.extend(cx.idiom.as_ref().map(|d| d.situation.clone()));
     if let Some(family) = cx.advice() {
         out.push(family.situations.to_string());
     }
@@ -411,6 +414,13 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
         out.extend(cx.family.solutions.iter().map(|s| s.to_string()));
     }
     out.extend(crate::leaves::solutions(&cx.r.causes));
+    if let Some(d) = &cx.idiom {
+        // The guards (`wireType == 4`) restate what the decoder's meaning
+        // already says.
+        out.extend(d.solutions.iter().cloned());
+        out.truncate(6);
+        return out;
+    }
     if let Some((_, prefix)) = &cx.chain {
         let whose = match &f.wrapped_call {
             Some(call) => format!("the error from {}", code(call)),
@@ -435,7 +445,12 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
         ));
     }
     let guards = cx.guards();
-    if let Some((subject, values)) = handled_values(&guards) {
+    // The site itself is the `else` or `default` of the values the code
+    // handles, and reports an error: another value is the cause.
+    let innermost: Vec<&str> = crate::causes(&f.guards, &cx.r.sites[0].callee).collect();
+    let in_else = innermost.first().is_some_and(|g| none_of(g).is_some())
+        && cx.r.severity <= errdex_model::Severity::Warning;
+    if let Some((subject, values)) = handled_values(&innermost).filter(|_| in_else) {
         let values: Vec<String> = values.iter().map(|v| code(v)).collect();
         out.push(format!(
             "Give {} one of the values the code handles: {}.",
@@ -448,10 +463,12 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
         .filter(|g| !crate::is_mode_flag(g) && none_of(g).is_none())
         .take(2)
     {
-        out.push(format!(
-            "Find out why {} when the code runs: that condition leads to this error.",
-            condition(g)
-        ));
+        out.push(action(g, &cx.literal).unwrap_or_else(|| {
+            format!(
+                "Find out why {} when the code runs: that condition leads to this error.",
+                condition(g)
+            )
+        }));
     }
     if let Some(family) = cx.advice().filter(|_| !cx.is_expected()) {
         out.extend(family.solutions.iter().map(|s| s.to_string()));
@@ -478,6 +495,54 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
     out
 }
 
+/// What to do about a guard whose form says it: a type check
+/// (`not isinstance(port, int)`), a value that is not set (`cert is
+/// None`, `name == ""`), or an option that is off while the message says
+/// something is not enabled (`not self.allow_redirects`).
+fn action(g: &str, literal: &str) -> Option<String> {
+    let g = g.trim();
+    if let Some(rest) = g.strip_prefix("not isinstance(") {
+        let (value, types) = rest.strip_suffix(')')?.split_once(", ")?;
+        let types = types.trim_start_matches('(').trim_end_matches(')');
+        return Some(format!(
+            "Pass {} as {} (the code checks its type).",
+            code(value),
+            types.split(", ").map(code).collect::<Vec<_>>().join(" or ")
+        ));
+    }
+    let unset = [" is None", " == nil", " == \"\"", " == ''"]
+        .iter()
+        .find_map(|s| g.strip_suffix(s))
+        .or_else(|| g.strip_prefix("len(")?.strip_suffix(") == 0"));
+    if let Some(value) = unset.filter(|v| is_name(v)) {
+        return Some(format!(
+            "Set {}: the code needs a value there and has none.",
+            code(value)
+        ));
+    }
+    let off = g
+        .strip_prefix("not ")
+        .or_else(|| g.strip_prefix('!'))
+        .filter(|v| is_name(v) && v.contains('.'))?;
+    let words = crate::family::words(literal);
+    let says_off = ["enabled", "allowed", "disabled", "enable"]
+        .iter()
+        .any(|w| words.iter().any(|x| x == w));
+    says_off.then(|| {
+        format!(
+            "Turn on {} if this is wanted: the code refuses while it is off.",
+            code(off.rsplit('.').next().unwrap_or(off))
+        )
+    })
+}
+
+/// A plain name or field path (`port`, `self.config.cert`).
+fn is_name(v: &str) -> bool {
+    !v.is_empty()
+        && v.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+}
+
 /// Command-line flags the message names (`--auth-token`, `-w`).
 fn flags(literal: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -501,6 +566,9 @@ fn flags(literal: &str) -> Vec<String> {
 
 pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
     let f = cx.f;
+    if let Some(d) = &cx.idiom {
+        return d.prevention.clone();
+    }
     let mut out: Vec<String> = cx
         .advice()
         .map_or(&[][..], |f| f.prevention)
@@ -569,6 +637,33 @@ mod tests {
         assert_eq!(none_of("!(a == 1 || b == 2)"), None);
         assert_eq!(none_of("!(ready)"), None);
         assert_eq!(none_of("!(f(x) == 1)"), None);
+    }
+
+    #[test]
+    fn guards_of_known_forms_become_actions() {
+        assert_eq!(
+            action("not isinstance(port, int)", "port must be an integer").unwrap(),
+            "Pass `port` as `int` (the code checks its type)."
+        );
+        assert!(action("not isinstance(v, (str, bytes))", "")
+            .unwrap()
+            .contains("`str` or `bytes`"));
+        assert!(action("cfg.CertFile == \"\"", "")
+            .unwrap()
+            .starts_with("Set `cfg.CertFile`"));
+        assert!(action(
+            "not self.allow_subdomain_redirects",
+            "redirects is not enabled"
+        )
+        .unwrap()
+        .contains("`allow_subdomain_redirects`"));
+        // A flag the message does not call off, or a condition of another
+        // form, gets no action.
+        assert_eq!(
+            action("not self.headers_set", "returned before it started"),
+            None
+        );
+        assert_eq!(action("len(status) != 3", ""), None);
     }
 
     #[test]

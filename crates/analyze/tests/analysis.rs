@@ -158,7 +158,10 @@ fn shop_fixture_matches_golden() {
         .contains("HTTP handler"));
     let empty = by(&records, "listen address must not be empty");
     let validation = empty.validation_code.as_deref().unwrap();
-    assert!(validation.starts_with("if addr == \"\" {"), "{validation}");
+    assert!(
+        validation.contains("Before calling run") && validation.contains("\nif addr == \"\" {"),
+        "{validation}"
+    );
     assert_eq!(
         by(&records, "stop requested").severity,
         Severity::Info,

@@ -375,7 +375,9 @@ fn indented_caller(above: &str, line: &str, heads: FunctionHeads) -> Option<Stri
     let mut function: Option<String> = None;
     for l in above.lines().rev() {
         let t = l.trim_start();
-        if t.is_empty() || t.starts_with('#') || indent(l) >= need {
+        // A closing bracket ends a header or call written over several
+        // lines (`) -> Response:`): it opens no block.
+        if t.is_empty() || t.starts_with(['#', ')', ']', '}']) || indent(l) >= need {
             continue;
         }
         need = indent(l);

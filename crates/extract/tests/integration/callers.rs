@@ -45,7 +45,10 @@ class Builder:
     def __str__(self):
         raise RuntimeError("no text for builder")
 
-    def build(self):
+    def build(
+        self,
+        strict=False,
+    ) -> None:
         self.render_page()
 
 
@@ -99,19 +102,19 @@ fn python_callers_are_calls_of_code_in_their_own_block() {
     // has no function.
     assert_eq!(
         callers(&records, "port must be an integer"),
-        ["app.py:20 outer", "app.py:60"]
+        ["app.py:20 outer", "app.py:63"]
     );
     // The class is called, not `super().__init__()` of another class.
     assert_eq!(
         callers(&records, "query string in the path"),
-        ["app.py:53 use"]
+        ["app.py:56 use"]
     );
     // `close` is declared by two classes: `stream.close()` says nothing.
     assert!(callers(&records, "builder closed twice").is_empty());
     // `self.render_page()` in the class's file.
     assert_eq!(
         callers(&records, "page could not be rendered"),
-        ["app.py:38 Builder.build"]
+        ["app.py:41 Builder.build"]
     );
     // `str(b)` calls `__str__`, and nothing calls it by name.
     assert!(callers(&records, "no text for builder").is_empty());

@@ -1,0 +1,185 @@
+//! Errors whose meaning a construct tells better than their words:
+//! generated protobuf decoders (a `*.pb.go` file's `Unmarshal`, `proto:
+//! …`), whose words only say the input's format; and a language's idioms
+//! (Python's `StopIteration` ends an iteration, a bare
+//! `NotImplementedError` marks a method subclasses override).
+
+use crate::prose::code;
+
+/// What such an error means and what fixes it.
+pub(crate) struct Idiom {
+    /// A sentence for "What it means".
+    pub meaning: String,
+    /// A sentence for "When it happens".
+    pub trigger: String,
+    /// Where such bytes come from.
+    pub situation: String,
+    /// What to do, best first.
+    pub solutions: Vec<String>,
+    /// How to avoid it.
+    pub prevention: Vec<String>,
+    /// Normal operation, not a fault.
+    pub expected: bool,
+}
+
+/// What the bytes hold when the decoder prints `pattern`.
+fn detail(pattern: &str) -> &'static str {
+    const DETAILS: &[(&str, &str)] = &[
+        (
+            "end group for non-group",
+            "a field of wire type 4 (end of group), which no message of this file has",
+        ),
+        (
+            "illegal tag",
+            "a field number of 0 or less, which no message has",
+        ),
+        (
+            "wrong wireType",
+            "a field whose wire type differs from the type its definition declares",
+        ),
+        ("illegal wireType", "a wire type that does not exist"),
+        ("negative length", "a length prefix that is negative"),
+        ("integer overflow", "a varint longer than 64 bits"),
+        (
+            "unexpected end of group",
+            "an end of group that was never opened",
+        ),
+    ];
+    DETAILS
+        .iter()
+        .find(|(k, _)| pattern.contains(k))
+        .map_or("data that is not a valid encoding", |(_, d)| d)
+}
+
+/// What a generated protobuf decoder's error `pattern` at `path` (in a
+/// method of `receiver`, and at `others` more sites) means, when it is
+/// one.
+pub(crate) fn decoder(
+    pattern: &str,
+    path: &str,
+    receiver: Option<&str>,
+    others: usize,
+) -> Option<Idiom> {
+    let file = path.strip_suffix(".pb.go")?;
+    if !pattern.starts_with("proto: ") {
+        return None;
+    }
+    let message = receiver.map_or("the message".to_string(), code);
+    let decoder = match (receiver, others) {
+        (Some(t), 0) => code(&format!("{t}.Unmarshal")),
+        (Some(t), n) => format!(
+            "{} (or another of the {n} more generated decoders that print this text)",
+            code(&format!("{t}.Unmarshal"))
+        ),
+        (None, _) => "the generated decoder".to_string(),
+    };
+    let proto = code(&format!(
+        "{}.proto",
+        file.rsplit('/').next().unwrap_or(file)
+    ));
+    let detail = detail(pattern);
+    Some(Idiom {
+        meaning: format!(
+            "The bytes given to {decoder} are not a valid encoding of {message}: they hold {detail}. The code that reads the bytes was generated from {proto}; the bytes were written by another definition of the message, belong to another message, or are damaged."
+        ),
+        trigger: format!("It happens when {decoder} decodes bytes that hold {detail}."),
+        situation: "Usually seen when the writer and the reader of the data run different versions (a mixed-version cluster, a client and a server from different releases, a file written by another release), or when a file or stream was truncated or corrupted.".to_string(),
+        solutions: vec![
+            format!("Check that the program that wrote the data and this one use the same definition of {message} ({proto}): run matching versions on both sides."),
+            "If the bytes were read from disk (a log, snapshot or database file), the file is damaged or was written in another format: restore it from a backup or snapshot.".to_string(),
+            "If they came over the network, check that the peer is the service this code expects (the right address and port) and that nothing in between alters the stream.".to_string(),
+        ],
+        prevention: vec![
+            format!("Do not edit {}: change {proto} and regenerate the code.", code(path)),
+            "Never reuse a field number with another type in the `.proto`; add a new field instead.".to_string(),
+        ],
+        expected: false,
+    })
+}
+
+/// A Python idiom: `StopIteration` (and its async kin) raised to end an
+/// iteration, or a bare `NotImplementedError` in a method (`class`
+/// `function`) that subclasses must override.
+pub(crate) fn python(class: &str, message: &str, function: Option<&str>) -> Option<Idiom> {
+    let f = function.map_or("the function".to_string(), code);
+    match class {
+        "StopIteration" | "StopAsyncIteration" => Some(Idiom {
+            meaning: format!("This is how an iterator says it has no more items: {f} raises {} at the end, and a `for` loop, `list()` or `next(it, default)` takes it as the end, not as an error.", code(class)),
+            trigger: format!("It happens every time the iteration of {f} reaches its end."),
+            situation: "Seen as an error only when it escapes: code calls `next()` on the iterator directly, without a default, after the last item (inside a generator Python turns it into `RuntimeError: generator raised StopIteration`).".to_string(),
+            solutions: vec![
+                "Nothing to fix when it ends a loop: it is the normal end of the iteration.".to_string(),
+                "Where code calls `next(it)` by hand, give a default (`next(it, None)`) or catch `StopIteration` right there.".to_string(),
+            ],
+            prevention: vec!["Iterate with `for` rather than calling `next()` by hand.".to_string()],
+            expected: true,
+        }),
+        "NotImplementedError" if message == class => {
+            let (owner, name) = function?.rsplit_once('.')?;
+            Some(Idiom {
+                meaning: format!("{f} is left for subclasses of {} to override: it raises {} without a message when a subclass does not.", code(owner), code(class)),
+                trigger: format!("It happens when code calls {} on an object whose class derives from {} without overriding it.", code(name), code(owner)),
+                situation: format!("Usually seen with a custom subclass of {} written for an application, or a new subclass in the library itself.", code(owner)),
+                solutions: vec![
+                    format!("Override {} in the subclass of {} that the traceback shows.", code(name), code(owner)),
+                    format!("If the subclass is not yours, use one that implements {}.", code(name)),
+                ],
+                prevention: vec![format!("Declare {} with `abc.abstractmethod` so a subclass that lacks it fails when it is instantiated, not when it is called.", code(name))],
+                expected: false,
+            })
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(pattern: &str, path: &str) -> Option<Idiom> {
+        decoder(pattern, path, Some("LeaseInternalRequest"), 0)
+    }
+
+    #[test]
+    fn a_generated_decoder_error_says_what_the_bytes_hold() {
+        let d = record(
+            "proto: LeaseInternalRequest: wiretype end group for non-group",
+            "lease/leasepb/lease.pb.go",
+        )
+        .unwrap();
+        assert!(
+            d.meaning.contains("`LeaseInternalRequest.Unmarshal`"),
+            "{}",
+            d.meaning
+        );
+        assert!(d.meaning.contains("wire type 4"), "{}", d.meaning);
+        assert!(d.meaning.contains("`lease.proto`"), "{}", d.meaning);
+        assert!(d.prevention[0].contains("`lease/leasepb/lease.pb.go`"));
+        // Not generated, or not a decoder's text: nothing to say.
+        assert!(record("proto: wrong wireType = %d", "lease/lease.go").is_none());
+        assert!(record("lease not found", "lease/leasepb/lease.pb.go").is_none());
+    }
+
+    #[test]
+    fn python_idioms_are_no_failures_of_the_environment() {
+        let stop = python("StopIteration", "StopIteration", Some("Reader.__next__")).unwrap();
+        assert!(stop.expected && stop.meaning.contains("`Reader.__next__`"));
+        let abstract_method = python(
+            "NotImplementedError",
+            "NotImplementedError",
+            Some("Rule.get_rules"),
+        )
+        .unwrap();
+        assert!(
+            abstract_method.solutions[0].contains("Override `get_rules` in the subclass of `Rule`")
+        );
+        // A message says more than the idiom: not an abstract method.
+        assert!(python(
+            "NotImplementedError",
+            "no tls on this platform",
+            Some("A.f")
+        )
+        .is_none());
+        assert!(python("ValueError", "ValueError", Some("A.f")).is_none());
+    }
+}
