@@ -144,7 +144,7 @@ pub static FAMILIES: &[Family] = &[
         ["not found", "no such", "does not exist", "doesn't exist", "not exist", "missing"],
         "Something the operation needs is not there: a file, key, record or name it looked up.",
         "Usually seen after a typo in a name or path, when something was deleted or not created yet, or when two components disagree about names.",
-        ["Check the name or path in the message against what exists.",
+        ["Check that what the operation looked up exists under the name it used.",
          "If it should have been created by an earlier step, check that step's logs."],
         ["Validate names and paths from configuration at start-up.",
          "Create what is required before using it, or handle its absence explicitly."],
@@ -225,11 +225,10 @@ pub static FAMILIES: &[Family] = &[
 /// its author ruled out.
 pub static BROKEN_INVARIANT: Family = family!("broken-invariant", [],
     "The program reached a state its code treats as impossible, so it panics: a bug, corrupted data, or a use the code does not support.",
-    "Usually seen after data was corrupted or written by another version, or when a code path its authors thought unreachable is reached.",
-    ["Keep the whole panic message and stack trace: they name the goroutine and the call path.",
-     "Check the data the program was working on (files, database, requests) for corruption or an unexpected version.",
-     "Report it to the project with the stack trace if the input looks valid."],
-    ["Validate data read from disk or the network before trusting invariants on it."],
+    "Usually seen when a caller passes arguments or state the code rules out, after data was corrupted or written by another version, or when a code path its authors thought unreachable is reached.",
+    ["Keep the whole panic message and stack trace: the frames below the panic name the caller that reached it, and what it passed.",
+     "Fix that caller if it is yours; if it is the project's own code, report it to the project with the stack trace."],
+    ["Check the conditions the code panics on before calling it, or have it return an error instead of panicking."],
     transient: false, expected: false);
 
 /// The families of messages that fit none of [`FAMILIES`], by how they

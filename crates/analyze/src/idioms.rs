@@ -22,8 +22,10 @@ pub(crate) struct Idiom {
     pub expected: bool,
 }
 
-/// What the bytes hold when the decoder prints `pattern`.
-fn detail(pattern: &str) -> &'static str {
+/// What the bytes hold when the decoder prints `pattern`, and whether a
+/// valid encoding by another definition of the message can hold it (a
+/// field's wire type changed); no valid encoding holds the others.
+fn detail(pattern: &str) -> (&'static str, bool) {
     const DETAILS: &[(&str, &str)] = &[
         (
             "end group for non-group",
@@ -45,10 +47,12 @@ fn detail(pattern: &str) -> &'static str {
             "an end of group that was never opened",
         ),
     ];
-    DETAILS
+    let skew = pattern.contains("wrong wireType");
+    let detail = DETAILS
         .iter()
         .find(|(k, _)| pattern.contains(k))
-        .map_or("data that is not a valid encoding", |(_, d)| d)
+        .map_or("data that is not a valid encoding", |(_, d)| d);
+    (detail, skew)
 }
 
 /// What a generated protobuf decoder's error `pattern` at `path` (in a
@@ -77,15 +81,28 @@ pub(crate) fn decoder(
         "{}.proto",
         file.rsplit('/').next().unwrap_or(file)
     ));
-    let detail = detail(pattern);
+    let (detail, skew) = detail(pattern);
+    let (origin, situation, first) = if skew {
+        (
+            "the bytes were written by another definition of the message, belong to another message, or are damaged",
+            "Usually seen when the writer and the reader of the data run different versions (a mixed-version cluster, a client and a server from different releases, a file written by another release), or when a file or stream was corrupted.",
+            format!("Check that the program that wrote the data and this one use the same definition of {message} ({proto}): run matching versions on both sides."),
+        )
+    } else {
+        (
+            "no valid encoding of any message holds that, so the bytes are damaged or are not this protocol's",
+            "Usually seen when a file or stream was truncated or corrupted, or when bytes of another protocol reach this decoder (a client speaking to the wrong port).",
+            "Find where the bytes came from and whether they were damaged on the way: compare them with what the writer sent.".to_string(),
+        )
+    };
     Some(Idiom {
         meaning: format!(
-            "The bytes given to {decoder} are not a valid encoding of {message}: they hold {detail}. The code that reads the bytes was generated from {proto}; the bytes were written by another definition of the message, belong to another message, or are damaged."
+            "The bytes given to {decoder} are not a valid encoding of {message}: they hold {detail}. The code that reads the bytes was generated from {proto}; {origin}."
         ),
         trigger: format!("It happens when {decoder} decodes bytes that hold {detail}."),
-        situation: "Usually seen when the writer and the reader of the data run different versions (a mixed-version cluster, a client and a server from different releases, a file written by another release), or when a file or stream was truncated or corrupted.".to_string(),
+        situation: situation.to_string(),
         solutions: vec![
-            format!("Check that the program that wrote the data and this one use the same definition of {message} ({proto}): run matching versions on both sides."),
+            first,
             "If the bytes were read from disk (a log, snapshot or database file), the file is damaged or was written in another format: restore it from a backup or snapshot.".to_string(),
             "If they came over the network, check that the peer is the service this code expects (the right address and port) and that nothing in between alters the stream.".to_string(),
         ],
@@ -124,7 +141,7 @@ pub(crate) fn python(class: &str, message: &str, function: Option<&str>) -> Opti
                     format!("Override {} in the subclass of {} that the traceback shows.", code(name), code(owner)),
                     format!("If the subclass is not yours, use one that implements {}.", code(name)),
                 ],
-                prevention: vec![format!("Declare {} with `abc.abstractmethod` so a subclass that lacks it fails when it is instantiated, not when it is called.", code(name))],
+                prevention: vec![format!("Make {} derive from `abc.ABC` and declare {} with `abc.abstractmethod`, so a subclass that lacks it fails when it is instantiated, not when it is called.", code(owner), code(name))],
                 expected: false,
             })
         }
@@ -153,6 +170,14 @@ mod tests {
             d.meaning
         );
         assert!(d.meaning.contains("wire type 4"), "{}", d.meaning);
+        // No version of the message writes a stray end of group.
+        assert!(
+            !d.solutions[0].contains("matching versions"),
+            "{:?}",
+            d.solutions
+        );
+        let skew = record("proto: wrong wireType = %d for field ID", "a/lease.pb.go").unwrap();
+        assert!(skew.solutions[0].contains("matching versions"));
         assert!(d.meaning.contains("`lease.proto`"), "{}", d.meaning);
         assert!(d.prevention[0].contains("`lease/leasepb/lease.pb.go`"));
         // Not generated, or not a decoder's text: nothing to say.

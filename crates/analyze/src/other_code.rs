@@ -29,6 +29,9 @@ fn parts<'a>(cx: &Cx<'a>) -> Option<(&'a str, String)> {
 /// special methods (`__str__`) are called by the language, not by name:
 /// none.
 fn call_of(function: &str) -> Option<String> {
+    if function.contains("<locals>") {
+        return None; // a nested function: only its outer function calls it
+    }
     let Some((owner, method)) = function.rsplit_once('.') else {
         return Some(function.to_string());
     };
@@ -93,6 +96,9 @@ pub(crate) fn try_catch(cx: &Cx<'_>, code: &HandlerCode) -> Option<String> {
     if !catchable(cx) {
         return None;
     }
+    if lazy(cx.f.signature.as_deref().unwrap_or_default()) {
+        return None;
+    }
     let (class, function) = parts(cx)?;
     let note = comment(code, &cx.r.error_message);
     Some(code.try_catch(
@@ -101,6 +107,17 @@ pub(crate) fn try_catch(cx: &Cx<'_>, code: &HandlerCode) -> Option<String> {
         &note,
         cx.advice().is_some_and(|f| f.transient),
     ))
+}
+
+/// A function that returns an iterator or generator (by its annotation,
+/// `-> t.Iterator[str]`): a generator raises when it is iterated, not when
+/// it is called, so a `try` around the call alone would catch nothing.
+fn lazy(signature: &str) -> bool {
+    signature.rsplit_once("->").is_some_and(|(_, ret)| {
+        ["Iterator", "Generator", "Iterable"]
+            .iter()
+            .any(|t| ret.contains(t))
+    })
 }
 
 /// Validation snippets need the guard's language-level meaning; only Go's
@@ -112,6 +129,16 @@ pub(crate) fn validation(_cx: &Cx<'_>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_generator_is_not_wrapped_at_its_call() {
+        assert!(lazy(
+            "def find_modules(import_path: str) -> t.Iterator[str]:"
+        ));
+        assert!(lazy("def walk(self) -> Generator[int, None, None]:"));
+        assert!(!lazy("def parse(self, text: str) -> Rule:"));
+        assert!(!lazy("def f(items: Iterable[str]) -> int:"));
+    }
 
     #[test]
     fn a_method_is_called_on_a_value_of_its_type() {

@@ -400,10 +400,6 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
     if f.http_handler {
         out.push("It happens while serving an HTTP request.".to_string());
     }
-    // Inside a loop it repeats only if the loop goes on after it.
-    if f.in_loop && !f.returned && !cx.stops_program() {
-        out.push("It can repeat: the site is inside a loop that goes on after it.".to_string());
-    }
     out.join(" ")
 }
 
@@ -458,12 +454,13 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             values.join(", ")
         ));
     }
+    let params = parameters(f.signature.as_deref().unwrap_or_default());
     for g in guards
         .into_iter()
         .filter(|g| !crate::is_mode_flag(g) && none_of(g).is_none())
         .take(2)
     {
-        out.push(action(g, &cx.literal).unwrap_or_else(|| {
+        out.push(action(g, &cx.literal, &params).unwrap_or_else(|| {
             format!(
                 "Find out why {} when the code runs: that condition leads to this error.",
                 condition(g)
@@ -499,10 +496,18 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
 /// (`not isinstance(port, int)`), a value that is not set (`cert is
 /// None`, `name == ""`), or an option that is off while the message says
 /// something is not enabled (`not self.allow_redirects`).
-fn action(g: &str, literal: &str) -> Option<String> {
+fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> {
     let g = g.trim();
+    // Only what a caller gives: a parameter or a field of one (`self.x`).
+    let given = |v: &str| {
+        let root = v.split('.').next().unwrap_or(v);
+        is_name(v) && (params.contains(&root) || matches!(root, "self" | "this" | "cls"))
+    };
     if let Some(rest) = g.strip_prefix("not isinstance(") {
         let (value, types) = rest.strip_suffix(')')?.split_once(", ")?;
+        if !given(value) {
+            return None;
+        }
         let types = types.trim_start_matches('(').trim_end_matches(')');
         return Some(format!(
             "Pass {} as {} (the code checks its type).",
@@ -514,7 +519,7 @@ fn action(g: &str, literal: &str) -> Option<String> {
         .iter()
         .find_map(|s| g.strip_suffix(s))
         .or_else(|| g.strip_prefix("len(")?.strip_suffix(") == 0"));
-    if let Some(value) = unset.filter(|v| is_name(v)) {
+    if let Some(value) = unset.filter(|v| given(v)) {
         return Some(format!(
             "Set {}: the code needs a value there and has none.",
             code(value)
@@ -523,7 +528,7 @@ fn action(g: &str, literal: &str) -> Option<String> {
     let off = g
         .strip_prefix("not ")
         .or_else(|| g.strip_prefix('!'))
-        .filter(|v| is_name(v) && v.contains('.'))?;
+        .filter(|v| given(v) && v.contains('.'))?;
     let words = crate::family::words(literal);
     let says_off = ["enabled", "allowed", "disabled", "enable"]
         .iter()
@@ -534,6 +539,50 @@ fn action(g: &str, literal: &str) -> Option<String> {
             code(off.rsplit('.').next().unwrap_or(off))
         )
     })
+}
+
+/// The parameter names of a signature as written (`def f(self, port:
+/// int = 0)`, `func (s *S) f(ctx context.Context, name string)`, `void
+/// f(String name)`): the name part of each comma-separated parameter.
+fn parameters(signature: &str) -> Vec<&str> {
+    // Go's receiver comes first in its own parentheses; the parameters
+    // are the list after the function's name.
+    let after_receiver = match signature.strip_prefix("func (") {
+        Some(rest) => rest.split_once(')').map_or(rest, |(_, r)| r),
+        None => signature,
+    };
+    let Some((_, rest)) = after_receiver.split_once('(') else {
+        return Vec::new();
+    };
+    let mut depth = 0;
+    let end = rest
+        .char_indices()
+        .find(|&(_, c)| {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' if depth == 0 => return true,
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            }
+            false
+        })
+        .map_or(rest.len(), |(i, _)| i);
+    let name_first = signature.starts_with("func") || signature.starts_with("def");
+    rest[..end]
+        .split(',')
+        .filter_map(|p| {
+            let p = p.trim().trim_start_matches('*');
+            let head = p.split([':', '=']).next()?;
+            let words: Vec<&str> = head.split_whitespace().collect();
+            // Go and Python write the name first, C-like languages last.
+            let name = if name_first {
+                words.first()?
+            } else {
+                words.last()?
+            };
+            is_name(name).then_some(*name)
+        })
+        .collect()
 }
 
 /// A plain name or field path (`port`, `self.config.cert`).
@@ -641,29 +690,54 @@ mod tests {
 
     #[test]
     fn guards_of_known_forms_become_actions() {
+        let params = ["port", "v", "cfg"];
         assert_eq!(
-            action("not isinstance(port, int)", "port must be an integer").unwrap(),
+            action(
+                "not isinstance(port, int)",
+                "port must be an integer",
+                &params
+            )
+            .unwrap(),
             "Pass `port` as `int` (the code checks its type)."
         );
-        assert!(action("not isinstance(v, (str, bytes))", "")
+        assert!(action("not isinstance(v, (str, bytes))", "", &params)
             .unwrap()
             .contains("`str` or `bytes`"));
-        assert!(action("cfg.CertFile == \"\"", "")
+        assert!(action("cfg.CertFile == \"\"", "", &params)
             .unwrap()
             .starts_with("Set `cfg.CertFile`"));
-        assert!(action(
-            "not self.allow_subdomain_redirects",
-            "redirects is not enabled"
-        )
-        .unwrap()
-        .contains("`allow_subdomain_redirects`"));
-        // A flag the message does not call off, or a condition of another
-        // form, gets no action.
-        assert_eq!(
-            action("not self.headers_set", "returned before it started"),
-            None
+        let redirects = "redirects is not enabled";
+        assert!(
+            action("not self.allow_subdomain_redirects", redirects, &params)
+                .unwrap()
+                .contains("`allow_subdomain_redirects`")
         );
-        assert_eq!(action("len(status) != 3", ""), None);
+        // A flag the message does not call off, a condition of another
+        // form, or a value the function computes itself gets no action.
+        let off = action(
+            "not self.headers_set",
+            "returned before it started",
+            &params,
+        );
+        assert_eq!(off, None);
+        assert_eq!(action("len(status) != 3", "", &params), None);
+        assert_eq!(action("match is None", "", &params), None);
+    }
+
+    #[test]
+    fn parameters_are_read_from_signatures() {
+        assert_eq!(
+            parameters("def run_simple(hostname: str, port: int, *args, reload=False) -> None"),
+            ["hostname", "port", "args", "reload"]
+        );
+        assert_eq!(
+            parameters("func (s *Server) f(ctx context.Context, m map[string]int) error"),
+            ["ctx", "m"]
+        );
+        assert_eq!(
+            parameters("public void open(String path, int mode)"),
+            ["path", "mode"]
+        );
     }
 
     #[test]

@@ -229,7 +229,12 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
                     || named_like(q, t)
                     || (name.len() >= 5 && name.trim_start_matches('_').contains('_'))
             }
-            (Some(_), None) if python => false,
+            // A nested function, by the function around it.
+            (Some(t), None) if python => t.strip_suffix(".<locals>").is_some_and(|outer| {
+                let outer = outer.rsplit('.').next().unwrap_or(outer);
+                c.path == site.file_path
+                    && c.caller.as_deref().and_then(|f| f.rsplit('.').next()) == Some(outer)
+            }),
             // Elsewhere packages are not folders and methods are not
             // declared apart from their class: a name long enough to say
             // something counts wherever it is called in the language.

@@ -222,12 +222,25 @@ fn site_refs(records: &[Record]) -> Vec<SiteRef> {
                 file: s.file_path.clone(),
                 line: s.line_number,
                 function: s.function.clone(),
-                wrapped: s.facts.wrapped_call.clone(),
+                // A call whose error the message does not carry leads to
+                // no cause a reader sees: its text never reaches the log.
+                wrapped: s.facts.wrapped_call.clone().filter(|_| carries_error(r, s)),
                 returned: s.facts.returned,
                 signature: s.facts.signature.clone(),
             })
         })
         .collect()
+}
+
+/// Whether the message of `site` carries another error (a chain hole:
+/// `%w`, an error value in `%v`), or the site hands one on as it is.
+fn carries_error(r: &Record, site: &errdex_model::Site) -> bool {
+    let template =
+        errdex_lang::language(r.language).template(&r.message_pattern, &site.args, &site.callee);
+    template
+        .segments
+        .iter()
+        .any(|seg| matches!(seg, errdex_model::Segment::Hole(h) if h.chain))
 }
 
 /// Sets every record's `causes`.

@@ -399,10 +399,25 @@ fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts) {
         .skip(1)
         .find(|a| syntax.functions.contains(&a.kind()))
         .copied();
+    // A Python function nested in another is no method of the class
+    // around both: it is named as Python's qualified name does
+    // (`run_wsgi.<locals>.start_response`), with no receiver.
+    let outer = func
+        .filter(|_| syntax.lang == Lang::Python)
+        .and_then(|func| {
+            chain
+                .iter()
+                .skip_while(|a| a.id() != func.id())
+                .skip(1)
+                .take_while(|a| !syntax.classes.contains(&a.kind()))
+                .find(|a| syntax.functions.contains(&a.kind()))
+                .and_then(|o| (syntax.names.function)(*o, cx))
+        });
     let class = chain
         .iter()
         .find(|a| syntax.classes.contains(&a.kind()))
-        .and_then(|c| (syntax.names.class)(*c, cx));
+        .and_then(|c| (syntax.names.class)(*c, cx))
+        .filter(|_| outer.is_none());
     f.receiver = class.clone();
     let mut function = None;
     if let Some(func) = func {
@@ -419,9 +434,10 @@ fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts) {
             f.loop_follows = loop_after(body, n.end_byte(), syntax);
         }
         f.in_main = name.as_deref() == Some("main");
-        function = name.map(|name| match &class {
-            Some(c) => format!("{c}.{name}"),
-            None => name,
+        function = name.map(|name| match (&class, &outer) {
+            (_, Some(o)) => format!("{o}.<locals>.{name}"),
+            (Some(c), None) => format!("{c}.{name}"),
+            (None, None) => name,
         });
     }
     // A `raise`/`throw` site is itself the statement that hands it on.

@@ -52,6 +52,14 @@ class Builder:
         self.render_page()
 
 
+class Server:
+    def serve(self):
+        def respond(status):
+            raise RuntimeError("no response written")
+
+        respond(None)
+
+
 class Stream:
     def close(self):
         pass
@@ -102,12 +110,12 @@ fn python_callers_are_calls_of_code_in_their_own_block() {
     // has no function.
     assert_eq!(
         callers(&records, "port must be an integer"),
-        ["app.py:20 outer", "app.py:63"]
+        ["app.py:20 outer", "app.py:71"]
     );
     // The class is called, not `super().__init__()` of another class.
     assert_eq!(
         callers(&records, "query string in the path"),
-        ["app.py:56 use"]
+        ["app.py:64 use"]
     );
     // `close` is declared by two classes: `stream.close()` says nothing.
     assert!(callers(&records, "builder closed twice").is_empty());
@@ -115,6 +123,21 @@ fn python_callers_are_calls_of_code_in_their_own_block() {
     assert_eq!(
         callers(&records, "page could not be rendered"),
         ["app.py:41 Builder.build"]
+    );
+    // A nested function is no method of the class around it, and the
+    // function around it calls it.
+    let nested = records
+        .iter()
+        .find(|r| r.message_pattern == "no response written")
+        .unwrap();
+    assert_eq!(
+        nested.sites[0].function.as_deref(),
+        Some("serve.<locals>.respond")
+    );
+    assert_eq!(nested.sites[0].facts.receiver, None);
+    assert_eq!(
+        callers(&records, "no response written"),
+        ["app.py:49 Server.serve"]
     );
     // `str(b)` calls `__str__`, and nothing calls it by name.
     assert!(callers(&records, "no text for builder").is_empty());

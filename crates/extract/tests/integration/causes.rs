@@ -60,6 +60,13 @@ func Port(text string) (int64, error) {
 	return n, nil
 }
 
+func Check(addr string) error {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return fmt.Errorf("address %q needs a port", addr)
+	}
+	return nil
+}
+
 func (s *Server) Restart() error {
 	if err := s.Stop(); err != nil {
 		return fmt.Errorf("restarting: %w", err)
@@ -92,6 +99,9 @@ func main() {
 	srv, err := server.Listen()
 	if err != nil {
 		log.Fatalf("starting: %v", err)
+	}
+	if err := server.Check("db"); err != nil {
+		log.Fatalf("checking: %v", err)
 	}
 	a := &app{srv}
 	if err := a.stop(); err != nil {
@@ -164,6 +174,19 @@ fn wrapped_calls_are_followed_to_sites_and_the_standard_library() {
     assert!(shutdown.causes.is_empty(), "{:?}", shutdown.causes);
     let closing = by(&records, "closing listener: %w");
     assert!(closing.causes.is_empty(), "s.l.Close is a field's method");
+}
+
+#[test]
+fn a_call_whose_error_the_message_drops_leads_to_no_runtime_text() {
+    let records = records();
+    // `SplitHostPort`'s text never reaches the log: the site prints its own.
+    assert!(by(&records, "address %q needs a port").causes.is_empty());
+    let checking = by(&records, "checking: %v");
+    assert_eq!(checking.causes.len(), 1, "{:?}", checking.causes);
+    assert_eq!(
+        checking.causes[0].message_pattern,
+        "address %q needs a port"
+    );
 }
 
 #[test]

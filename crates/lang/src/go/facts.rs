@@ -280,11 +280,43 @@ fn assigning_call<'t>(
                 if let Some(call) = assigned_call(s, names, src) {
                     return Some((call, s));
                 }
+                // Assigned inside a block in between (`if p { err =
+                // startProxy() }`): which call it was depends on the run.
+                if assigns_within(s, names, src) {
+                    return None;
+                }
                 prev = s.prev_named_sibling();
             }
         }
     }
     None
+}
+
+/// Whether a statement nested in `stmt` (not in a closure) assigns one of
+/// `names`.
+fn assigns_within(stmt: Node<'_>, names: &[&str], src: &[u8]) -> bool {
+    let mut cur = stmt.walk();
+    let mut stack: Vec<Node<'_>> = stmt.named_children(&mut cur).collect();
+    while let Some(n) = stack.pop() {
+        if n.kind() == "func_literal" {
+            continue;
+        }
+        if matches!(n.kind(), "short_var_declaration" | "assignment_statement") {
+            let left = n.child_by_field_name("left");
+            let mut cur = n.walk();
+            let assigns = left.is_some_and(|l| {
+                l.named_children(&mut cur)
+                    .chain(std::iter::once(l))
+                    .any(|id| names.contains(&id.utf8_text(src).unwrap_or_default()))
+            });
+            if assigns {
+                return true;
+            }
+        }
+        let mut cur = n.walk();
+        stack.extend(n.named_children(&mut cur));
+    }
+    false
 }
 
 /// The call on the right of `stmt` when `stmt` assigns one of `names`
@@ -401,6 +433,12 @@ func sync(f *os.File, ok bool) error {
 	if err != nil {
 		panic("failed to close")
 	}
+	if ok {
+		err = f.Sync()
+	}
+	if err != nil {
+		panic("failed to close or sync")
+	}
 	return nil
 }
 "#;
@@ -465,6 +503,8 @@ func sync(f *os.File, ok bool) error {
             by("failed to close").wrapped_call.as_deref(),
             Some("f.Close")
         );
+        // Assigned in a block in between: no one call is the one.
+        assert_eq!(by("failed to close or sync").wrapped_call, None);
 
         // `func main` outside package main is no program's entry point.
         assert!(!by("no config").in_main);
