@@ -106,10 +106,14 @@ pub(crate) fn decoder(
             "If the bytes were read from disk (a log, snapshot or database file), the file is damaged or was written in another format: restore it from a backup or snapshot.".to_string(),
             "If they came over the network, check that the peer is the service this code expects (the right address and port) and that nothing in between alters the stream.".to_string(),
         ],
-        prevention: vec![
-            format!("Do not edit {}: change {proto} and regenerate the code.", code(path)),
-            "Never reuse a field number with another type in the `.proto`; add a new field instead.".to_string(),
-        ],
+        prevention: std::iter::once(format!(
+            "Do not edit {}: change {proto} and regenerate the code.",
+            code(path)
+        ))
+        .chain(skew.then(|| {
+            "Never reuse a field number with another type in the `.proto`; add a new field instead.".to_string()
+        }))
+        .collect(),
         expected: false,
     })
 }
@@ -178,6 +182,12 @@ mod tests {
         );
         let skew = record("proto: wrong wireType = %d for field ID", "a/lease.pb.go").unwrap();
         assert!(skew.solutions[0].contains("matching versions"));
+        assert_eq!(
+            d.prevention.len(),
+            1,
+            "no field reuse writes a stray end of group"
+        );
+        assert!(skew.prevention[1].contains("field number"));
         assert!(d.meaning.contains("`lease.proto`"), "{}", d.meaning);
         assert!(d.prevention[0].contains("`lease/leasepb/lease.pb.go`"));
         // Not generated, or not a decoder's text: nothing to say.

@@ -77,8 +77,10 @@ fn comment(code: &HandlerCode, text: &str) -> String {
     format!("{}{one}", code.comment)
 }
 
+/// Raised or answered with its own class; a text kept in a value
+/// (`msg = "…"`) may end in a log as well as an exception.
 fn catchable(cx: &Cx<'_>) -> bool {
-    matches!(cx.r.error_type, ErrorType::Exception | ErrorType::Http)
+    matches!(cx.r.error_type, ErrorType::Exception | ErrorType::Http) && cx.r.sites[0].callee != "="
 }
 
 /// Code that recognises the error in a handler by its class.

@@ -133,6 +133,9 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
     };
     let error_method = cx.is_text_method();
     let what = match r.error_type {
+        ErrorType::Exception if r.sites[0].callee == "=" => {
+            "keeps this text in a value, which it raises or prints later".to_string()
+        }
         ErrorType::Exception if error_method => format!(
             "formats this message: it is the text of the error type {}",
             code(f.receiver.as_deref().unwrap_or_default())
@@ -371,7 +374,7 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
         } else {
             let callers: Vec<String> = f.callers.iter().take(3).map(|c| code(c)).collect();
             out.push(format!(
-                "It reaches users through the callers of {}: {}{}.",
+                "{} is called at {}{} in this repository.",
                 code(fname),
                 join_and(&callers),
                 if f.callers.len() > 3 {

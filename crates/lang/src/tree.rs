@@ -430,7 +430,7 @@ fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts) {
             let head = text(func).get(..body.start_byte() - func.start_byte());
             f.signature = head
                 .map(|h| h.split_whitespace().collect::<Vec<_>>().join(" "))
-                .filter(|h| !h.is_empty() && h.len() <= 300);
+                .filter(|h| !h.is_empty() && h.len() <= 1000);
             f.loop_follows = loop_after(body, n.end_byte(), syntax);
         }
         f.in_main = name.as_deref() == Some("main");
