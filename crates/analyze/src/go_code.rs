@@ -37,7 +37,7 @@ pub(crate) struct Call {
 }
 
 /// Splits at commas outside brackets.
-fn split_top(s: &str) -> Vec<&str> {
+pub(crate) fn split_top(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut from) = (0i32, 0);
     for (i, c) in s.char_indices() {
@@ -60,7 +60,7 @@ fn split_top(s: &str) -> Vec<&str> {
 
 /// The text inside the bracket group that starts `s` (with `open`), and
 /// the rest after it.
-fn group(s: &str, open: char, close: char) -> Option<(&str, &str)> {
+pub(crate) fn group(s: &str, open: char, close: char) -> Option<(&str, &str)> {
     let s = s.trim_start();
     if !s.starts_with(open) {
         return None;

@@ -548,34 +548,23 @@ fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> {
 /// int = 0)`, `func (s *S) f(ctx context.Context, name string)`, `void
 /// f(String name)`): the name part of each comma-separated parameter.
 fn parameters(signature: &str) -> Vec<&str> {
-    // Go's receiver comes first in its own parentheses; the parameters
-    // are the list after the function's name.
-    let after_receiver = match signature.strip_prefix("func (") {
-        Some(rest) => rest.split_once(')').map_or(rest, |(_, r)| r),
+    use crate::go_code::{group, split_top};
+    let name_first = signature.starts_with("func") || signature.starts_with("def");
+    // Go's receiver comes first in its own parentheses.
+    let rest = match signature
+        .strip_prefix("func")
+        .and_then(|r| group(r, '(', ')'))
+    {
+        Some((_, after)) => after,
         None => signature,
     };
-    let Some((_, rest)) = after_receiver.split_once('(') else {
+    let Some((list, _)) = rest.find('(').and_then(|at| group(&rest[at..], '(', ')')) else {
         return Vec::new();
     };
-    let mut depth = 0;
-    let end = rest
-        .char_indices()
-        .find(|&(_, c)| {
-            match c {
-                '(' | '[' | '{' => depth += 1,
-                ')' if depth == 0 => return true,
-                ')' | ']' | '}' => depth -= 1,
-                _ => {}
-            }
-            false
-        })
-        .map_or(rest.len(), |(i, _)| i);
-    let name_first = signature.starts_with("func") || signature.starts_with("def");
-    rest[..end]
-        .split(',')
+    split_top(list)
+        .into_iter()
         .filter_map(|p| {
-            let p = p.trim().trim_start_matches('*');
-            let head = p.split([':', '=']).next()?;
+            let head = p.trim_start_matches('*').split([':', '=']).next()?;
             let words: Vec<&str> = head.split_whitespace().collect();
             // Go and Python write the name first, C-like languages last.
             let name = if name_first {
@@ -730,8 +719,8 @@ mod tests {
     #[test]
     fn parameters_are_read_from_signatures() {
         assert_eq!(
-            parameters("def run_simple(hostname: str, port: int, *args, reload=False) -> None"),
-            ["hostname", "port", "args", "reload"]
+            parameters("def run(host: str, port: int, env: Dict[str, str], *args, reload=False)"),
+            ["host", "port", "env", "args", "reload"]
         );
         assert_eq!(
             parameters("func (s *Server) f(ctx context.Context, m map[string]int) error"),
