@@ -5,8 +5,7 @@
 //! name only one class declares); a constructor is called by its class;
 //! special methods are called by the runtime.
 
-use super::TIMESTAMP;
-use errdex_extract::{index, NoProgress, Options};
+use super::{by_pattern, index_files};
 use errdex_model::Record;
 
 const APP: &str = r#"
@@ -83,23 +82,11 @@ if __name__ == "__main__":
 "#;
 
 fn records() -> Vec<Record> {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("app.py"), APP).unwrap();
-    index(&Options::new(dir.path(), TIMESTAMP), &NoProgress)
-        .unwrap()
-        .dataset
-        .records
+    index_files(&[("app.py", APP)])
 }
 
 fn callers(records: &[Record], pattern: &str) -> Vec<String> {
-    records
-        .iter()
-        .find(|r| r.message_pattern == pattern)
-        .unwrap_or_else(|| panic!("no record {pattern:?}"))
-        .sites[0]
-        .facts
-        .callers
-        .clone()
+    by_pattern(records, pattern).sites[0].facts.callers.clone()
 }
 
 #[test]
@@ -126,10 +113,7 @@ fn python_callers_are_calls_of_code_in_their_own_block() {
     );
     // A nested function is no method of the class around it, and the
     // function around it calls it.
-    let nested = records
-        .iter()
-        .find(|r| r.message_pattern == "no response written")
-        .unwrap();
+    let nested = by_pattern(&records, "no response written");
     assert_eq!(
         nested.sites[0].function.as_deref(),
         Some("serve.<locals>.respond")

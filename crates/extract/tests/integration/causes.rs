@@ -4,8 +4,7 @@
 //! standard-library call at the end with its address worked out from a
 //! constant of another package; and calls it must not resolve by name.
 
-use super::TIMESTAMP;
-use errdex_extract::{index, NoProgress, Options};
+use super::{by_pattern, index_files};
 use errdex_model::Record;
 
 const FILES: &[(&str, &str)] = &[
@@ -114,29 +113,13 @@ func main() {
 ];
 
 fn records() -> Vec<Record> {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in FILES {
-        let p = dir.path().join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    index(&Options::new(dir.path(), TIMESTAMP), &NoProgress)
-        .unwrap()
-        .dataset
-        .records
-}
-
-fn by<'a>(records: &'a [Record], pattern: &str) -> &'a Record {
-    records
-        .iter()
-        .find(|r| r.message_pattern == pattern)
-        .unwrap_or_else(|| panic!("no record {pattern:?}"))
+    index_files(FILES)
 }
 
 #[test]
 fn wrapped_calls_are_followed_to_sites_and_the_standard_library() {
     let records = records();
-    let starting = by(&records, "starting: %v");
+    let starting = by_pattern(&records, "starting: %v");
     let site = &starting.causes[0];
     assert_eq!(site.message_pattern, "listening on %s: %w");
     assert_eq!(site.file_path, "server/server.go");
@@ -158,7 +141,7 @@ fn wrapped_calls_are_followed_to_sites_and_the_standard_library() {
         .all(|w| w[0].path.len() <= w[1].path.len()));
 
     // A runtime entry shows the text the failing function prints.
-    let port = by(&records, "bad port %q: %w");
+    let port = by_pattern(&records, "bad port %q: %w");
     assert_eq!(
         port.causes[0].message_pattern,
         "strconv.ParseInt: parsing {input}: invalid syntax"
@@ -167,12 +150,12 @@ fn wrapped_calls_are_followed_to_sites_and_the_standard_library() {
     // A method of the site's own receiver type is followed, and the method
     // it hands up; a method of a field (`a.srv.Stop`) is not resolved by
     // its name alone.
-    let restarting = by(&records, "restarting: %w");
+    let restarting = by_pattern(&records, "restarting: %w");
     assert_eq!(restarting.causes[0].message_pattern, "closing listener: %w");
     assert_eq!(restarting.causes[0].path, ["s.Stop", "s.Close"]);
-    let shutdown = by(&records, "stopping server: %w");
+    let shutdown = by_pattern(&records, "stopping server: %w");
     assert!(shutdown.causes.is_empty(), "{:?}", shutdown.causes);
-    let closing = by(&records, "closing listener: %w");
+    let closing = by_pattern(&records, "closing listener: %w");
     assert!(closing.causes.is_empty(), "s.l.Close is a field's method");
 }
 
@@ -180,8 +163,10 @@ fn wrapped_calls_are_followed_to_sites_and_the_standard_library() {
 fn a_call_whose_error_the_message_drops_leads_to_no_runtime_text() {
     let records = records();
     // `SplitHostPort`'s text never reaches the log: the site prints its own.
-    assert!(by(&records, "address %q needs a port").causes.is_empty());
-    let checking = by(&records, "checking: %v");
+    assert!(by_pattern(&records, "address %q needs a port")
+        .causes
+        .is_empty());
+    let checking = by_pattern(&records, "checking: %v");
     assert_eq!(checking.causes.len(), 1, "{:?}", checking.causes);
     assert_eq!(
         checking.causes[0].message_pattern,

@@ -9,6 +9,7 @@ mod golden;
 mod seed;
 
 use errdex_extract::{index, Indexed, NoProgress, Options};
+use errdex_model::Record;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -62,6 +63,25 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// Indexes files written for a test (`(path, text)`) in a fresh folder.
+pub fn index_files(files: &[(&str, &str)]) -> Vec<Record> {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    run(&opts(dir.path())).dataset.records
+}
+
+/// The record of `pattern`.
+pub fn by_pattern<'a>(records: &'a [Record], pattern: &str) -> &'a Record {
+    records
+        .iter()
+        .find(|r| r.message_pattern == pattern)
+        .unwrap_or_else(|| panic!("no record {pattern:?}"))
 }
 
 pub fn run(opts: &Options) -> Indexed {

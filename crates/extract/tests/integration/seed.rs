@@ -2,7 +2,7 @@
 //! links as the kops records they describe.
 
 use crate::*;
-use errdex_model::{ErrorType, Record, Severity};
+use errdex_model::{ErrorType, Severity};
 
 const SEED_SHA: &str = "4c8573c808a73d578c5eadc86d410646ea0b0d73";
 
@@ -10,13 +10,6 @@ fn seed_record() -> serde_json::Value {
     // A copy of ../shared/seeds/002_0d92c76f23227401.pretty.json.
     let text = std::fs::read_to_string(fixture("seed-record.json")).unwrap();
     serde_json::from_str::<serde_json::Value>(&text).unwrap()["record"].clone()
-}
-
-fn by_pattern<'a>(records: &'a [Record], p: &str) -> &'a Record {
-    records
-        .iter()
-        .find(|r| r.message_pattern == p)
-        .unwrap_or_else(|| panic!("no record {p:?}"))
 }
 
 #[test]
