@@ -319,14 +319,6 @@ fn phrase_matches(words: &[String], p: &Phrase) -> bool {
     })
 }
 
-/// The family of the longest phrase (in words) found in the first of
-/// `texts` that has one (the message's literal words, then the wrapped
-/// call's name); earlier families win ties. Longest first, so "must not
-/// be empty" in "listen address must not be empty" outweighs "listen".
-pub fn classify(texts: &[&str]) -> &'static Family {
-    classify_telling(texts).0
-}
-
 /// Single words that name their family on their own. Any other one-word
 /// phrase only hints at it: "closed" in "the application closed the
 /// input stream", "already" in "headers already set", "dial" in "failed
@@ -355,8 +347,12 @@ const TELLING_WORDS: &[&str] = &[
     "mkdir",
 ];
 
-/// [`classify`], and whether the phrase that matched tells the family
-/// (several words, or one of [`TELLING_WORDS`]) rather than hints at it.
+/// The family of the longest phrase (in words) found in the first of
+/// `texts` that has one (the message's literal words, then the wrapped
+/// call's name); earlier families win ties. Longest first, so "must not
+/// be empty" in "listen address must not be empty" outweighs "listen".
+/// With it, whether the phrase tells the family (several words, or one
+/// of [`TELLING_WORDS`]) rather than hints at it.
 pub fn classify_telling(texts: &[&str]) -> (&'static Family, bool) {
     for text in texts {
         let words = words(text);
@@ -398,7 +394,7 @@ mod tests {
 
     #[test]
     fn messages_fall_into_families() {
-        let slug = |m: &str| classify(&[m]).slug;
+        let slug = |m: &str| classify_telling(&[m]).0.slug;
         assert_eq!(slug("stop requested"), "graceful-shutdown");
         assert_eq!(
             slug("listen tcp %s: bind: address already in use"),

@@ -22,6 +22,24 @@ pub(crate) struct Idiom {
     pub expected: bool,
 }
 
+/// What a construct tells of the record's error, when one does.
+pub(crate) fn of(r: &errdex_model::Record) -> Option<Idiom> {
+    let site = &r.sites[0];
+    let class = r.error_class.as_deref();
+    decoder(
+        &r.message_pattern,
+        &site.file_path,
+        site.facts.receiver.as_deref(),
+        r.sites.len() - 1,
+    )
+    .or_else(|| match (r.language, class) {
+        (errdex_model::Lang::Python, Some(class)) => {
+            python(class, &r.message_pattern, site.function.as_deref())
+        }
+        _ => None,
+    })
+}
+
 /// What the bytes hold when the decoder prints `pattern`, and whether a
 /// valid encoding by another definition of the message can hold it (a
 /// field's wire type changed); no valid encoding holds the others.

@@ -128,6 +128,38 @@ pub fn family_of(r: &Record) -> &'static Family {
     Cx::new(r).family
 }
 
+/// The family of a record by its status, its literal words, then its
+/// wrapped call's name, and whether a phrase told it (see
+/// [`family::classify_telling`]).
+fn family_of_words(r: &Record, literal: &str) -> (&'static Family, bool) {
+    let site = &r.sites[0];
+    let wrapped = site
+        .facts
+        .wrapped_call
+        .as_deref()
+        .map(family::identifier_words)
+        .unwrap_or_default();
+    let (family, telling) = match r.http_status.and_then(family::by_status) {
+        Some(f) => (f, true),
+        None => family::classify_telling(&[literal, wrapped.as_str()]),
+    };
+    // A panic outside `main` says the code met a state its author ruled
+    // out; input families ("fix the flag") would mislead. In `main` it is
+    // often how a command rejects its arguments.
+    let invariant = r.error_type == ErrorType::Panic
+        && !site.facts.in_main
+        && (!telling
+            || matches!(
+                family.slug,
+                "invalid-argument" | "operation-failed" | "unsupported"
+            ));
+    if invariant {
+        (&family::BROKEN_INVARIANT, telling)
+    } else {
+        (family, telling)
+    }
+}
+
 /// Words that say an operation failed, which a clean-shutdown or
 /// cancellation message does not contain.
 const FAILURE_WORDS: &[&str] = &[
@@ -180,44 +212,11 @@ impl<'a> Cx<'a> {
             }
         }
         let function = site.function.as_deref();
-        let wrapped = site
-            .facts
-            .wrapped_call
-            .as_deref()
-            .map(family::identifier_words)
-            .unwrap_or_default();
-        let (mut family, telling) = match r.http_status.and_then(family::by_status) {
-            Some(f) => (f, true),
-            None => family::classify_telling(&[literal.as_str(), wrapped.as_str()]),
-        };
-        // A panic outside `main` says the code met a state its author
-        // ruled out; input families ("fix the flag") would mislead. In
-        // `main` it is often how a command rejects its arguments.
-        if r.error_type == ErrorType::Panic
-            && !site.facts.in_main
-            && (!telling
-                || matches!(
-                    family.slug,
-                    "invalid-argument" | "operation-failed" | "unsupported"
-                ))
-        {
-            family = &family::BROKEN_INVARIANT;
-        }
+        let (family, telling) = family_of_words(r, &literal);
+        let idiom = idioms::of(r);
         // What a family says of the environment is told only by a phrase
         // that names it; a hint gives the tag, not the advice. Input and
         // format families and clean stops say nothing of the environment.
-        let idiom = idioms::decoder(
-            &r.message_pattern,
-            &site.file_path,
-            site.facts.receiver.as_deref(),
-            r.sites.len() - 1,
-        )
-        .or_else(|| match (r.language, &r.error_class) {
-            (errdex_model::Lang::Python, Some(class)) => {
-                idioms::python(class, &r.message_pattern, site.function.as_deref())
-            }
-            _ => None,
-        });
         let advice = idiom.is_none()
             && family.slug != family::FALLBACK.slug
             && (telling
