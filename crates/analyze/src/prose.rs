@@ -408,18 +408,16 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
 
 pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
     let f = cx.f;
+    if let Some(d) = &cx.idiom {
+        // The guards (`wireType == 4`) restate what the idiom's meaning
+        // already says, and its family's advice is the idiom's own.
+        return d.solutions.clone();
+    }
     let mut out: Vec<String> = Vec::new();
     if cx.is_expected() {
         out.extend(cx.family.solutions.iter().map(|s| s.to_string()));
     }
     out.extend(crate::leaves::solutions(&cx.r.causes));
-    if let Some(d) = &cx.idiom {
-        // The guards (`wireType == 4`) restate what the decoder's meaning
-        // already says.
-        out.extend(d.solutions.iter().cloned());
-        out.truncate(6);
-        return out;
-    }
     if let Some((_, prefix)) = &cx.chain {
         let whose = match &f.wrapped_call {
             Some(call) => format!("the error from {}", code(call)),
@@ -443,33 +441,7 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             code(&flag)
         ));
     }
-    let guards = cx.guards();
-    // The site itself is the `else` or `default` of the values the code
-    // handles, and reports an error: another value is the cause.
-    let innermost: Vec<&str> = crate::causes(&f.guards, &cx.r.sites[0].callee).collect();
-    let in_else = innermost.first().is_some_and(|g| none_of(g).is_some())
-        && cx.r.severity <= errdex_model::Severity::Warning;
-    if let Some((subject, values)) = handled_values(&innermost).filter(|_| in_else) {
-        let values: Vec<String> = values.iter().map(|v| code(v)).collect();
-        out.push(format!(
-            "Give {} one of the values the code handles: {}.",
-            code(subject),
-            values.join(", ")
-        ));
-    }
-    let params = parameters(f.signature.as_deref().unwrap_or_default());
-    for g in guards
-        .into_iter()
-        .filter(|g| !crate::is_mode_flag(g) && none_of(g).is_none())
-        .take(2)
-    {
-        out.push(action(g, &cx.literal, &params).unwrap_or_else(|| {
-            format!(
-                "Find out why {} when the code runs: that condition leads to this error.",
-                condition(g)
-            )
-        }));
-    }
+    out.extend(guard_solutions(cx));
     if let Some(family) = cx.advice().filter(|_| !cx.is_expected()) {
         out.extend(family.solutions.iter().map(|s| s.to_string()));
     }
@@ -492,6 +464,42 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     out.retain(|s| seen.insert(s.clone()));
     out.truncate(6);
+    out
+}
+
+/// Solutions from the sites' guards: the values the code handles, when
+/// the site is their `else` or `default`; else an action for each guard
+/// of a known form, or the condition to look into.
+fn guard_solutions(cx: &Cx<'_>) -> Vec<String> {
+    let f = cx.f;
+    let mut out = Vec::new();
+    // The site itself is the `else` or `default` of the values the code
+    // handles, and reports an error: another value is the cause.
+    let innermost: Vec<&str> = crate::causes(&f.guards, &cx.r.sites[0].callee).collect();
+    let in_else = innermost.first().is_some_and(|g| none_of(g).is_some())
+        && cx.r.severity <= errdex_model::Severity::Warning;
+    if let Some((subject, values)) = handled_values(&innermost).filter(|_| in_else) {
+        let values: Vec<String> = values.iter().map(|v| code(v)).collect();
+        out.push(format!(
+            "Give {} one of the values the code handles: {}.",
+            code(subject),
+            values.join(", ")
+        ));
+    }
+    let params = parameters(f.signature.as_deref().unwrap_or_default());
+    for g in cx
+        .guards()
+        .into_iter()
+        .filter(|g| !crate::is_mode_flag(g) && none_of(g).is_none())
+        .take(2)
+    {
+        out.push(action(g, &cx.literal, &params).unwrap_or_else(|| {
+            format!(
+                "Find out why {} when the code runs: that condition leads to this error.",
+                condition(g)
+            )
+        }));
+    }
     out
 }
 
