@@ -49,14 +49,14 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
     let slugs = unique_slugs(groups.keys().map(String::as_str));
 
     // Snippets come from the primary sites' files, read once each.
-    let mut primaries: HashMap<&str, Vec<u32>> = HashMap::new();
+    let mut primaries: HashMap<&str, Vec<(u32, u32)>> = HashMap::new();
     for g in groups.values() {
         primaries
             .entry(g[0].file_path.as_str())
             .or_default()
-            .push(g[0].line_number);
+            .push((g[0].line_number, g[0].column));
     }
-    let files: Vec<(&str, Vec<u32>)> = primaries.into_iter().collect();
+    let files: Vec<(&str, Vec<(u32, u32)>)> = primaries.into_iter().collect();
     /// Snippets by line for one file, or why the file could not be read.
     type FileSnippets = (String, Result<HashMap<u32, String>, String>);
     let read: Vec<FileSnippets> = files
@@ -73,9 +73,9 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
                     let all: Vec<&str> = text.split('\n').collect();
                     lines
                         .iter()
-                        .map(|&l| {
+                        .map(|&(l, column)| {
                             let (start, end) = cx.range(path, l);
-                            (l, snippet(&all, start, end))
+                            (l, snippet(&all, (start, end), (l, column)))
                         })
                         .collect()
                 })
@@ -171,15 +171,58 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
     (records, warnings)
 }
 
-/// Lines `start..=end` (1-based) joined with `\n`, carriage returns dropped.
-fn snippet(lines: &[&str], start: u32, end: u32) -> String {
+/// Longest line a snippet keeps whole; a longer line (minified code)
+/// keeps a window of this many characters, around the site on its own
+/// line, from the start on the others.
+pub(crate) const SNIPPET_LINE_CHARS: usize = 300;
+/// Longest snippet: a record's size stays bounded whatever the file.
+const SNIPPET_BYTES: usize = 16 * 1024;
+
+/// Lines `start..=end` (1-based) joined with `\n`, carriage returns
+/// dropped, each line cut to a window of [`SNIPPET_LINE_CHARS`] (around
+/// `column` on the site's line), the whole cut at [`SNIPPET_BYTES`].
+fn snippet(lines: &[&str], (start, end): (u32, u32), (line, column): (u32, u32)) -> String {
     let from = (start as usize).saturating_sub(1).min(lines.len());
     let to = (end as usize).min(lines.len());
-    lines[from..to]
-        .iter()
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
-        .collect::<Vec<_>>()
-        .join("\n")
+    let mut out = String::new();
+    for (i, l) in lines[from..to].iter().enumerate() {
+        let l = l.strip_suffix('\r').unwrap_or(l);
+        let at = if from + i + 1 == line as usize {
+            column as usize
+        } else {
+            1
+        };
+        let kept = window(l, at.saturating_sub(1));
+        if out.len() + kept.len() + 1 > SNIPPET_BYTES {
+            break;
+        }
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&kept);
+    }
+    out
+}
+
+/// `line` whole when it is short; otherwise [`SNIPPET_LINE_CHARS`]
+/// characters around the byte offset `at` (a column from 0), with `…`
+/// where text was left out.
+fn window(line: &str, at: usize) -> std::borrow::Cow<'_, str> {
+    if line.len() <= SNIPPET_LINE_CHARS {
+        return line.into();
+    }
+    let half = SNIPPET_LINE_CHARS / 2;
+    let mut lo = at.min(line.len()).saturating_sub(half);
+    while !line.is_char_boundary(lo) {
+        lo -= 1;
+    }
+    let mut hi = (lo + SNIPPET_LINE_CHARS).min(line.len());
+    while !line.is_char_boundary(hi) {
+        hi -= 1;
+    }
+    let before = if lo > 0 { "…" } else { "" };
+    let after = if hi < line.len() { "…" } else { "" };
+    format!("{before}{}{after}", &line[lo..hi]).into()
 }
 
 #[cfg(test)]
@@ -189,8 +232,43 @@ mod tests {
     #[test]
     fn snippet_is_inclusive_and_clamped() {
         let lines = ["a", "b\r", "c"];
-        assert_eq!(snippet(&lines, 1, 2), "a\nb");
-        assert_eq!(snippet(&lines, 2, 9), "b\nc");
-        assert_eq!(snippet(&lines, 5, 9), "");
+        assert_eq!(snippet(&lines, (1, 2), (1, 1)), "a\nb");
+        assert_eq!(snippet(&lines, (2, 9), (2, 1)), "b\nc");
+        assert_eq!(snippet(&lines, (5, 9), (5, 1)), "");
+    }
+
+    #[test]
+    fn a_minified_line_keeps_a_window_around_the_site() {
+        let long = format!(
+            "{}throw new Error(\"bad\"){}",
+            "a;".repeat(5000),
+            "b;".repeat(5000)
+        );
+        let column = 10_001;
+        let lines = ["// header", long.as_str(), "next"];
+        let s = snippet(&lines, (1, 3), (2, column));
+        let kept: Vec<&str> = s.split('\n').collect();
+        assert_eq!(kept[0], "// header");
+        assert!(kept[1].contains("throw new Error(\"bad\")"), "{}", kept[1]);
+        assert!(kept[1].starts_with('…') && kept[1].ends_with('…'));
+        assert!(kept[1].chars().count() <= SNIPPET_LINE_CHARS + 2);
+        assert_eq!(kept[2], "next");
+        // Other long lines keep their start; the whole stays bounded.
+        let many = vec![long.as_str(); 200];
+        let s = snippet(&many, (1, 200), (1, 1));
+        assert!(
+            s.starts_with("a;a;") && s.len() <= SNIPPET_BYTES,
+            "{}",
+            s.len()
+        );
+    }
+
+    #[test]
+    fn a_window_never_cuts_a_character() {
+        let line = "é".repeat(1000);
+        for at in [0, 1, 301, 999, 1999, 5000] {
+            let w = window(&line, at);
+            assert!(w.chars().all(|c| c == 'é' || c == '…'), "{w}");
+        }
     }
 }

@@ -243,8 +243,11 @@ impl Job<'_> {
         let mut warnings = walked.warnings;
         progress.start(walked.files.len() as u64);
 
+        // The walkers recurse once per level of a file's tree: every
+        // thread gets the stack the deepest tree errdex reads needs.
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(opts.threads)
+            .stack_size(errdex_lang::PARSE_STACK)
             .build()
             .expect("a thread pool can be built");
         // Largest files first, so no thread is left parsing a big file alone
@@ -307,7 +310,12 @@ impl Job<'_> {
                                 return;
                             };
                             if ac.is_match(&text) {
-                                **facts = c.lang.extract(&snap.repo_path(&c.rel), &text, &whole);
+                                let again = c.lang.extract(&snap.repo_path(&c.rel), &text, &whole);
+                                // A whole file too deep to read keeps the
+                                // declarations its first parse read.
+                                if again.refused.is_none() {
+                                    **facts = again;
+                                }
                             }
                         }
                     })
@@ -461,8 +469,14 @@ fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options, config: &Conf
         Ok(b) => b,
         Err(e) => return Parsed::Skipped(warn(format!("cannot read: {e}; skipped"))),
     };
-    if bytes[..bytes.len().min(BINARY_SNIFF)].contains(&0) {
+    let head = &bytes[..bytes.len().min(BINARY_SNIFF)];
+    if head.contains(&0) {
         return Parsed::Skipped(None);
+    }
+    if let Some(share) = binary_share(head) {
+        return Parsed::Skipped(warn(format!(
+            "looks binary ({share}% of its first bytes are control characters or not UTF-8); skipped"
+        )));
     }
     let (text, mut warning) = match String::from_utf8(bytes) {
         Ok(t) => (t, None),
@@ -480,6 +494,9 @@ fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options, config: &Conf
             custom: config.functions.clone(),
         },
     );
+    if let Some(why) = facts.refused {
+        return Parsed::Skipped(warn(why));
+    }
     if facts.syntax_errors > 0 && warning.is_none() {
         warning = warn(format!(
             "{} syntax error(s); sites in the parts that parsed were kept",
@@ -493,6 +510,25 @@ fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options, config: &Conf
         rel,
         warning,
     }
+}
+
+/// The share (percent) of characters in `head` that no source file has
+/// many of (control characters, bytes that are not UTF-8), when it is over
+/// a tenth: random bytes named `.go` are skipped at once instead of being
+/// parsed as thousands of syntax errors.
+fn binary_share(head: &[u8]) -> Option<usize> {
+    let text = String::from_utf8_lossy(head);
+    let (mut odd, mut all) = (0usize, 0usize);
+    for c in text.chars() {
+        all += 1;
+        let control = c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c' | '\x1b');
+        if control || c == char::REPLACEMENT_CHARACTER {
+            odd += 1;
+        }
+    }
+    // A cut multi-byte character at the end of the window is no sign.
+    let share = odd.saturating_sub(1) * 100 / all.max(1);
+    (all >= 64 && share >= 10).then_some(share)
 }
 
 /// Lines in a text as an editor numbers them.
@@ -548,6 +584,31 @@ mod tests {
         assert!(!valid_repo_name("a/../b"));
         assert!(!valid_repo_name("a/b c"));
         assert_eq!(local_repo_name(Path::new("/tmp/my tree")), "local/my-tree");
+    }
+
+    #[test]
+    fn random_bytes_look_binary_and_source_with_stray_bytes_does_not() {
+        let mut x = 0x2545_f491_u32;
+        let random: Vec<u8> = (0..8192)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                (x % 255 + 1) as u8 // no NUL
+            })
+            .collect();
+        assert!(binary_share(&random).is_some());
+        let mut latin1 =
+            b"package p\n// caf\xe9 na\xefve\nfunc f() error { return errors.New(\"x\") }\n"
+                .repeat(40);
+        latin1.extend_from_slice("// é".as_bytes());
+        assert_eq!(binary_share(&latin1), None);
+        assert_eq!(
+            binary_share(&latin1[..latin1.len() - 1]),
+            None,
+            "a cut character"
+        );
+        assert_eq!(binary_share(b"\x01\x02"), None, "too short to tell");
     }
 
     #[test]

@@ -177,6 +177,10 @@ impl Messages {
     /// concatenation with one, a known constant, or what the language says
     /// of its own forms.
     pub(crate) fn has_text(&self, n: Node<'_>, cx: &Cx<'_>) -> bool {
+        cx.remembered_text(n, || self.find_text(n, cx))
+    }
+
+    fn find_text(&self, n: Node<'_>, cx: &Cx<'_>) -> bool {
         if let Some(b) = (self.own_has_text)(n, cx) {
             return b;
         }

@@ -35,6 +35,7 @@ mod go;
 #[cfg(test)]
 mod test_support;
 pub use go::checks::ErrorCheck;
+mod guard;
 mod javascript;
 mod jvm;
 pub mod message;
@@ -48,6 +49,7 @@ mod tree;
 pub use conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
 pub use flows::{CallFlow, FileFlows, FunctionFlow};
+pub use guard::{MAX_NESTING, PARSE_STACK};
 use message::{Constants, Message};
 
 /// Every supported language. Adding a language: one line in the
@@ -196,9 +198,20 @@ pub struct FileFacts {
     pub aliases: Vec<(String, String)>,
     /// Places that check for an error by name (`errors.Is(err, ErrX)`).
     pub checks: Vec<ErrorCheck>,
+    /// Why the file was not read at all (nesting deeper than
+    /// [`MAX_NESTING`]); its other fields are empty.
+    pub refused: Option<String>,
 }
 
 impl FileFacts {
+    /// The facts of a file that was not read, and why.
+    pub(crate) fn refused(reason: String) -> FileFacts {
+        FileFacts {
+            refused: Some(reason),
+            ..FileFacts::default()
+        }
+    }
+
     /// Records a site with its message; one with no literal text at all
     /// is listed as dynamic.
     pub(crate) fn push_site(&mut self, site: RawSite, message: Message, expression: String) {

@@ -96,12 +96,27 @@ pub(crate) struct Cx<'a> {
     /// What the file contributes so far.
     pub facts: FileFacts,
     syntax: &'static Syntax,
+    /// [`crate::expr::Messages::has_text`] of the nodes the current
+    /// visit asked about: reading a chain of n concatenations asks of each
+    /// level, and each answer would descend the rest of the chain again.
+    text_memo: RefCell<std::collections::HashMap<usize, bool>>,
 }
 
 /// Longest expression kept for a dynamic site.
 const MAX_EXPRESSION: usize = 200;
 
 impl<'a> Cx<'a> {
+    /// Whether `n` has literal text, as `compute` says the first time the
+    /// current visit asks.
+    pub fn remembered_text(&self, n: Node<'_>, compute: impl FnOnce() -> bool) -> bool {
+        if let Some(&known) = self.text_memo.borrow().get(&n.id()) {
+            return known;
+        }
+        let known = compute();
+        self.text_memo.borrow_mut().insert(n.id(), known);
+        known
+    }
+
     /// Whether `n` defines a function or method.
     pub fn is_function(&self, n: Node<'_>) -> bool {
         self.syntax.functions.contains(&n.kind())
@@ -245,15 +260,24 @@ pub(crate) fn extract(
     let source = prepared.as_deref().unwrap_or(source);
     let tree = PARSER.with(|p| {
         let mut p = p.borrow_mut();
-        p.set_language(&(syntax.grammar)()).ok()?;
-        p.parse(source, None)
+        match p.set_language(&(syntax.grammar)()) {
+            Ok(()) => crate::guard::parse(&mut p, source),
+            Err(_) => Ok(None),
+        }
     });
-    let Some(tree) = tree else {
-        return FileFacts {
-            syntax_errors: 1,
-            ..FileFacts::default()
-        };
+    let tree = match tree {
+        Ok(Some(tree)) => tree,
+        Ok(None) => {
+            return FileFacts {
+                syntax_errors: 1,
+                ..FileFacts::default()
+            }
+        }
+        Err(why) => return FileFacts::refused(why),
     };
+    if let Some(why) = crate::guard::too_deep(tree.root_node()) {
+        return FileFacts::refused(why);
+    }
     let mut cx = Cx {
         path,
         src: source.as_bytes(),
@@ -264,12 +288,15 @@ pub(crate) fn extract(
             ..FileFacts::default()
         },
         syntax,
+        text_memo: RefCell::default(),
     };
     let mut errors = 0usize;
     preorder(tree.root_node(), |n| {
         if n.is_error() || n.is_missing() {
             errors += 1;
         }
+        // A visit can add constants, which change what has text.
+        cx.text_memo.get_mut().clear();
         (syntax.visit)(n, &mut cx);
         if !cx.opts.custom.is_empty() {
             custom_call(n, &mut cx);

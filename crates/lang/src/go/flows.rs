@@ -11,9 +11,12 @@ pub(super) fn flows(source: &str) -> FileFlows {
     thread_local! {
         static PARSER: RefCell<Parser> = RefCell::new(new_parser());
     }
-    let Some(tree) = PARSER.with(|p| p.borrow_mut().parse(source, None)) else {
+    let Ok(Some(tree)) = PARSER.with(|p| crate::guard::parse(&mut p.borrow_mut(), source)) else {
         return FileFlows::default();
     };
+    if crate::guard::too_deep(tree.root_node()).is_some() {
+        return FileFlows::default();
+    }
     let src = source.as_bytes();
     let mut out = FileFlows::default();
     let root = tree.root_node();

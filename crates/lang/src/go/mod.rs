@@ -83,8 +83,9 @@ impl LanguageSupport for Go {
         }
         let parsed = PARSER.with(|p| parse(&mut p.borrow_mut(), source, opts));
         let (tree, partial) = match parsed {
-            Some((t, partial)) => (Some(t), partial),
-            None => (None, false),
+            Ok(Some((t, partial))) => (Some(t), partial),
+            Ok(None) => (None, false),
+            Err(why) => return FileFacts::refused(why),
         };
         let Some(tree) = tree else {
             return FileFacts {
@@ -92,6 +93,9 @@ impl LanguageSupport for Go {
                 ..FileFacts::default()
             };
         };
+        if let Some(why) = crate::guard::too_deep(tree.root_node()) {
+            return FileFacts::refused(why);
+        }
         let mut cx = FileCx {
             all_levels: opts.all_levels,
             path,

@@ -76,7 +76,11 @@ const TEST_VALUE_NAMES: &[&str] = &["t", "b", "tb", "f", "require", "assert"];
 /// Parses only the declarations that can hold a site (see
 /// [`crate::prefilter`]); falls back to the whole file when the partial
 /// parse is not clean. Says whether the tree covers only part of the file.
-pub(super) fn parse(p: &mut Parser, source: &str, opts: &ExtractOptions) -> Option<(Tree, bool)> {
+pub(super) fn parse(
+    p: &mut Parser,
+    source: &str,
+    opts: &ExtractOptions,
+) -> Result<Option<(Tree, bool)>, String> {
     let src = source.as_bytes();
     if !opts.whole_file {
         let triggers = triggers(opts.all_levels);
@@ -96,16 +100,16 @@ pub(super) fn parse(p: &mut Parser, source: &str, opts: &ExtractOptions) -> Opti
         };
         if let Some(ranges) = prefilter::ranges(src, &go_decls(src), mentions) {
             if p.set_included_ranges(&ranges).is_ok() {
-                let tree = p.parse(source, None);
+                let tree = crate::guard::parse(p, source);
                 p.set_included_ranges(&[])
                     .expect("an empty range list is valid");
-                if let Some(t) = tree.filter(|t| !t.root_node().has_error()) {
-                    return Some((t, true));
+                if let Some(t) = tree?.filter(|t| !t.root_node().has_error()) {
+                    return Ok(Some((t, true)));
                 }
             }
         }
     }
-    p.parse(source, None).map(|t| (t, false))
+    Ok(crate::guard::parse(p, source)?.map(|t| (t, false)))
 }
 
 /// Top-level declarations of a Go file: lines that start, at column 0 and

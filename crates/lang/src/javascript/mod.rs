@@ -1036,6 +1036,10 @@ fn local_value<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
 
 /// Whether an expression evaluates to text with literal parts.
 fn is_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    cx.remembered_text(n, || finds_text(n, cx))
+}
+
+fn finds_text(n: Node<'_>, cx: &Cx<'_>) -> bool {
     let n = unwrap(n);
     if literal_functions::call(n, cx).is_some() {
         return true;

@@ -253,7 +253,11 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     let mut receiver = object.map(|o| cx.text(o)).unwrap_or("");
     // commons-lang3's own checks call each other unqualified:
     // `notNull(object, DEFAULT_IS_NULL_EX_MESSAGE)` in `Validate`.
-    if object.is_none() && enclosing_class(n, cx) == Some("Validate") {
+    // (The class is looked up last: it walks every ancestor.)
+    if object.is_none()
+        && precondition("Validate", name).is_some()
+        && enclosing_class(n, cx) == Some("Validate")
+    {
         receiver = "Validate";
     }
     if receiver.len() > 120 && !receiver.contains("log") {

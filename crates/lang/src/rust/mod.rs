@@ -638,7 +638,7 @@ fn reparse(n: Node<'_>, tt: Node<'_>, cx: &mut Cx<'_>) {
         p.set_included_ranges(&[]).ok()?;
         t
     });
-    let Some(tree) = tree else {
+    let Some(tree) = tree.filter(|t| crate::guard::too_deep(t.root_node()).is_none()) else {
         return;
     };
     tree::preorder(tree.root_node(), |n| visit(n, cx));
