@@ -28,7 +28,13 @@ function check(cond, what) {
   });
   try {
     const desktop = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const violations = [];
+    desktop.on('console', (m) => {
+      if (m.text().includes('Content Security Policy')) violations.push(m.text());
+    });
     await desktop.goto(base + '/');
+    const maxWidth = await desktop.evaluate(() => getComputedStyle(document.body).maxWidth);
+    check(maxWidth === '960px', `the stylesheet applies under the Content-Security-Policy (body max-width ${maxWidth})`);
     const line = 'E1129 12:00:03.123456 1 apply_channel.go:130] serving readiness probe: listen tcp 0.0.0.0:3989: bind: address already in use';
     await desktop.fill('textarea#q', line);
     await Promise.all([desktop.waitForNavigation(), desktop.click('form[role=search] button')]);
@@ -52,6 +58,8 @@ function check(cond, what) {
     const response = await desktop.goto(base + jsonHref);
     const body = await response.json();
     check(body.record && body.record.repo === 'kubernetes/kops' && body.datasetVersion, 'the JSON link returns the record');
+
+    check(violations.length === 0, `no Content-Security-Policy violations (${violations.join('; ')})`);
 
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, deviceScaleFactor: 2 });
     await phone.goto(base + '/kubernetes/kops/serving-readiness-probe-w/');

@@ -21,7 +21,6 @@ use errdex_model::Record;
 use errdex_store::{ListQuery, RepoSummary, Store};
 use serde::Serialize;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
 /// What can go wrong answering a query.
 #[derive(Debug, thiserror::Error)]
@@ -38,18 +37,12 @@ pub enum Error {
 /// Query result.
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// How long a read dataset version is trusted: a re-index shows within
-/// this time, without a query per request.
-const VERSION_TTL: Duration = Duration::from_secs(1);
-
 /// Lines of a search text that are traced; the rest is searched as text.
 const TRACED_LINES: usize = 20;
 
 /// The query service over one store.
 pub struct Atlas {
     store: Box<dyn Store>,
-    /// The dataset version and when it was read.
-    version: Mutex<Option<(Instant, String)>>,
     /// The trace index and the dataset version it was built from.
     explainer: Mutex<Option<(String, Arc<Explainer>)>>,
 }
@@ -133,7 +126,6 @@ impl Atlas {
     pub fn over(store: Box<dyn Store>) -> Atlas {
         Atlas {
             store,
-            version: Mutex::new(None),
             explainer: Mutex::new(None),
         }
     }
@@ -143,23 +135,16 @@ impl Atlas {
         &*self.store
     }
 
-    /// The dataset version now ("none" before anything was indexed), at
-    /// most a second old. A store that cannot say counts as "none".
+    /// The dataset version now ("none" before anything was indexed), read
+    /// from the store each time: an answer's ETag and `/healthz` must name
+    /// the data the answer was made from. A store that cannot say counts
+    /// as "none".
     pub fn version(&self) -> String {
-        let mut slot = self.version.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((at, v)) = slot.as_ref() {
-            if at.elapsed() < VERSION_TTL {
-                return v.clone();
-            }
-        }
-        let v = self
-            .store
+        self.store
             .dataset_version()
             .ok()
             .flatten()
-            .unwrap_or_else(|| "none".to_string());
-        *slot = Some((Instant::now(), v.clone()));
-        v
+            .unwrap_or_else(|| "none".to_string())
     }
 
     /// The trace index for the current dataset, built on first use after

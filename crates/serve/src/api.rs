@@ -173,8 +173,11 @@ pub(crate) async fn explain(
         .get(axum::http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("application/json"));
+    // A stray invalid byte is replaced, as the CLI does, rather than
+    // refusing the whole log.
+    let body = String::from_utf8_lossy(&body);
     let text = if json_body {
-        let v: Value = serde_json::from_slice(&body).map_err(|e| {
+        let v: Value = serde_json::from_str(&body).map_err(|e| {
             Failure::Client(StatusCode::BAD_REQUEST, format!("body is not JSON: {e}"))
         })?;
         v["text"]
@@ -187,9 +190,7 @@ pub(crate) async fn explain(
             })?
             .to_string()
     } else {
-        String::from_utf8(body.to_vec()).map_err(|_| {
-            Failure::Client(StatusCode::BAD_REQUEST, "body is not UTF-8 text".into())
-        })?
+        body.into_owned()
     };
     if text.trim().is_empty() {
         return Err(Failure::Client(

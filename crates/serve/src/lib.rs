@@ -12,6 +12,7 @@
 mod api;
 pub use errdex_atlas::Hit;
 mod error;
+mod harden;
 pub use error::Error;
 pub(crate) use error::Failure;
 pub mod export;
@@ -163,6 +164,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         ))
         .layer(tower_http::compression::CompressionLayer::new())
         .layer(axum::middleware::from_fn(observe::observe))
+        .layer(axum::middleware::from_fn(harden::harden))
         .with_state(state)
 }
 

@@ -5,7 +5,7 @@ use crate::api::{Filters, SearchParams};
 use crate::{blocking, AppState, Failure, PAGE_SIZE};
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Response};
 use errdex_atlas::render::html::{rich, severity as sev, urlencode};
 use errdex_model::Record;
 use errdex_store::ListQuery;
@@ -13,7 +13,7 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde_json::json;
 use std::sync::Arc;
 
-const CSS: &str = "\
+pub(crate) const CSS: &str = "\
 :root{color-scheme:light dark;--mut:#6a737d;--bd:#d0d7de;--hl:#fff8c5}\
 @media(prefers-color-scheme:dark){:root{--mut:#8b949e;--bd:#30363d;--hl:#3b2e00}}\
 body{font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:0 auto;max-width:60rem;padding:1rem}\
@@ -35,6 +35,12 @@ fn page(s: &AppState, title: &str, canonical: &str, head: Markup, body: Markup) 
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
                 title { (title) " · errdex" }
+                @if s.static_site {
+                    // Static hosts send no headers of errdex's: the policy
+                    // travels in the page.
+                    meta http-equiv="Content-Security-Policy" content=(crate::harden::meta_policy());
+                    meta name="referrer" content=(crate::harden::REFERRER_POLICY);
+                }
                 link rel="canonical" href=(format!("{}{canonical}", s.base_url));
                 (head)
                 style { (PreEscaped(CSS)) }
@@ -51,9 +57,21 @@ fn page(s: &AppState, title: &str, canonical: &str, head: Markup, body: Markup) 
     }
 }
 
-/// JSON for a `<script>`: `</` cannot close the element.
-fn script_json(v: &serde_json::Value) -> PreEscaped<String> {
-    PreEscaped(v.to_string().replace("</", "<\\/"))
+/// JSON for a `<script>` block: `<`, `>` and `&` written as JSON escapes,
+/// so no text (`</script>`, `<!--<script>`, which makes the rest of the
+/// page script data) can end or change the element.
+pub(crate) fn script_json(v: &serde_json::Value) -> PreEscaped<String> {
+    let json = v.to_string();
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            c => out.push(c),
+        }
+    }
+    PreEscaped(out)
 }
 
 fn search_box(q: &str) -> Markup {
@@ -117,14 +135,14 @@ pub(crate) fn home_page(s: &AppState) -> Result<Markup, Failure> {
     }
 }
 
-pub(crate) async fn add_slash(Path((owner, repo)): Path<(String, String)>) -> Redirect {
-    Redirect::permanent(&format!("/{owner}/{repo}/"))
+pub(crate) async fn add_slash(Path((owner, repo)): Path<(String, String)>) -> Response {
+    crate::harden::add_slash(&[&owner, &repo])
 }
 
 pub(crate) async fn add_slash3(
     Path((owner, repo, slug)): Path<(String, String, String)>,
-) -> Redirect {
-    Redirect::permanent(&format!("/{owner}/{repo}/{slug}/"))
+) -> Response {
+    crate::harden::add_slash(&[&owner, &repo, &slug])
 }
 
 pub(crate) async fn repo(
