@@ -173,6 +173,28 @@ pub struct ServeArgs {
     /// http://ADDR).
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    /// Seconds a client gets to send a request's headers, counted from
+    /// the connection's start or the previous answer: slow clients and idle
+    /// keep-alive connections are closed after it.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub header_timeout: u64,
+    /// Seconds a client gets to send a whole request body.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub body_timeout: u64,
+    /// Connections open at once; past it new ones are closed at once.
+    #[arg(long, default_value_t = 1024, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+}
+
+impl ServeArgs {
+    /// The server's limits from the flags.
+    pub fn limits(&self) -> errdex_serve::Limits {
+        errdex_serve::Limits {
+            header_read: std::time::Duration::from_secs(self.header_timeout),
+            body_read: std::time::Duration::from_secs(self.body_timeout),
+            max_connections: self.max_connections as usize,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

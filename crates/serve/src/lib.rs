@@ -13,8 +13,10 @@ mod api;
 pub use errdex_atlas::Hit;
 mod error;
 mod harden;
+mod listen;
 pub use error::Error;
 pub(crate) use error::Failure;
+pub use listen::{serve_with, Limits};
 pub mod export;
 mod meta;
 mod observe;
@@ -255,13 +257,21 @@ fn route_class(path: &str) -> &'static str {
     }
 }
 
-/// Serves until Ctrl-C; `ready` gets the bound address.
+/// Serves until Ctrl-C under the default [`Limits`].
 pub async fn serve(state: Arc<AppState>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
+    serve_limited(state, listener, Limits::default()).await
+}
+
+/// Serves until Ctrl-C under `limits`.
+pub async fn serve_limited(
+    state: Arc<AppState>,
+    listener: tokio::net::TcpListener,
+    limits: Limits,
+) -> std::io::Result<()> {
+    let stop = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    serve_with(router(state), listener, limits, stop).await
 }
 
 /// Requests served so far, by route.

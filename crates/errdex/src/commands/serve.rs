@@ -29,7 +29,7 @@ pub(crate) fn run(store: SqliteStore, db: &Path, a: &ServeArgs) -> Result<(), Fa
             "serving {records} errors from {} at {base}/ (Ctrl-C stops)",
             db.display()
         );
-        errdex_serve::serve(AppState::new(store, &base), listener)
+        errdex_serve::serve_limited(AppState::new(store, &base), listener, a.limits())
             .await
             .context("serving")?;
         Ok::<(), Failure>(())

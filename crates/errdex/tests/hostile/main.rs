@@ -2,6 +2,7 @@
 //! kills during index and export, slow and abusive HTTP clients against a
 //! real `errdex serve`, malformed messages to a real `errdex mcp`.
 
+mod http;
 mod trees;
 
 use std::path::Path;
@@ -19,4 +20,67 @@ fn errdex(db: &Path, args: &[&str]) -> Output {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A running `errdex serve` on a free port, killed when dropped.
+struct Server {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl Server {
+    /// Starts `errdex serve` over `db` with `extra` flags and waits for
+    /// its address.
+    fn start(db: &Path, extra: &[&str]) -> Server {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
+            .arg("--db")
+            .arg(db)
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(extra)
+            .env_remove("ERRDEX_DB")
+            .stderr(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("errdex serve starts");
+        let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
+        let line = lines.next().expect("a first line").unwrap();
+        let addr = line
+            .split(" at http://")
+            .nth(1)
+            .and_then(|r| r.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        // Keep reading the log so the server never blocks on a full pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        Server { child, addr }
+    }
+
+    /// Status and body of a GET of `path`.
+    fn get(&self, path: &str) -> (u16, String) {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut out = String::new();
+        s.read_to_string(&mut out).unwrap();
+        let status = out
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        (status, out)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
