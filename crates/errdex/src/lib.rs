@@ -4,6 +4,7 @@
 
 mod cli;
 mod commands;
+mod printable;
 mod progress;
 
 use clap::Parser;
@@ -78,7 +79,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> i32 {
             {
                 return 0;
             }
-            let mut err = std::io::stderr().lock();
+            let mut err = printable::Printable::new(std::io::stderr().lock());
             let _ = writeln!(err, "errdex: {:#}", f.error);
             f.code
         }

@@ -1,6 +1,7 @@
 //! `errdex explain`.
 
 use crate::cli::ExplainArgs;
+use crate::printable::Printable;
 use crate::{not_found, Failure};
 use errdex_explain::stack;
 use errdex_explain::{CandidateOut, Explainer, Explanation, Knowledge, Outline, Verdict};
@@ -37,7 +38,7 @@ pub(crate) fn run(store: &dyn Store, db: &Path, a: ExplainArgs) -> Result<(), Fa
     }
     let out = std::io::stdout();
     let mut out = Output {
-        out: BufWriter::new(out.lock()),
+        out: Printable::new(BufWriter::new(out.lock())),
         summary: a.summary.then(|| Summary::new(ex.records())),
         json: a.json,
         traced_any: false,

@@ -1,6 +1,7 @@
 //! `errdex index`.
 
 use crate::cli::IndexArgs;
+use crate::printable::Printable;
 use crate::progress::IndexProgress;
 use crate::Failure;
 use anyhow::{anyhow, Context};
@@ -56,7 +57,8 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
         );
     }
 
-    let mut err = std::io::stderr().lock();
+    // Paths and messages come from the tree: a file name can hold ESC.
+    let mut err = Printable::new(std::io::stderr().lock());
     let shown = if a.verbose {
         warnings.len()
     } else {

@@ -1,6 +1,7 @@
 //! `errdex show`.
 
 use crate::cli::ShowArgs;
+use crate::printable::Printable;
 use crate::{not_found, Failure};
 use anyhow::anyhow;
 use errdex_model::Record;
@@ -10,7 +11,7 @@ use std::io::Write;
 
 pub(crate) fn run(store: &dyn Store, a: ShowArgs) -> Result<(), Failure> {
     let record = find(store, &a.id_or_slug, a.repo.as_deref())?;
-    let mut out = std::io::stdout().lock();
+    let mut out = Printable::new(std::io::stdout().lock());
     if a.json {
         let doc = json!({ "record": record, "datasetVersion": store.dataset_version()? });
         writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;

@@ -3,6 +3,7 @@
 //! real `errdex serve`, malformed messages to a real `errdex mcp`.
 
 mod http;
+mod terminal;
 mod trees;
 
 use std::path::Path;

@@ -1,0 +1,91 @@
+//! Control characters from indexed code, from file names and from the
+//! pasted line never reach the terminal raw: `explain`, `show`, `index`'s
+//! warnings and errors write them as visible escapes.
+
+use super::{errdex, stderr};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// The bytes a terminal acts on (all C0 controls but newline and tab,
+/// DEL, and the C1 controls), as found in `out`.
+fn raw_controls(out: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(out);
+    text.chars()
+        .filter(|&c| c.is_control() && c != '\n' && c != '\t')
+        .map(|c| c as u32 as u8)
+        .collect()
+}
+
+#[test]
+fn no_control_character_reaches_the_terminal_raw() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::write(
+        tree.join("app.py"),
+        "def f():\n    raise ValueError(\"disk \x1b]0;owned\x07 \x1b[2J gone \u{9b}31m now\")\n",
+    )
+    .unwrap();
+    // A file name with ESC, whose bytes are no UTF-8: a warning names it.
+    std::fs::write(tree.join("x\x1b[31m.py"), b"# \xff\n").unwrap();
+    let db = dir.path().join("atlas.db");
+    let o = errdex(&db, &["index", tree.to_str().unwrap(), "--verbose"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("x\\u001b[31m.py"), "{}", stderr(&o));
+    assert_eq!(raw_controls(&o.stderr), b"", "index warnings");
+
+    let line = "ERROR disk \x1b]0;owned\x07 \x1b[2J gone \u{9b}31m now";
+    let o = errdex(&db, &["explain", line]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        raw_controls(&o.stdout),
+        b"",
+        "explain ARG:\n{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("\\u001b[2J"));
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
+        .arg("--db")
+        .arg(&db)
+        .args(["explain", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{line}\x00\n").as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(raw_controls(&o.stdout), b"", "explain -");
+
+    let o = errdex(&db, &["explain", "--json", line]);
+    assert_eq!(raw_controls(&o.stdout), b"", "explain --json");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)));
+    assert!(v.to_string().contains('\u{9b}'), "JSON keeps the text: {v}");
+
+    let exported = errdex(&db, &["export", "--format", "jsonl"]);
+    let first: serde_json::Value = serde_json::from_str(
+        String::from_utf8_lossy(&exported.stdout)
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let id = first["id"].as_str().unwrap().to_string();
+    let o = errdex(&db, &["show", &id]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        raw_controls(&o.stdout),
+        b"",
+        "show:\n{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = errdex(&db, &["show", "no\x1b[2Jsuch"]);
+    assert!(!o.status.success());
+    assert_eq!(raw_controls(&o.stderr), b"", "an error naming the input");
+}
