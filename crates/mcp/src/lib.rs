@@ -14,6 +14,9 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+
+pub mod gate;
 
 /// What can stop the server.
 #[derive(Debug, thiserror::Error)]
@@ -142,6 +145,15 @@ impl ErrdexMcp {
                 let text = arg(args, "text").ok_or_else(|| {
                     ErrorData::invalid_params("explain_error needs \"text\"", None)
                 })?;
+                if text.len() > gate::MAX_TEXT {
+                    return Err(ErrorData::invalid_params(
+                        format!(
+                            "text is larger than {} KiB; send the lines of interest, or run `errdex explain -` on the whole log",
+                            gate::MAX_TEXT / 1024
+                        ),
+                        None,
+                    ));
+                }
                 let out = s.explain(text).map_err(internal)?;
                 Ok(text_result(
                     serde_json::to_string_pretty(&out).unwrap_or_default(),
@@ -228,17 +240,103 @@ fn internal(e: errdex_atlas::Error) -> ErrorData {
 }
 
 /// Serves MCP on stdin/stdout until the client closes the connection.
+/// Every line of the client's passes [`gate::judge`] first; the SDK
+/// serves the rest over an in-memory pipe.
 pub fn serve_stdio(server: ErrdexMcp) -> Result<(), Error> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
     rt.block_on(async move {
-        let service = server
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(Box::new)?;
+        let (gate_end, sdk_end) = tokio::io::duplex(1 << 16);
+        let (from_sdk, to_sdk) = tokio::io::split(gate_end);
+        let stdout = Arc::new(tokio::sync::Mutex::new(tokio::io::stdout()));
+        tokio::spawn(relay_answers(from_sdk, stdout.clone()));
+        tokio::spawn(relay_requests(tokio::io::stdin(), to_sdk, stdout));
+        let service = match server.serve(tokio::io::split(sdk_end)).await {
+            Ok(service) => service,
+            // The client left before a session opened: nothing failed.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(e) => return Err(Box::new(e).into()),
+        };
         service.waiting().await?;
         Ok(())
     })
+}
+
+type Shared<W> = Arc<tokio::sync::Mutex<W>>;
+
+/// Writes one line to the client.
+async fn send<W: AsyncWrite + Unpin>(out: &Shared<W>, line: &str) -> std::io::Result<()> {
+    let mut out = out.lock().await;
+    out.write_all(line.as_bytes()).await?;
+    out.write_all(b"\n").await?;
+    out.flush().await
+}
+
+/// The client's lines, judged, to the SDK or answered directly; the
+/// SDK's input closes when the client's does.
+async fn relay_requests<R, S, W>(input: R, mut sdk: S, out: Shared<W>) -> std::io::Result<()>
+where
+    R: AsyncRead + Unpin,
+    S: AsyncWrite + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut input = BufReader::new(input);
+    let mut phase = gate::Phase::default();
+    while let Some(line) = read_line(&mut input, gate::MAX_MESSAGE).await? {
+        match gate::judge(&line, &mut phase) {
+            gate::Verdict::Pass(lines) => {
+                for l in lines {
+                    sdk.write_all(l.as_bytes()).await?;
+                    sdk.write_all(b"\n").await?;
+                }
+                sdk.flush().await?;
+            }
+            gate::Verdict::Answer(v) => send(&out, &v.to_string()).await?,
+            gate::Verdict::Drop => {}
+        }
+    }
+    sdk.shutdown().await
+}
+
+/// The SDK's answers to the client, each bounded.
+async fn relay_answers<R, W>(sdk: R, out: Shared<W>) -> std::io::Result<()>
+where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut lines = BufReader::new(sdk).lines();
+    while let Some(line) = lines.next_line().await? {
+        send(&out, &gate::bounded_answer(line)).await?;
+    }
+    Ok(())
+}
+
+/// The next line (without its newline, invalid UTF-8 replaced), `None` at
+/// the end. A line longer than `max` is read to its end but kept only as
+/// `max + 1` bytes, so that [`gate::judge`] refuses it without the whole
+/// of it ever being held.
+async fn read_line<R: AsyncBufRead + Unpin>(
+    r: &mut R,
+    max: usize,
+) -> std::io::Result<Option<String>> {
+    let mut line = Vec::new();
+    loop {
+        let buf = r.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok((!line.is_empty()).then(|| String::from_utf8_lossy(&line).into_owned()));
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1),
+            None => (buf, buf.len()),
+        };
+        let room = (max + 1).saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let ended = done > chunk.len();
+        r.consume(done);
+        if ended {
+            return Ok(Some(String::from_utf8_lossy(&line).into_owned()));
+        }
+    }
 }
