@@ -84,6 +84,7 @@ fn atomically(out: &Path, build: impl FnOnce(&mut Files) -> Result<()>) -> Resul
             out.display()
         )));
     }
+    remove_leftovers(&parent, &name);
     let tmp = parent.join(format!(".{name}.tmp{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).doing(|| format!("creating {}", tmp.display()))?;
@@ -98,6 +99,39 @@ fn atomically(out: &Path, build: impl FnOnce(&mut Files) -> Result<()>) -> Resul
     swap_in(&tmp, out)?;
     files.root = out.to_path_buf();
     Ok(files)
+}
+
+/// Removes the temporary folders (`.NAME.tmpPID`, `.NAME.oldPID`) of
+/// exports to `name` whose process is gone: a killed export leaves its
+/// folder behind, and only a later export can clean it. A folder of a
+/// process still running is another export at work and stays.
+fn remove_leftovers(parent: &Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for e in entries.flatten() {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix(&prefix) else {
+            continue;
+        };
+        let pid = rest
+            .strip_prefix("tmp")
+            .or_else(|| rest.strip_prefix("old"));
+        let Some(pid) = pid.and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid != std::process::id() && !process_alive(pid) {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// Whether a process with this id runs (where the system tells; elsewhere
+/// every process counts as running, and nothing is removed).
+fn process_alive(pid: u32) -> bool {
+    let proc_fs = Path::new("/proc");
+    !proc_fs.join("self").exists() || proc_fs.join(pid.to_string()).exists()
 }
 
 /// Puts `tmp` at `out`: one exchange of the two folders where the system
@@ -328,4 +362,41 @@ pub fn export_site(store: impl Store + 'static, base_url: &str, out: &Path) -> R
         repos: repos.len(),
         dataset_version: version,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leftovers_of_dead_exports_are_removed_and_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path();
+        // A process id no system hands out (above the kernel's limit).
+        let dead = 4_194_305u32;
+        let me = std::process::id();
+        for n in [
+            format!(".site.tmp{dead}"),
+            format!(".site.old{dead}"),
+            format!(".site.tmp{me}"),
+            format!(".other.tmp{dead}"),
+            "site".into(),
+        ] {
+            std::fs::create_dir_all(p.join(n).join("inner")).unwrap();
+        }
+        remove_leftovers(p, "site");
+        let mut left: Vec<String> = std::fs::read_dir(p)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                format!(".other.tmp{dead}"),
+                format!(".site.tmp{me}"),
+                "site".to_string()
+            ]
+        );
+    }
 }

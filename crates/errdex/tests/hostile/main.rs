@@ -3,6 +3,7 @@
 //! real `errdex serve`, malformed messages to a real `errdex mcp`.
 
 mod http;
+mod kills;
 mod mcp;
 mod terminal;
 mod trees;
