@@ -65,9 +65,21 @@ pub(crate) fn run(store: &dyn Store, db: &Path, a: ExplainArgs) -> Result<(), Fa
             stream_parallel(&ex, input, threads, &mut out)?;
         }
     } else {
-        let lines: Vec<&str> = a.text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let (lines, marks): (Vec<&str>, Vec<Mark>) = (1..)
+            .zip(a.text.lines())
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(|(n, l)| {
+                (
+                    l,
+                    Mark {
+                        line: n,
+                        cut: false,
+                    },
+                )
+            })
+            .unzip();
         let mut answers = Answers::default();
-        answers.fill(&ex, &lines, out.form());
+        answers.fill(&ex, &lines, &marks, out.form());
         out.take(&ex, &lines, &answers)?;
     }
     if let Some(summary) = &out.summary {
@@ -98,6 +110,16 @@ struct Answers<'a> {
     /// `--json`: the explanations as JSON lines, written by the thread
     /// that explained them.
     json: Vec<u8>,
+    /// Each line's number in the input and whether it was cut.
+    marks: Vec<Mark>,
+}
+
+/// Where a line stood in the input: its number (from 1, blank lines
+/// counted though not answered) and whether it was cut at [`MAX_LINE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Mark {
+    line: u64,
+    cut: bool,
 }
 
 /// What a batch's answers are made for.
@@ -115,11 +137,13 @@ impl<'a> Answers<'a> {
     /// Stack traces are read across the batch: frames become hints for
     /// their message, and frame lines are not errors of their own; then
     /// the batch's lines are read together (continued messages, ties).
-    fn fill(&mut self, ex: &'a Explainer, lines: &[&str], form: Form) {
+    fn fill(&mut self, ex: &'a Explainer, lines: &[&str], marks: &[Mark], form: Form) {
         stack::read_into(lines, &mut self.stack);
         self.outlines.clear();
         self.explained.clear();
         self.json.clear();
+        self.marks.clear();
+        self.marks.extend_from_slice(marks);
         let pairs = lines.iter().zip(&self.stack);
         if form == Form::Summary {
             self.outlines
@@ -130,8 +154,22 @@ impl<'a> Answers<'a> {
             .extend(pairs.map(|(l, s)| ex.explain_line(l, s)));
         ex.read_across_lines(&mut self.explained, &self.stack);
         if form == Form::Json {
-            for e in &self.explained {
-                ex.write_json(e, &mut self.json);
+            let mut one = Vec::new();
+            for (e, m) in self.explained.iter().zip(marks) {
+                one.clear();
+                ex.write_json(e, &mut one);
+                // The line number (and the cut) lead the object, so that
+                // answers line up with the input.
+                self.json
+                    .extend_from_slice(format!("{{\"line\":{}", m.line).as_bytes());
+                if m.cut {
+                    self.json
+                        .extend_from_slice(format!(",\"cutAt\":{MAX_LINE}").as_bytes());
+                }
+                if one.len() > 2 {
+                    self.json.push(b',');
+                }
+                self.json.extend_from_slice(&one[1..]);
                 self.json.push(b'\n');
             }
         }
@@ -171,8 +209,8 @@ impl<W: Write> Output<W> {
             self.out.write_all(&answers.json)?;
             return Ok(());
         }
-        for e in &answers.explained {
-            print_human(&mut self.out, e)?;
+        for (e, m) in answers.explained.iter().zip(&answers.marks) {
+            print_human(&mut self.out, e, *m)?;
         }
         Ok(())
     }
@@ -188,9 +226,10 @@ fn stream<W: Write>(
 ) -> Result<(), Failure> {
     let mut batch = Batch::default();
     let mut answers = Answers::default();
-    while batch.read(&mut input, size)? {
+    let mut seen = 0;
+    while batch.read(&mut input, size, &mut seen)? {
         let lines = batch.lines();
-        answers.fill(ex, &lines, out.form());
+        answers.fill(ex, &lines, &batch.marks, out.form());
         out.take(ex, &lines, &answers)?;
         out.out.flush()?;
     }
@@ -220,7 +259,7 @@ fn stream_parallel<'a, W: Write>(
                 // The lock is held only to take a job.
                 let job = jobs.lock().unwrap_or_else(|p| p.into_inner()).recv();
                 let Ok((seq, batch, mut a)) = job else { return };
-                a.fill(ex, &batch.lines(), form);
+                a.fill(ex, &batch.lines(), &batch.marks, form);
                 if done.send((seq, batch, a)).is_err() {
                     return;
                 }
@@ -254,9 +293,10 @@ fn stream_parallel<'a, W: Write>(
             Ok(())
         };
         let result = (|| -> Result<(), Failure> {
+            let mut seen = 0;
             loop {
                 let (mut batch, answers) = spare.pop().unwrap_or_default();
-                if !batch.read(&mut input, BATCH)? {
+                if !batch.read(&mut input, BATCH, &mut seen)? {
                     break;
                 }
                 work.send((sent, batch, answers))
@@ -292,6 +332,8 @@ struct Batch {
     lossy: Vec<String>,
     /// Bytes of the line being read still to drop: past [`MAX_LINE`].
     skipping: bool,
+    /// Each kept line's number and whether it was cut.
+    marks: Vec<Mark>,
 }
 
 impl Batch {
@@ -299,7 +341,13 @@ impl Batch {
     /// than [`MAX_LINE`] keeps its first bytes). False at the end of input.
     /// The reader's buffer is taken a chunk at a time: its lines are found
     /// with one search and copied in as they are.
-    fn read(&mut self, input: &mut impl BufRead, size: usize) -> std::io::Result<bool> {
+    /// `seen` counts the input's lines so far, across batches.
+    fn read(
+        &mut self,
+        input: &mut impl BufRead,
+        size: usize,
+        seen: &mut u64,
+    ) -> std::io::Result<bool> {
         // The last batch's text becomes the buffer again, allocation and all.
         let last = std::mem::take(&mut self.text).into_bytes();
         if last.capacity() > self.buf.capacity() {
@@ -308,13 +356,14 @@ impl Batch {
         self.buf.clear();
         self.ends.clear();
         self.lossy.clear();
+        self.marks.clear();
         let mut start = 0;
         while self.ends.len() < size {
             let chunk = input.fill_buf()?;
             if chunk.is_empty() {
                 // The last line, without a newline.
                 if self.buf.len() > start || self.skipping {
-                    self.end_line(start);
+                    self.end_line(start, seen);
                 }
                 self.skipping = false;
                 break;
@@ -322,8 +371,8 @@ impl Batch {
             let mut used = 0;
             for nl in errdex_match::Newlines::new(chunk) {
                 self.keep(&chunk[used..nl], start);
+                self.end_line(start, seen);
                 self.skipping = false;
-                self.end_line(start);
                 start = self.buf.len();
                 used = nl + 1;
                 if self.ends.len() >= size {
@@ -366,7 +415,8 @@ impl Batch {
 
     /// Ends the line that started at `start`: drops a `\r` before the
     /// newline, and a blank line (Unicode whitespace too) altogether.
-    fn end_line(&mut self, start: usize) {
+    fn end_line(&mut self, start: usize, seen: &mut u64) {
+        *seen += 1;
         if self.buf.last() == Some(&b'\r') && self.buf.len() > start {
             self.buf.pop();
         }
@@ -378,6 +428,10 @@ impl Batch {
             self.buf.truncate(start);
         } else {
             self.ends.push(self.buf.len());
+            self.marks.push(Mark {
+                line: *seen,
+                cut: self.skipping,
+            });
         }
     }
 
@@ -398,8 +452,16 @@ impl Batch {
     }
 }
 
-fn print_human(out: &mut dyn Write, e: &Explanation) -> std::io::Result<()> {
+fn print_human(out: &mut dyn Write, e: &Explanation, m: Mark) -> std::io::Result<()> {
     writeln!(out, "{}", e.input)?;
+    if m.cut {
+        writeln!(
+            out,
+            "  (line {} is longer than {} KiB: only its start was read)",
+            m.line,
+            MAX_LINE / 1024
+        )?;
+    }
     if e.stack.is_some() {
         // A frame or link of a stack trace: shown as context, so the
         // trace reads as pasted with explanations under its messages.
@@ -626,13 +688,44 @@ mod tests {
     }
 
     fn batches_read(input: &[u8], size: usize, buffer: usize) -> Vec<Vec<String>> {
+        marked(input, size, buffer)
+            .into_iter()
+            .map(|b| b.into_iter().map(|(l, _)| l).collect())
+            .collect()
+    }
+
+    /// Each batch's lines with their marks.
+    fn marked(input: &[u8], size: usize, buffer: usize) -> Vec<Vec<(String, Mark)>> {
         let mut r = std::io::BufReader::with_capacity(buffer, input);
         let mut b = Batch::default();
         let mut out = Vec::new();
-        while b.read(&mut r, size).unwrap() {
-            out.push(b.lines().into_iter().map(String::from).collect());
+        let mut seen = 0;
+        while b.read(&mut r, size, &mut seen).unwrap() {
+            let lines = b.lines().into_iter().map(String::from);
+            out.push(lines.zip(b.marks.iter().copied()).collect());
         }
         out
+    }
+
+    #[test]
+    fn each_line_keeps_its_input_number_and_a_cut_one_says_so() {
+        let mut input = b"one\n\n  \ntwo\n".to_vec();
+        input.extend(vec![b'x'; MAX_LINE + 10]);
+        input.extend(b"\n\nlast");
+        let got: Vec<(usize, u64, bool)> = marked(&input, 2, 7)
+            .into_iter()
+            .flatten()
+            .map(|(l, m)| (l.len(), m.line, m.cut))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (3, 1, false),
+                (3, 4, false),
+                (MAX_LINE, 5, true),
+                (4, 7, false)
+            ]
+        );
     }
 
     #[test]
