@@ -53,6 +53,27 @@ fn folder(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
+/// Bytes of a call's line read on each side of it: a minified file is one
+/// line of megabytes, and reading all of it for each call is quadratic.
+const LINE_WINDOW: usize = 2048;
+
+/// The line around byte `at` (without its newline), at most
+/// [`LINE_WINDOW`] bytes on each side, cut at character boundaries.
+fn line_around(text: &str, at: usize) -> (usize, usize) {
+    let b = text.as_bytes();
+    let mut from = at.saturating_sub(LINE_WINDOW);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (at + LINE_WINDOW).min(b.len());
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    let start = memchr::memrchr(b'\n', &b[from..at]).map_or(from, |p| from + p + 1);
+    let end = memchr::memchr(b'\n', &b[at..to]).map_or(to, |p| at + p);
+    (start, end)
+}
+
 /// Sets `facts.callers` of every site whose function is called somewhere.
 pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String)]) {
     let mut names: Vec<String> = sites
@@ -99,8 +120,7 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
                 index.get(&text[start..paren]).map(|&i| (i, start))
             });
             for (name, start) in calls {
-                let line_start = memchr::memrchr(b'\n', &b[..start]).map_or(0, |p| p + 1);
-                let line_end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |p| start + p);
+                let (line_start, line_end) = line_around(&text, start);
                 let line = &text[line_start..line_end];
                 let not_code = |l: &str| heads.not_code().iter().any(|s| l.starts_with(s));
                 if heads
@@ -404,4 +424,21 @@ fn indented_caller(above: &str, line: &str, heads: FunctionHeads) -> Option<Stri
         }
     }
     function
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_read_around_a_call_as_far_as_the_window() {
+        let text = "a\nlet x = f(1);\nb";
+        let at = text.find("f(").unwrap();
+        let (s, e) = line_around(text, at);
+        assert_eq!(&text[s..e], "let x = f(1);");
+        let long = format!("{}f(1){}", "é".repeat(5000), "z".repeat(9000));
+        let at = long.find("f(").unwrap();
+        let (s, e) = line_around(&long, at);
+        assert!(long[s..e].contains("f(1)") && e - s <= 2 * LINE_WINDOW);
+    }
 }

@@ -102,6 +102,10 @@ pub(crate) struct Cx<'a> {
     text_memo: RefCell<std::collections::HashMap<usize, bool>>,
 }
 
+/// Bytes of a function after a statement that [`Cx::function_text_after`]
+/// gives: a message kept in a name is output within a few statements.
+const FLOW_WINDOW: usize = 16 * 1024;
+
 /// Longest expression kept for a dynamic site.
 const MAX_EXPRESSION: usize = 200;
 
@@ -135,7 +139,14 @@ impl<'a> Cx<'a> {
             f = q.parent();
         }
         let f = f?;
-        self.source.get(n.end_byte()..f.end_byte())
+        // The flows read here are local: a function that is a whole
+        // bundle (minified code in one wrapper) is read as far as the
+        // window, not to its end from every site.
+        let mut end = f.end_byte().min(n.end_byte() + FLOW_WINDOW);
+        while !self.source.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.source.get(n.end_byte()..end)
     }
 
     /// The language of the file.
