@@ -72,8 +72,10 @@ pub fn printf_template(
         }
         // Flags (PHP pads with `'c`, Java groups with `,`).
         while i < b.len() && b"+-# 0,'".contains(&b[i]) {
+            // The pad after `'` is a whole character, which may take
+            // several bytes (`%'é10s`).
             i += if b[i] == b'\'' && dialect == Printf::C {
-                2
+                1 + pattern[i + 1..].chars().next().map_or(0, char::len_utf8)
             } else {
                 1
             };
@@ -623,6 +625,20 @@ mod tests {
         if let Segment::Hole(h) = &t.segments[0] {
             assert_eq!(h.arg.as_deref(), Some("b"));
         }
+    }
+
+    #[test]
+    fn a_php_pad_character_of_several_bytes_is_one_character() {
+        // Found by AFL++ (fuzz/regressions/formats): the byte after `'`
+        // was skipped as the pad, inside a multi-byte character.
+        let t = printf_template(
+            "[%'é10s] and %'*5d",
+            &["a".into(), "b".into()],
+            Printf::C,
+            looks_like_error,
+        );
+        assert_eq!(shape(&t), "[<Any>] and <Int>");
+        let _ = printf_template("%'\u{ba}%'me\u{d6}r", &[], Printf::C, looks_like_error);
     }
 
     #[test]

@@ -96,11 +96,19 @@ fn explain_json_lines_up_with_its_input_and_says_where_a_line_was_cut() {
     let tree = dir.path().join("seed");
     errdex_testkit::copy_tree(&errdex_testkit::fixtures().join("seed"), &tree);
     let db = dir.path().join("atlas.db");
-    assert!(errdex(&db, &["index", tree.to_str().unwrap(), "--repo", "kubernetes/kops"]).status.success());
+    assert!(errdex(
+        &db,
+        &["index", tree.to_str().unwrap(), "--repo", "kubernetes/kops"]
+    )
+    .status
+    .success());
     let mut input = b"stop requested\n\n   \n".to_vec();
     input.extend(vec![b'z'; 70 * 1024]);
     input.extend(b"\nstop requested\n");
-    for args in [&["explain", "--json", "-"][..], &["explain", "--json", "--threads", "2", "-"][..]] {
+    for args in [
+        &["explain", "--json", "-"][..],
+        &["explain", "--json", "--threads", "2", "-"][..],
+    ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
             .arg("--db")
             .arg(&db)
@@ -115,10 +123,15 @@ fn explain_json_lines_up_with_its_input_and_says_where_a_line_was_cut() {
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        let lines: Vec<u64> = answers.iter().map(|a| a["line"].as_u64().unwrap()).collect();
+        let lines: Vec<u64> = answers
+            .iter()
+            .map(|a| a["line"].as_u64().unwrap())
+            .collect();
         assert_eq!(lines, [1, 4, 5], "{args:?}");
         assert_eq!(answers[1]["cutAt"], 64 * 1024);
-        assert!(answers[0].get("cutAt").is_none() && answers[2]["verdict"] == answers[0]["verdict"]);
+        assert!(
+            answers[0].get("cutAt").is_none() && answers[2]["verdict"] == answers[0]["verdict"]
+        );
     }
     let o = errdex(&db, &["explain", "stop requested\n\nstop requested"]);
     assert!(o.status.success());
@@ -132,5 +145,9 @@ fn explain_json_lines_up_with_its_input_and_says_where_a_line_was_cut() {
         .unwrap();
     child.stdin.take().unwrap().write_all(&input).unwrap();
     let human = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
-    assert!(human.contains("line 4 is longer than 64 KiB"), "{:.300}", human);
+    assert!(
+        human.contains("line 4 is longer than 64 KiB"),
+        "{:.300}",
+        human
+    );
 }

@@ -358,3 +358,21 @@ fn bracketed_console_lines_give_message_error_and_caller() {
     let (_, text, _) = one(r#"["a"] and more"#);
     assert_eq!(text, r#"["a"] and more"#);
 }
+
+#[test]
+fn a_zone_without_its_minutes_ends_the_timestamp_where_the_text_does() {
+    // Found by AFL++ (fuzz/regressions/prefix): `+00]` was read as
+    // `+0000`, past the bracket, and the zone's slice panicked.
+    for line in [
+        "[2026-05.19 30:36;06+00] [0 x",
+        "[0478-05.19 30:36;06+00/]c8\" hu@00/]c8\"",
+        "[0478-05.19 32:01@17-03]:\"s0\u{80}",
+        "2026-11-29T12:00:03+07 disk full",
+    ] {
+        let _ = prepare(line);
+    }
+    let p = prepare("2026-11-29T12:00:03+07:00 disk full");
+    assert_eq!(p.parts[0].text, "disk full");
+    let p = prepare("2026-11-29T12:00:03+0700 disk full");
+    assert_eq!(p.parts[0].text, "disk full");
+}

@@ -26,7 +26,8 @@ fn bracketed_timestamp(b: &[u8]) -> Option<usize> {
     let inner = &b[1..];
     let close = inner.iter().take(40).position(|&c| c == b']')?;
     let time = iso_date_time(&inner[..close])?;
-    let zone_ok = inner[time..close]
+    let zone_ok = inner
+        .get(time..close)?
         .iter()
         .all(|c| c.is_ascii_alphanumeric() || b" +-:".contains(c));
     (zone_ok && inner.get(close + 1) == Some(&b' ')).then_some(close + 3)
@@ -63,11 +64,17 @@ fn iso_date_time(b: &[u8]) -> Option<usize> {
     if b.get(i) == Some(&b'Z') {
         i += 1;
     } else if matches!(b.get(i), Some(b'+') | Some(b'-')) && digits(b, i + 1..i + 3) {
-        i += 3;
-        if b.get(i) == Some(&b':') {
-            i += 1;
-        }
-        i += 2;
+        // `+07`, `+0700`, `+07:00`: minutes only where they are there.
+        let minutes = if b.get(i + 3) == Some(&b':') {
+            i + 4
+        } else {
+            i + 3
+        };
+        i = if digits(b, minutes..minutes + 2) {
+            minutes + 2
+        } else {
+            i + 3
+        };
     }
     Some(i)
 }
