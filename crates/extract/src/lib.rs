@@ -310,11 +310,12 @@ impl Job<'_> {
                                 return;
                             };
                             if ac.is_match(&text) {
-                                let again = c.lang.extract(&snap.repo_path(&c.rel), &text, &whole);
-                                // A whole file too deep to read keeps the
-                                // declarations its first parse read.
-                                if again.refused.is_none() {
-                                    **facts = again;
+                                let path = snap.repo_path(&c.rel);
+                                // A whole file too deep or too slow to read
+                                // keeps the declarations its first parse read.
+                                match extract_guarded(c.lang, &path, &text, &whole) {
+                                    Ok(again) if again.refused.is_none() => **facts = again,
+                                    _ => {}
                                 }
                             }
                         }
@@ -485,15 +486,15 @@ fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options, config: &Conf
             warn("not valid UTF-8; invalid bytes were replaced with U+FFFD".into()),
         ),
     };
-    let facts = c.lang.extract(
-        &rel,
-        &text,
-        &ExtractOptions {
-            all_levels: opts.all_levels,
-            whole_file: false,
-            custom: config.functions.clone(),
-        },
-    );
+    let options = ExtractOptions {
+        all_levels: opts.all_levels,
+        whole_file: false,
+        custom: config.functions.clone(),
+    };
+    let facts = match extract_guarded(c.lang, &rel, &text, &options) {
+        Ok(facts) => facts,
+        Err(why) => return Parsed::Skipped(warn(why)),
+    };
     if let Some(why) = facts.refused {
         return Parsed::Skipped(warn(why));
     }
@@ -510,6 +511,28 @@ fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options, config: &Conf
         rel,
         warning,
     }
+}
+
+/// A language's extraction of one file, with a panic in it (a bug errdex
+/// has on some construct) turned into the reason the file is skipped: one
+/// file never ends the run.
+fn extract_guarded(
+    lang: &dyn errdex_lang::LanguageSupport,
+    path: &str,
+    text: &str,
+    options: &ExtractOptions,
+) -> Result<FileFacts, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        lang.extract(path, text, options)
+    }))
+    .map_err(|panic| {
+        let what = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("no message");
+        format!("errdex failed reading this file ({what}); skipped: please report it with the file")
+    })
 }
 
 /// The share (percent) of characters in `head` that no source file has
@@ -584,6 +607,50 @@ mod tests {
         assert!(!valid_repo_name("a/../b"));
         assert!(!valid_repo_name("a/b c"));
         assert_eq!(local_repo_name(Path::new("/tmp/my tree")), "local/my-tree");
+    }
+
+    /// Python, except that reading a file panics.
+    struct Panicking;
+    impl errdex_lang::LanguageSupport for Panicking {
+        fn lang(&self) -> errdex_model::Lang {
+            errdex_model::Lang::Python
+        }
+        fn extensions(&self) -> &'static [&'static str] {
+            &[".py"]
+        }
+        fn is_test_path(&self, _: &str) -> bool {
+            false
+        }
+        fn template(&self, p: &str, a: &[String], c: &str) -> errdex_model::Template {
+            errdex_lang::language(self.lang()).template(p, a, c)
+        }
+        fn grammar(&self) -> tree_sitter::Language {
+            errdex_lang::language(self.lang()).grammar()
+        }
+        fn extract(&self, _: &str, _: &str, _: &ExtractOptions) -> FileFacts {
+            panic!("index out of range on line 3")
+        }
+        fn conventions(&self) -> &'static errdex_lang::Conventions {
+            errdex_lang::language(self.lang()).conventions()
+        }
+    }
+
+    #[test]
+    fn a_panic_reading_one_file_skips_that_file_with_its_reason() {
+        let why =
+            extract_guarded(&Panicking, "a.py", "x = 1\n", &ExtractOptions::default()).unwrap_err();
+        assert!(
+            why.contains("index out of range on line 3") && why.contains("skipped"),
+            "{why}"
+        );
+        let python = errdex_lang::language(errdex_model::Lang::Python);
+        let ok = extract_guarded(
+            python,
+            "a.py",
+            "raise ValueError(\"bad thing\")\n",
+            &ExtractOptions::default(),
+        );
+        assert_eq!(ok.unwrap().sites.len(), 1);
     }
 
     #[test]
