@@ -2,7 +2,7 @@
 //! that say nothing, trickle headers or a body, or pile up past the limit
 //! are closed on time, and the server goes on answering.
 
-use super::{errdex, Server};
+use super::{seed_db, Server};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -29,15 +29,7 @@ fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
 #[test]
 fn slow_idle_and_surplus_connections_are_closed_and_the_server_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("atlas.db");
-    let seed = errdex_testkit::fixtures().join("seed");
-    let tree = dir.path().join("seed");
-    errdex_testkit::copy_tree(&seed, &tree);
-    let o = errdex(
-        &db,
-        &["index", tree.to_str().unwrap(), "--repo", "kubernetes/kops"],
-    );
-    assert!(o.status.success());
+    let db = seed_db(dir.path());
     let t = TIMEOUT.to_string();
     let server = Server::start(
         &db,

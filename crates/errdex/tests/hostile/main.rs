@@ -21,6 +21,36 @@ fn errdex(db: &Path, args: &[&str]) -> Output {
         .expect("errdex runs")
 }
 
+/// Runs errdex with `args` and `input` on its stdin.
+fn errdex_fed(db: &Path, args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .env_remove("ERRDEX_DB")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("errdex runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The seed fixture indexed as kubernetes/kops into `dir/atlas.db`.
+fn seed_db(dir: &Path) -> std::path::PathBuf {
+    let tree = dir.join("seed");
+    errdex_testkit::copy_tree(&errdex_testkit::fixtures().join("seed"), &tree);
+    let db = dir.join("atlas.db");
+    let o = errdex(
+        &db,
+        &["index", tree.to_str().unwrap(), "--repo", "kubernetes/kops"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    db
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }

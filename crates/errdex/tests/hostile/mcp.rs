@@ -1,7 +1,7 @@
 //! Malformed messages to a real `errdex mcp`: each gets its JSON-RPC
 //! error, and the session goes on to answer proper requests.
 
-use super::errdex;
+use super::seed_db;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -75,15 +75,7 @@ const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"p
 #[test]
 fn every_malformed_message_is_answered_and_the_session_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let tree = dir.path().join("seed");
-    errdex_testkit::copy_tree(&errdex_testkit::fixtures().join("seed"), &tree);
-    let db = dir.path().join("atlas.db");
-    assert!(errdex(
-        &db,
-        &["index", tree.to_str().unwrap(), "--repo", "kubernetes/kops"]
-    )
-    .status
-    .success());
+    let db = seed_db(dir.path());
     let mut s = Session::start(&db);
 
     // Before initialize.

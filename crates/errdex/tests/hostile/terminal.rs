@@ -2,9 +2,7 @@
 //! pasted line never reach the terminal raw: `explain`, `show`, `index`'s
 //! warnings and errors write them as visible escapes.
 
-use super::{errdex, stderr};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use super::{errdex, errdex_fed, seed_db, stderr};
 
 /// The bytes a terminal acts on (all C0 controls but newline and tab,
 /// DEL, and the C1 controls), as found in `out`.
@@ -45,21 +43,7 @@ fn no_control_character_reaches_the_terminal_raw() {
     );
     assert!(String::from_utf8_lossy(&o.stdout).contains("\\u001b[2J"));
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
-        .arg("--db")
-        .arg(&db)
-        .args(["explain", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{line}\x00\n").as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = errdex_fed(&db, &["explain", "-"], format!("{line}\x00\n").as_bytes());
     assert_eq!(raw_controls(&o.stdout), b"", "explain -");
 
     let o = errdex(&db, &["explain", "--json", line]);
@@ -93,15 +77,7 @@ fn no_control_character_reaches_the_terminal_raw() {
 #[test]
 fn explain_json_lines_up_with_its_input_and_says_where_a_line_was_cut() {
     let dir = tempfile::tempdir().unwrap();
-    let tree = dir.path().join("seed");
-    errdex_testkit::copy_tree(&errdex_testkit::fixtures().join("seed"), &tree);
-    let db = dir.path().join("atlas.db");
-    assert!(errdex(
-        &db,
-        &["index", tree.to_str().unwrap(), "--repo", "kubernetes/kops"]
-    )
-    .status
-    .success());
+    let db = seed_db(dir.path());
     let mut input = b"stop requested\n\n   \n".to_vec();
     input.extend(vec![b'z'; 70 * 1024]);
     input.extend(b"\nstop requested\n");
@@ -109,16 +85,7 @@ fn explain_json_lines_up_with_its_input_and_says_where_a_line_was_cut() {
         &["explain", "--json", "-"][..],
         &["explain", "--json", "--threads", "2", "-"][..],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
-            .arg("--db")
-            .arg(&db)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(&input).unwrap();
-        let o = child.wait_with_output().unwrap();
+        let o = errdex_fed(&db, args, &input);
         let answers: Vec<serde_json::Value> = String::from_utf8_lossy(&o.stdout)
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
@@ -135,16 +102,8 @@ fn explain_json_lines_up_with_its_input_and_says_where_a_line_was_cut() {
     }
     let o = errdex(&db, &["explain", "stop requested\n\nstop requested"]);
     assert!(o.status.success());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
-        .arg("--db")
-        .arg(&db)
-        .args(["explain", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(&input).unwrap();
-    let human = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
+    let human =
+        String::from_utf8_lossy(&errdex_fed(&db, &["explain", "-"], &input).stdout).into_owned();
     assert!(
         human.contains("line 4 is longer than 64 KiB"),
         "{:.300}",
