@@ -8,8 +8,11 @@ use errdex_explain::Explainer;
 use errdex_model::Lang;
 use errdex_store::{TraceRow, TraceSite};
 
+/// What a target does with one input.
+pub type Target = fn(&[u8]);
+
 /// The targets by name, as `fuzz/` and the replay test know them.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("formats", formats),
     ("prefix", prefix),
     ("stack", stack),
