@@ -262,13 +262,44 @@ pub struct ExplainArgs {
     /// atlas, or another errdex build, rebuilds it. Deleting it is safe.
     #[arg(long)]
     pub no_cache: bool,
+    /// Only the messages this version prints, for a repository indexed
+    /// with --tags or --refs (`--at v1.9.3`). Without it every indexed
+    /// version is matched, and each candidate says which versions print
+    /// it.
+    #[arg(long, value_name = "VERSION")]
+    pub at: Option<String>,
 }
 
 #[derive(Debug, Args)]
 pub struct IndexArgs {
-    /// Folder to index (a git work tree or a plain folder).
-    #[arg(default_value = ".")]
+    /// What to index: a git work tree (its files on disk, uncommitted
+    /// changes included), a plain folder, a bare repository (read at HEAD
+    /// from git objects), or a URL (https://, ssh://, file://,
+    /// git@host:owner/name) cloned into --cache-dir.
+    #[arg(default_value = ".", value_name = "PATH_OR_URL")]
     pub path: PathBuf,
+    /// Read this ref (branch, tag, commit) from git objects, with no
+    /// checkout. Given more than once, each is indexed as a version, in
+    /// the order given (oldest first).
+    #[arg(long = "ref", value_name = "REF")]
+    pub refs: Vec<String>,
+    /// Index every tag matching GLOB (`v*`, `v1.*`) as a version, oldest
+    /// first: records carry firstSeen, lastSeen, the version they were
+    /// removed in and where they were in each version.
+    #[arg(long, value_name = "GLOB")]
+    pub tags: Option<String>,
+    /// Like --tags, over every ref (`refs/heads/release-*`, `release-*`).
+    #[arg(long = "refs", value_name = "GLOB", conflicts_with = "tags")]
+    pub ref_glob: Option<String>,
+    /// Where URLs are cloned and what each file yielded is kept, so a
+    /// re-index parses only the files that changed [default: the user's
+    /// cache folder, ~/.cache/errdex].
+    #[arg(long, env = "ERRDEX_CACHE_DIR", value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+    /// Parse every file, reading and writing no cache of what files
+    /// yielded.
+    #[arg(long)]
+    pub no_cache: bool,
     /// Repository name OWNER/NAME, instead of the one read from `origin`.
     #[arg(long, value_name = "OWNER/NAME")]
     pub repo: Option<String>,

@@ -31,6 +31,11 @@ impl IndexProgress {
             .set_message(format!("analysing {records} records…"));
     }
 
+    /// A repository named by URL is being cloned or fetched.
+    pub fn fetching(&self, url: &str) {
+        self.bar.set_message(format!("fetching {url}…"));
+    }
+
     /// A phase outside the extraction ended.
     pub fn phase_done(&self, phase: &str, seconds: f64) {
         errdex_extract::Progress::phase(self, phase, seconds);
@@ -42,7 +47,7 @@ impl errdex_extract::Progress for IndexProgress {
         self.bar.set_length(total);
         self.bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} parsing [{bar:30}] {pos}/{len} files, {per_sec}, eta {eta}",
+                "{spinner} {prefix}parsing [{bar:30}] {pos}/{len} files, {per_sec}, eta {eta}",
             )
             .expect("valid template")
             .progress_chars("=> "),
@@ -51,6 +56,15 @@ impl errdex_extract::Progress for IndexProgress {
 
     fn advance(&self) {
         self.bar.inc(1);
+    }
+
+    fn version(&self, name: &str, i: usize, total: usize) {
+        self.bar.set_prefix(format!("{name} ({}/{total}): ", i + 1));
+        self.bar.set_position(0);
+        if self.timings {
+            self.bar
+                .suspend(|| eprintln!("timing: version {name} ({}/{total})", i + 1));
+        }
     }
 
     fn phase(&self, phase: &str, seconds: f64) {

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8] = b"errdex trace cache\n";
 /// Bumped whenever the layout below changes.
-const FORMAT: u32 = 13;
+const FORMAT: u32 = 14;
 
 /// The cache file of the database at `db`: beside it, named after it.
 pub fn path_for(db: &Path) -> PathBuf {
@@ -53,6 +53,18 @@ pub fn load(store: &dyn Store, repo: Option<&str>, cache: Option<&Path>) -> Resu
         }
     }
     Ok(ex)
+}
+
+/// The explainer for the records version `version` prints (records of
+/// repositories indexed without history are all kept), built afresh:
+/// `explain --at`.
+pub fn load_at(store: &dyn Store, repo: Option<&str>, version: &str) -> Result<Explainer> {
+    let rows = store
+        .trace_rows(repo)?
+        .into_iter()
+        .filter(|r| r.presence.as_ref().is_none_or(|p| p.includes(version)))
+        .collect();
+    Ok(Explainer::new(rows))
 }
 
 /// What the cache must have been made from; `None` when that cannot be
@@ -201,6 +213,7 @@ mod tests {
                 language: Lang::Go,
                 documentation: Some("The probe port is taken.".into()),
                 sites: vec![site("cmd/apply.go", 130, &["err"])],
+                presence: None,
             },
             TraceRow {
                 id: "b".into(),
@@ -210,6 +223,7 @@ mod tests {
                 language: Lang::Go,
                 documentation: None,
                 sites: vec![site("dns/c.go", 265, &[]), site("dns/c.go", 306, &[])],
+                presence: None,
             },
         ]
     }

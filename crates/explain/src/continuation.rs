@@ -97,6 +97,7 @@ mod tests {
                 guards: Vec::new(),
                 fills: None,
             }],
+            presence: None,
         }
     }
 

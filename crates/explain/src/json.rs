@@ -52,6 +52,14 @@ pub(crate) fn fragment(r: &RecordView<'_>, s: &SiteView<'_>, out: &mut Vec<u8>) 
     let documentation = (out.len() - start) as u32;
     out.push(b',');
     field(out, "documentation", &r.documentation);
+    if let Some(p) = r.presence() {
+        out.push(b',');
+        field(out, "firstSeen", p.first_seen());
+        out.push(b',');
+        field(out, "lastSeen", p.last_seen());
+        out.push(b',');
+        field(out, "removedIn", &p.removed_in());
+    }
     out.push(b'}');
     [function, documentation]
 }

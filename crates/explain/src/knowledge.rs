@@ -124,6 +124,9 @@ impl KnowledgeSet {
             exact: false,
             documentation: Some(&s.entry.meaning),
             knowledge: Some(s.knowledge),
+            first_seen: None,
+            last_seen: None,
+            removed_in: None,
             site: payload,
         })
     }

@@ -104,6 +104,16 @@ pub struct CandidateOut<'a> {
     /// knowledge-base entry: meaning, first remedy, documentation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub knowledge: Option<Knowledge<'static>>,
+    /// For a repository indexed over history: the first version that
+    /// prints it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_seen: Option<&'a str>,
+    /// The last version that prints it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_seen: Option<&'a str>,
+    /// The version it was removed in, when the newest no longer prints it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_in: Option<&'a str>,
     /// The site's number across the atlas ([`Explainer::site`]).
     #[serde(skip)]
     pub(crate) site: u32,
@@ -578,6 +588,9 @@ impl Explainer {
             exact: c.exact,
             documentation: row.documentation,
             knowledge: None,
+            first_seen: row.presence().map(|p| p.first_seen()),
+            last_seen: row.presence().map(|p| p.last_seen()),
+            removed_in: row.presence().and_then(|p| p.removed_in()),
             site: c.payload,
         }
     }

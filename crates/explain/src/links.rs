@@ -147,6 +147,7 @@ mod tests {
                 guards: Vec::new(),
                 fills: None,
             }],
+            presence: None,
         }
     }
 

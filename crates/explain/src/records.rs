@@ -33,8 +33,14 @@ struct RecordSpans {
     slug: Span,
     pattern: Span,
     documentation: Span,
+    /// [`RecordView::presence`]'s text.
+    presence: Span,
     first_site: u32,
 }
+
+/// Words [`Records::encode`] writes a record in: six spans and its first
+/// site.
+const RECORD_WORDS: usize = 13;
 
 #[derive(Debug, Clone, Copy)]
 struct SiteSpans {
@@ -82,6 +88,62 @@ pub struct RecordView<'a> {
     pub message_pattern: &'a str,
     /// One-line meaning, when analysed.
     pub documentation: Option<&'a str>,
+    /// For a repository indexed over history, the versions that print
+    /// it: lines `first`, `last`, `removed in` (empty while the newest
+    /// prints it), then one `from to` per range ([`presence_text`]).
+    pub presence: Option<&'a str>,
+}
+
+/// [`RecordView::presence`]'s text for `p`.
+pub(crate) fn presence_text(p: &errdex_store::Presence) -> String {
+    let mut t = format!(
+        "{}\n{}\n{}",
+        p.first_seen,
+        p.last_seen,
+        p.removed_in.as_deref().unwrap_or("")
+    );
+    for (from, to) in &p.ranges {
+        t.push_str(&format!("\n{from} {to}"));
+    }
+    t
+}
+
+/// The versions that print a record, read from [`RecordView::presence`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PresenceView<'a> {
+    text: &'a str,
+}
+
+impl<'a> PresenceView<'a> {
+    fn line(&self, i: usize) -> &'a str {
+        self.text.split('\n').nth(i).unwrap_or("")
+    }
+    /// The first version that prints it.
+    pub fn first_seen(&self) -> &'a str {
+        self.line(0)
+    }
+    /// The last.
+    pub fn last_seen(&self) -> &'a str {
+        self.line(1)
+    }
+    /// The version after the last, when the newest does not print it.
+    pub fn removed_in(&self) -> Option<&'a str> {
+        Some(self.line(2)).filter(|s| !s.is_empty())
+    }
+    /// Whether version `name` prints it.
+    pub fn includes(&self, name: &str) -> bool {
+        self.text.split('\n').skip(3).any(|r| {
+            r.split_once(' ')
+                .is_some_and(|(from, to)| errdex_model::in_range(name, from, to))
+        })
+    }
+}
+
+impl<'a> RecordView<'a> {
+    /// The versions that print it, for a repository indexed over history.
+    pub fn presence(&self) -> Option<PresenceView<'a>> {
+        self.presence.map(|text| PresenceView { text })
+    }
 }
 
 /// A site as answers show it.
@@ -167,12 +229,14 @@ impl Records {
         let mut json = Vec::with_capacity(1024);
         let mut fragments: Vec<u8> = Vec::new();
         for (ri, r) in rows.iter().enumerate() {
+            let presence = r.presence.as_ref().map(presence_text);
             records.push(RecordSpans {
                 id: a.add(&r.id),
                 repo: a.add(&r.repo),
                 slug: a.add(&r.slug),
                 pattern: a.add(&r.message_pattern),
                 documentation: a.add_opt(r.documentation.as_deref()),
+                presence: a.add_opt(presence.as_deref()),
                 first_site: sites.len() as u32,
             });
             let record = RecordView {
@@ -181,6 +245,7 @@ impl Records {
                 slug: &r.slug,
                 message_pattern: &r.message_pattern,
                 documentation: r.documentation.as_deref(),
+                presence: presence.as_deref(),
             };
             for s in &r.sites {
                 let site = SiteView {
@@ -258,6 +323,7 @@ impl Records {
             slug: self.text(r.slug),
             message_pattern: self.text(r.pattern),
             documentation: self.str(r.documentation),
+            presence: self.str(r.presence),
         }
     }
 
@@ -307,9 +373,9 @@ impl Records {
         e.bytes(&b[self.arena.0..self.arena.1]);
         e.bytes(&b[self.json.0..self.json.1]);
         let span = |v: &mut Vec<u32>, s: Span| v.extend([s.off, s.len]);
-        let mut r = Vec::with_capacity(self.records.len() * 11);
+        let mut r = Vec::with_capacity(self.records.len() * RECORD_WORDS);
         for x in &self.records {
-            for s in [x.id, x.repo, x.slug, x.pattern, x.documentation] {
+            for s in [x.id, x.repo, x.slug, x.pattern, x.documentation, x.presence] {
                 span(&mut r, s);
             }
             r.push(x.first_site);
@@ -365,18 +431,19 @@ impl Records {
             Some(s)
         };
         let required = |s: Span| (s.len != NONE).then_some(s);
-        if r.len() % 11 != 0 || s.len() % SITE_WORDS != 0 {
+        if r.len() % RECORD_WORDS != 0 || s.len() % SITE_WORDS != 0 {
             return None;
         }
-        let mut records = Vec::with_capacity(r.len() / 11);
-        for w in r.chunks_exact(11) {
+        let mut records = Vec::with_capacity(r.len() / RECORD_WORDS);
+        for w in r.chunks_exact(RECORD_WORDS) {
             records.push(RecordSpans {
                 id: required(span(&w[0..2])?)?,
                 repo: required(span(&w[2..4])?)?,
                 slug: required(span(&w[4..6])?)?,
                 pattern: required(span(&w[6..8])?)?,
                 documentation: span(&w[8..10])?,
-                first_site: w[10],
+                presence: span(&w[10..12])?,
+                first_site: w[12],
             });
         }
         let mut sites = Vec::with_capacity(s.len() / SITE_WORDS);
@@ -462,6 +529,7 @@ mod tests {
                 language: Lang::Go,
                 documentation: Some("The peer is gone.".into()),
                 sites: vec![site("a.go", 3, Some("run")), site("b.go", 9, None)],
+                presence: None,
             },
             TraceRow {
                 id: "b".into(),
@@ -471,6 +539,7 @@ mod tests {
                 language: Lang::Go,
                 documentation: None,
                 sites: vec![site("c.go", 1, None)],
+                presence: None,
             },
         ]
     }

@@ -75,7 +75,11 @@ fn line_around(text: &str, at: usize) -> (usize, usize) {
 }
 
 /// Sets `facts.callers` of every site whose function is called somewhere.
-pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String)]) {
+pub(crate) fn attach_callers(
+    sites: &mut [RawSite],
+    files: &[(&Candidate, String)],
+    source: &crate::source::Source,
+) {
     let mut names: Vec<String> = sites
         .iter()
         .filter_map(|s| Some(searched(s.function.as_deref()?, s.lang)?.1))
@@ -94,7 +98,7 @@ pub(crate) fn attach_callers(sites: &mut [RawSite], files: &[(&Candidate, String
     let scans: Vec<FileScan> = files
         .par_iter()
         .map(|(c, path)| {
-            let text = std::fs::read_to_string(&c.abs).unwrap_or_default();
+            let text = source.text(&c.rel);
             let b = text.as_bytes();
             let mut out = Vec::new();
             let lang = c.lang.lang();

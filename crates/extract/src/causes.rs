@@ -12,12 +12,13 @@
 //! Go only ([`errdex_lang::LanguageSupport::flows`]). Files are read and
 //! parsed only when a path reaches a function they declare.
 
+use crate::cache::FactsCache;
+use crate::source::Source;
 use crate::walk::Candidate;
 use errdex_lang::{language, CallFlow, FileFlows, FunctionFlow};
 use errdex_model::{Cause, Lang, Record};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 use std::sync::OnceLock;
 
 /// Calls followed from a site, at most.
@@ -30,21 +31,36 @@ const MAX_FOUND: usize = 4 * MAX_CAUSES;
 
 /// A Go file of the repository, read and parsed when first needed.
 struct GoFile<'a> {
-    abs: &'a Path,
+    /// Path relative to the indexed root, to read it.
+    root_rel: &'a str,
     rel: &'a str,
+    source: &'a Source,
+    blob: Option<&'a gix::ObjectId>,
+    cache: Option<&'a FactsCache>,
     text: OnceLock<String>,
     flows: OnceLock<FileFlows>,
 }
 
 impl GoFile<'_> {
     fn text(&self) -> &str {
-        self.text
-            .get_or_init(|| std::fs::read_to_string(self.abs).unwrap_or_default())
+        self.text.get_or_init(|| self.source.text(self.root_rel))
     }
 
     fn flows(&self) -> &FileFlows {
-        self.flows
-            .get_or_init(|| language(Lang::Go).flows(self.text()))
+        self.flows.get_or_init(|| {
+            let key = self
+                .cache
+                .zip(self.blob)
+                .map(|(c, b)| (c, c.key("flows", self.rel, b.as_bytes(), "")));
+            if let Some(hit) = key.as_ref().and_then(|(c, k)| c.get(k)) {
+                return hit;
+            }
+            let flows = language(Lang::Go).flows(self.text());
+            if let Some((c, k)) = key {
+                c.put(k, &flows);
+            }
+            flows
+        })
     }
 
     fn function(&self, key: &FnKey) -> Option<&FunctionFlow> {
@@ -99,13 +115,20 @@ fn folder(path: &str) -> &str {
 }
 
 impl<'a> GoRepo<'a> {
-    fn new(files: &'a [(&'a Candidate, String)]) -> GoRepo<'a> {
+    fn new(
+        files: &'a [(&'a Candidate, String)],
+        source: &'a Source,
+        cache: Option<&'a FactsCache>,
+    ) -> GoRepo<'a> {
         let files: Vec<GoFile> = files
             .iter()
             .filter(|(c, _)| c.lang.lang() == Lang::Go)
             .map(|(c, rel)| GoFile {
-                abs: &c.abs,
+                root_rel: &c.rel,
                 rel,
+                source,
+                blob: c.blob.get(),
+                cache,
                 text: OnceLock::new(),
                 flows: OnceLock::new(),
             })
@@ -116,7 +139,7 @@ impl<'a> GoRepo<'a> {
             by_dir.entry(folder(f.rel)).or_default().push(i);
             by_rel.insert(f.rel, i);
         }
-        let modules = modules(&files);
+        let modules = modules(&files, source);
         GoRepo {
             files,
             by_rel,
@@ -175,24 +198,29 @@ impl<'a> GoRepo<'a> {
 }
 
 /// Every `go.mod` from the files' folders up to the indexed root.
-fn modules(files: &[GoFile]) -> Vec<(String, String)> {
+fn modules(files: &[GoFile], source: &Source) -> Vec<(String, String)> {
     let mut checked = HashSet::new();
     let mut out = Vec::new();
     for f in files {
-        let (mut abs, mut rel) = (f.abs.parent(), folder(f.rel));
-        while let Some(dir) = abs {
-            if !checked.insert(dir.to_path_buf()) {
+        // The same folder, relative to the root (to read) and to the
+        // repository (to name).
+        let (mut dir, mut rel) = (folder(f.root_rel), folder(f.rel));
+        loop {
+            if !checked.insert(dir) {
                 break;
             }
-            if let Ok(text) = std::fs::read_to_string(dir.join("go.mod")) {
-                if let Some(m) = text.lines().find_map(|l| l.trim().strip_prefix("module ")) {
-                    out.push((m.trim().trim_matches('"').to_string(), rel.to_string()));
-                }
+            let go_mod = match dir {
+                "" => "go.mod".to_string(),
+                d => format!("{d}/go.mod"),
+            };
+            let text = source.text(&go_mod);
+            if let Some(m) = text.lines().find_map(|l| l.trim().strip_prefix("module ")) {
+                out.push((m.trim().trim_matches('"').to_string(), rel.to_string()));
             }
-            if rel.is_empty() {
+            if dir.is_empty() {
                 break;
             }
-            (abs, rel) = (dir.parent(), folder(rel));
+            (dir, rel) = (folder(dir), folder(rel));
         }
     }
     // The longest module path first: a nested module owns its paths.
@@ -244,8 +272,13 @@ fn carries_error(r: &Record, site: &errdex_model::Site) -> bool {
 }
 
 /// Sets every record's `causes`.
-pub(crate) fn attach_causes(records: &mut [Record], files: &[(&Candidate, String)]) {
-    let repo = GoRepo::new(files);
+pub(crate) fn attach_causes(
+    records: &mut [Record],
+    files: &[(&Candidate, String)],
+    source: &Source,
+    cache: Option<&FactsCache>,
+) {
+    let repo = GoRepo::new(files, source, cache);
     if repo.files.is_empty() {
         return;
     }

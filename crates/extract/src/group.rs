@@ -12,6 +12,7 @@ pub(crate) struct Context<'a> {
     pub commit: Option<&'a str>,
     pub remote: Option<&'a Remote>,
     pub snap: &'a Snapshot,
+    pub source: &'a crate::source::Source,
     /// Lines per repo-relative path, to clamp snippets at the end of a file.
     pub line_counts: &'a HashMap<String, u32>,
     pub timestamp: &'a str,
@@ -62,12 +63,13 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
     let read: Vec<FileSnippets> = files
         .par_iter()
         .map(|(path, lines)| {
-            let abs = cx.snap.root.join(
-                path.strip_prefix(&cx.snap.prefix)
-                    .map(|p| p.trim_start_matches('/'))
-                    .unwrap_or(path),
-            );
-            let r = std::fs::read(&abs)
+            let rel = path
+                .strip_prefix(&cx.snap.prefix)
+                .map(|p| p.trim_start_matches('/'))
+                .unwrap_or(path);
+            let r = cx
+                .source
+                .read(rel)
                 .map(|b| {
                     let text = String::from_utf8_lossy(&b);
                     let all: Vec<&str> = text.split('\n').collect();
@@ -164,6 +166,10 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
                 causes: Vec::new(),
                 analyzer: None,
                 language: primary.lang,
+                first_seen: None,
+                last_seen: None,
+                removed_in: None,
+                versions: Vec::new(),
                 message_pattern: pattern,
             }
         })

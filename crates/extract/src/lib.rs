@@ -9,11 +9,16 @@
 //! ```
 #![deny(missing_docs)]
 
+mod cache;
 mod callers;
 mod causes;
 pub mod config;
+pub mod fetch;
+mod git;
 mod group;
+mod history;
 pub mod snapshot;
+mod source;
 mod walk;
 
 use config::Config;
@@ -27,6 +32,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+pub use cache::CacheStats;
+use cache::FactsCache;
+pub use git::{matching_refs, named_versions, Version};
+pub use history::{index_versions, merge};
+use source::Source;
 pub use walk::{TEST_DIRS, VENDOR_DIRS};
 
 /// Lines of context on each side of a site in a record's snippet.
@@ -45,6 +55,9 @@ pub struct Options {
     pub repo: Option<String>,
     /// Commit to pin to instead of HEAD.
     pub commit: Option<String>,
+    /// A ref (branch, tag, commit) to read from git objects instead of the
+    /// files on disk; a bare repository is read at HEAD without one.
+    pub git_ref: Option<String>,
     /// Index `vendor/`, `third_party/`, `node_modules/`.
     pub include_vendor: bool,
     /// Index test files and `testdata/`.
@@ -60,6 +73,9 @@ pub struct Options {
     pub timestamp: String,
     /// A configuration file to use instead of the root's `errdex.toml`.
     pub config: Option<PathBuf>,
+    /// The file that keeps what each blob yielded, so a later run parses
+    /// only the blobs it has not seen (none: parse everything).
+    pub cache: Option<PathBuf>,
 }
 
 impl Options {
@@ -69,6 +85,7 @@ impl Options {
             root: root.into(),
             repo: None,
             commit: None,
+            git_ref: None,
             include_vendor: false,
             include_tests: false,
             max_file_size: DEFAULT_MAX_FILE_SIZE,
@@ -76,12 +93,13 @@ impl Options {
             all_levels: false,
             timestamp: timestamp.into(),
             config: None,
+            cache: None,
         }
     }
 }
 
 /// A file or folder that was skipped or only partly understood.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Warning {
     /// Path relative to the root (or absolute where the walk reported it).
     pub path: String,
@@ -98,6 +116,8 @@ pub trait Progress: Sync {
     /// A phase (`snapshot`, `walk`, `parse`, `resolve`, `group`) ended,
     /// `seconds` after the run started.
     fn phase(&self, _phase: &str, _seconds: f64) {}
+    /// A history run starts on version `name`, number `i` of `total`.
+    fn version(&self, _name: &str, _i: usize, _total: usize) {}
 }
 
 /// Reports nothing.
@@ -123,6 +143,33 @@ pub enum Error {
     /// The configuration file is unreadable or wrong.
     #[error("{0}")]
     Config(String),
+    /// The repository cannot be read.
+    #[error("{path}: {message}")]
+    Git {
+        /// The path.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// `--ref` names nothing, or not a commit.
+    #[error("--ref {spec:?}: {message}")]
+    BadRef {
+        /// The ref as given.
+        spec: String,
+        /// Why it cannot be used.
+        message: String,
+    },
+    /// A repository named by URL could not be cloned or fetched.
+    #[error("{url}: cannot clone or fetch: {message}")]
+    Fetch {
+        /// The URL.
+        url: String,
+        /// Why.
+        message: String,
+    },
+    /// The tree has no file errdex reads.
+    #[error("{0}")]
+    Empty(String),
     /// Reading the root failed.
     #[error("{path}: {source}")]
     Io {
@@ -140,6 +187,8 @@ pub struct Indexed {
     pub dataset: RepoDataset,
     /// Skipped or partly parsed files.
     pub warnings: Vec<Warning>,
+    /// What the run took from the facts cache.
+    pub cache: CacheStats,
 }
 
 /// Indexes one repository: [`prepare`], then [`Job::run`].
@@ -159,6 +208,7 @@ pub struct Job<'a> {
     commit: Option<String>,
     remote: Option<Remote>,
     config: Config,
+    at: Option<git::At>,
 }
 
 /// Checks the options and reads the snapshot (commit, remote): everything
@@ -186,11 +236,25 @@ pub fn prepare(opts: &Options) -> Result<Job<'_>, Error> {
             return Err(Error::BadCommit(c.clone()));
         }
     }
-    let config = Config::load(root, opts.config.as_deref()).map_err(Error::Config)?;
-    let snap = Snapshot::open(root).map_err(|e| Error::Io {
-        path: root.clone(),
-        source: e,
-    })?;
+    let at = git::at(root, opts.git_ref.as_deref())?;
+    let (config, snap) = match &at {
+        Some(at) => {
+            let repo = at.repo.to_thread_local();
+            let config = git::config(&repo, at, opts.config.as_deref())?;
+            (
+                config,
+                Snapshot::of_commit(root, &repo, at.commit, &at.prefix),
+            )
+        }
+        None => {
+            let config = Config::load(root, opts.config.as_deref()).map_err(Error::Config)?;
+            let snap = Snapshot::open(root).map_err(|e| Error::Io {
+                path: root.clone(),
+                source: e,
+            })?;
+            (config, snap)
+        }
+    };
     let repo = opts
         .repo
         .clone()
@@ -216,6 +280,7 @@ pub fn prepare(opts: &Options) -> Result<Job<'_>, Error> {
         commit,
         remote,
         config,
+        at,
     })
 }
 
@@ -235,12 +300,48 @@ impl Job<'_> {
             commit,
             remote,
             config,
+            at,
         } = self;
         let t = |phase: &str| progress.phase(phase, started.elapsed().as_secs_f64());
         t("snapshot");
-        let walked = walk::walk(&snap.root, opts, &config);
+        let (walked, source) = match at {
+            Some(at) => {
+                let (walked, blobs) = git::list(
+                    &at.repo.to_thread_local(),
+                    at.commit,
+                    &at.prefix,
+                    opts,
+                    &config,
+                )
+                .map_err(|message| Error::Git {
+                    path: opts.root.clone(),
+                    message,
+                })?;
+                (walked, Source::Git(git::source(at.repo, blobs)))
+            }
+            None => (
+                walk::walk(&snap.root, opts, &config),
+                Source::Dir(snap.root.clone()),
+            ),
+        };
+        if walked.files.is_empty() && walked.skipped == 0 {
+            return Err(Error::Empty(nothing_found(opts, &snap)));
+        }
         t("walk");
         let mut warnings = walked.warnings;
+        let cache = opts.cache.as_deref().and_then(|path| {
+            FactsCache::open(path, &cache_options(opts, &config))
+                .map_err(|e| {
+                    warnings.push(Warning {
+                        path: path.display().to_string(),
+                        message: format!(
+                            "the facts cache cannot be opened ({e}); every file is parsed"
+                        ),
+                    })
+                })
+                .ok()
+        });
+        let cache = cache.as_ref();
         progress.start(walked.files.len() as u64);
 
         // The walkers recurse once per level of a file's tree: every
@@ -262,7 +363,7 @@ impl Job<'_> {
                 // ones.
                 .with_max_len(1)
                 .map(|c| {
-                    let r = parse_one(c, &snap, opts, &config);
+                    let r = cached_parse(c, &source, &snap, opts, &config, cache);
                     progress.advance();
                     r
                 })
@@ -292,6 +393,7 @@ impl Job<'_> {
         let mut parsed = parsed;
         if !wrapper_names.is_empty() {
             let ac = aho_corasick::AhoCorasick::new(&wrapper_names).expect("wrapper names build");
+            let wrapper_key = wrapper_names.join("\n");
             let whole = ExtractOptions {
                 all_levels: opts.all_levels,
                 whole_file: true,
@@ -306,17 +408,11 @@ impl Job<'_> {
                             if !facts.partial {
                                 return;
                             }
-                            let Ok(text) = std::fs::read_to_string(&c.abs) else {
-                                return;
-                            };
-                            if ac.is_match(&text) {
-                                let path = snap.repo_path(&c.rel);
-                                // A whole file too deep or too slow to read
-                                // keeps the declarations its first parse read.
-                                match extract_guarded(c.lang, &path, &text, &whole) {
-                                    Ok(again) if again.refused.is_none() => **facts = again,
-                                    _ => {}
-                                }
+                            let path = snap.repo_path(&c.rel);
+                            if let Some(again) =
+                                whole_parse(c, &path, &source, &ac, &whole, cache, &wrapper_key)
+                            {
+                                **facts = again;
                             }
                         }
                     })
@@ -383,7 +479,7 @@ impl Job<'_> {
             (&a.file_path, a.line_number, &a.callee).cmp(&(&b.file_path, b.line_number, &b.callee))
         });
         attach_checks(&mut sites, &checks);
-        pool.install(|| callers::attach_callers(&mut sites, &readable));
+        pool.install(|| callers::attach_callers(&mut sites, &readable, &source));
         t("resolve");
         stats.sites = sites.len() as u64;
         stats.dynamic_sites = dynamic.len() as u64;
@@ -393,14 +489,29 @@ impl Job<'_> {
             commit: commit.as_deref(),
             remote: remote.as_ref(),
             snap: &snap,
+            source: &source,
             line_counts: &line_counts,
             timestamp: &opts.timestamp,
         };
         let (mut records, snippet_warnings) = pool.install(|| group::records(sites, &ctx));
         warnings.extend(snippet_warnings);
         t("group");
-        pool.install(|| causes::attach_causes(&mut records, &readable));
+        pool.install(|| causes::attach_causes(&mut records, &readable, &source, cache));
         t("causes");
+        if let Some(c) = cache {
+            if let Err(e) = c.flush() {
+                warnings.push(Warning {
+                    path: opts
+                        .cache
+                        .as_ref()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default(),
+                    message: format!(
+                        "the facts cache was not written ({e}); the next run parses again"
+                    ),
+                });
+            }
+        }
         stats.records = records.len() as u64;
         stats.seconds = started.elapsed().as_secs_f64();
         Ok(Indexed {
@@ -411,10 +522,35 @@ impl Job<'_> {
                 records,
                 dynamic_sites: dynamic,
                 stats,
+                versions: Vec::new(),
             },
             warnings,
+            cache: cache.map(FactsCache::stats).unwrap_or_default(),
         })
     }
+}
+
+/// Why a run found no file to read, naming what it looked at.
+fn nothing_found(opts: &Options, snap: &Snapshot) -> String {
+    let at = match &snap.commit {
+        Some(c) if opts.git_ref.is_some() || snap.prefix.is_empty() => format!(" at commit {c}"),
+        _ => String::new(),
+    };
+    format!(
+        "{}: no source file in a language errdex reads{at} (after skipping hidden, vendored and \
+         test folders{}); check the path{}",
+        opts.root.display(),
+        if opts.include_tests {
+            ""
+        } else {
+            " and test files: --include-tests reads them"
+        },
+        if opts.git_ref.is_some() {
+            " and the ref"
+        } else {
+            ""
+        },
+    )
 }
 
 /// Tells each sentinel or typed-error site where the repository checks
@@ -447,6 +583,7 @@ fn attach_checks(sites: &mut [errdex_model::RawSite], checks: &[ErrorCheck]) {
     }
 }
 
+#[derive(serde::Serialize, serde::Deserialize)]
 enum Parsed {
     Ok {
         facts: Box<FileFacts>,
@@ -458,7 +595,13 @@ enum Parsed {
     Skipped(Option<Warning>),
 }
 
-fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options, config: &Config) -> Parsed {
+fn parse_one(
+    c: &walk::Candidate,
+    source: &Source,
+    snap: &Snapshot,
+    opts: &Options,
+    config: &Config,
+) -> Parsed {
     let rel = snap.repo_path(&c.rel);
     let warn = |message: String| {
         Some(Warning {
@@ -466,9 +609,27 @@ fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options, config: &Conf
             message,
         })
     };
-    let bytes = match std::fs::read(&c.abs) {
+    let bytes = match source.read(&c.rel) {
         Ok(b) => b,
         Err(e) => return Parsed::Skipped(warn(format!("cannot read: {e}; skipped"))),
+    };
+    parse_bytes(c, bytes, &rel, opts, config)
+}
+
+/// Reads one file's bytes: binary sniffing, decoding, extraction.
+fn parse_bytes(
+    c: &walk::Candidate,
+    bytes: Vec<u8>,
+    rel: &str,
+    opts: &Options,
+    config: &Config,
+) -> Parsed {
+    let rel = rel.to_string();
+    let warn = |message: String| {
+        Some(Warning {
+            path: rel.clone(),
+            message,
+        })
     };
     let head = &bytes[..bytes.len().min(BINARY_SNIFF)];
     if head.contains(&0) {
@@ -511,6 +672,97 @@ fn parse_one(c: &walk::Candidate, snap: &Snapshot, opts: &Options, config: &Conf
         rel,
         warning,
     }
+}
+
+/// Everything that changes what a file yields besides its path and
+/// content: a cache written with other options is never read.
+fn cache_options(opts: &Options, config: &Config) -> String {
+    format!(
+        "all_levels={} functions={:?}",
+        opts.all_levels, config.functions
+    )
+}
+
+/// [`parse_one`], through the cache: a blob seen before at this path is
+/// not read again (from git objects, not even decompressed).
+fn cached_parse(
+    c: &walk::Candidate,
+    source: &Source,
+    snap: &Snapshot,
+    opts: &Options,
+    config: &Config,
+    cache: Option<&FactsCache>,
+) -> Parsed {
+    let Some(cache) = cache else {
+        return parse_one(c, source, snap, opts, config);
+    };
+    let rel = snap.repo_path(&c.rel);
+    if let Some(blob) = c.blob.get() {
+        let key = cache.key("facts", &rel, blob.as_bytes(), "");
+        if let Some(hit) = cache.get(&key) {
+            return hit;
+        }
+        let parsed = parse_one(c, source, snap, opts, config);
+        if !matches!(parsed, Parsed::Skipped(_)) {
+            cache.put(key, &parsed);
+        }
+        return parsed;
+    }
+    // From disk: the id comes from the bytes, read once here.
+    let Ok(bytes) = source.read(&c.rel) else {
+        return parse_one(c, source, snap, opts, config);
+    };
+    let blob = cache::blob_id(&bytes);
+    let _ = c.blob.set(blob);
+    let key = cache.key("facts", &rel, blob.as_bytes(), "");
+    if let Some(hit) = cache.get(&key) {
+        return hit;
+    }
+    let parsed = parse_bytes(c, bytes, &rel, opts, config);
+    if !matches!(parsed, Parsed::Skipped(_)) {
+        cache.put(key, &parsed);
+    }
+    parsed
+}
+
+/// The second, whole-file read of a file parsed in part that calls one of
+/// the repository's wrappers (`wrappers` matches their names), through the
+/// cache; `None` when the file does not call one or cannot be read whole.
+fn whole_parse(
+    c: &walk::Candidate,
+    path: &str,
+    source: &Source,
+    wrappers: &aho_corasick::AhoCorasick,
+    whole: &ExtractOptions,
+    cache: Option<&FactsCache>,
+    wrapper_key: &str,
+) -> Option<FileFacts> {
+    let blob = c.blob.get().map(|b| b.as_bytes().to_vec());
+    let key = |kind: &str, extra: &str| Some(cache?.key(kind, path, blob.as_deref()?, extra));
+    let (match_key, whole_key) = (key("calls-wrapper", wrapper_key), key("whole", ""));
+    let calls: Option<bool> = match_key.and_then(|k| cache?.get(&k));
+    let calls = calls.unwrap_or_else(|| {
+        let calls = wrappers.is_match(&source.text(&c.rel));
+        if let (Some(cache), Some(k)) = (cache, match_key) {
+            cache.put(k, &calls);
+        }
+        calls
+    });
+    if !calls {
+        return None;
+    }
+    if let Some(hit) = whole_key.and_then(|k| cache?.get::<Option<FileFacts>>(&k)) {
+        return hit;
+    }
+    // A whole file too deep or too slow to read keeps the declarations its
+    // first parse read.
+    let again = extract_guarded(c.lang, path, &source.text(&c.rel), whole)
+        .ok()
+        .filter(|f| f.refused.is_none());
+    if let (Some(cache), Some(k)) = (cache, whole_key) {
+        cache.put(k, &again);
+    }
+    again
 }
 
 /// A language's extraction of one file, with a panic in it (a bug errdex
@@ -578,9 +830,11 @@ fn valid_repo_name(r: &str) -> bool {
 
 /// A name for a tree with no remote: `local/<folder>`.
 fn local_repo_name(root: &Path) -> String {
+    // A bare repository's folder is `name.git`.
     let name = root
         .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
+        .map(|n| n.to_string_lossy().trim_end_matches(".git").to_string())
+        .filter(|n| !n.is_empty())
         .unwrap_or_else(|| "root".into());
     let clean: String = name
         .chars()

@@ -53,14 +53,37 @@ impl Snapshot {
             }
         }
         snap.commit = repo.head_id().ok().map(|id| id.detach().to_string());
+        snap.read_remote(&repo);
+        Ok(snap)
+    }
+
+    /// The snapshot of `commit` read from git objects, the folder `prefix`
+    /// of its tree indexed.
+    pub(crate) fn of_commit(
+        root: &Path,
+        repo: &gix::Repository,
+        commit: gix::ObjectId,
+        prefix: &str,
+    ) -> Snapshot {
+        let mut snap = Snapshot {
+            root: root.canonicalize().unwrap_or_else(|_| root.to_path_buf()),
+            prefix: prefix.to_string(),
+            commit: Some(commit.to_string()),
+            remote_url: None,
+            remote: None,
+        };
+        snap.read_remote(repo);
+        snap
+    }
+
+    fn read_remote(&mut self, repo: &gix::Repository) {
         if let Ok(remote) = repo.find_remote("origin") {
             if let Some(url) = remote.url(gix::remote::Direction::Fetch) {
                 let url = url.to_bstring().to_string();
-                snap.remote = parse_remote(&url);
-                snap.remote_url = Some(url);
+                self.remote = parse_remote(&url);
+                self.remote_url = Some(url);
             }
         }
-        Ok(snap)
     }
 
     /// The repository-relative path of a path relative to `root`.

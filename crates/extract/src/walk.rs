@@ -6,8 +6,8 @@ use crate::config::Config;
 use crate::{Options, Warning};
 use errdex_lang::{language_for_path, LanguageSupport};
 use ignore::{WalkBuilder, WalkState};
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 
 /// Folders skipped unless asked for: other people's code and test data.
 pub const VENDOR_DIRS: &[&str] = &["vendor", "third_party", "node_modules"];
@@ -16,14 +16,15 @@ pub const TEST_DIRS: &[&str] = &["testdata"];
 
 /// A file chosen for extraction.
 pub struct Candidate {
-    /// Absolute path to read.
-    pub abs: PathBuf,
     /// Path relative to the indexed root, `/`-separated.
     pub rel: String,
     /// The language that claims it.
     pub lang: &'static dyn LanguageSupport,
     /// Size in bytes when walked.
     pub size: u64,
+    /// Its git blob id: known from the tree when read from git objects,
+    /// from the bytes once read from disk.
+    pub blob: OnceLock<gix::ObjectId>,
 }
 
 /// What the walk found.
@@ -132,11 +133,7 @@ pub fn walk(root: &Path, opts: &Options, config: &Config) -> Walked {
             }
             let size = match std::fs::metadata(&abs) {
                 Ok(m) if m.len() > opts.max_file_size => {
-                    warn(format!(
-                        "{:.1} MB is over the size limit of {:.1} MB (--max-file-size); skipped",
-                        m.len() as f64 / 1e6,
-                        opts.max_file_size as f64 / 1e6
-                    ));
+                    warn(too_large(m.len(), opts.max_file_size));
                     return WalkState::Continue;
                 }
                 Ok(m) => m.len(),
@@ -146,10 +143,10 @@ pub fn walk(root: &Path, opts: &Options, config: &Config) -> Walked {
                 }
             };
             found.lock().unwrap().push(Candidate {
-                abs,
                 rel,
                 lang,
                 size,
+                blob: OnceLock::new(),
             });
             WalkState::Continue
         })
@@ -165,8 +162,21 @@ pub fn walk(root: &Path, opts: &Options, config: &Config) -> Walked {
     }
 }
 
+/// Why a file over `--max-file-size` is skipped.
+pub(crate) fn too_large(size: u64, limit: u64) -> String {
+    format!(
+        "{:.1} MB is over the size limit of {:.1} MB (--max-file-size); skipped",
+        size as f64 / 1e6,
+        limit as f64 / 1e6
+    )
+}
+
 fn relative(root: &Path, abs: &Path) -> String {
-    let rel = abs.strip_prefix(root).unwrap_or(abs);
+    slashed(abs.strip_prefix(root).unwrap_or(abs))
+}
+
+/// A relative path written with `/`.
+pub(crate) fn slashed(rel: &Path) -> String {
     rel.components()
         .map(|c| c.as_os_str().to_string_lossy())
         .collect::<Vec<_>>()

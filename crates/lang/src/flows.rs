@@ -6,7 +6,7 @@
 //! follows them to the sites and standard-library calls they reach.
 
 /// What a file tells about the flow of errors.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FileFlows {
     /// Local package name → import path.
     pub imports: Vec<(String, String)>,
@@ -17,7 +17,7 @@ pub struct FileFlows {
 }
 
 /// One function or method.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FunctionFlow {
     /// Its name.
     pub name: String,
@@ -40,7 +40,7 @@ pub struct FunctionFlow {
 }
 
 /// A call, as written.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CallFlow {
     /// The called expression (`serveReadinessOnAddr`, `net.Listen`,
     /// `r.store.Get`).

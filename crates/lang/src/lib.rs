@@ -161,7 +161,7 @@ pub struct CustomFunction {
 }
 
 /// A site whose message may still name package constants.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct PendingSite {
     /// The site, with `message_pattern` and `error_message` still empty.
     pub site: RawSite,
@@ -172,7 +172,7 @@ pub struct PendingSite {
 }
 
 /// What one file contributes.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct FileFacts {
     /// Package scope for constant resolution (for Go: directory + package
     /// name). Files with the same scope share constants.
@@ -271,7 +271,7 @@ fn dynamic_site(site: RawSite, expression: String) -> DynamicSite {
 
 /// A function whose last parameters are a format string and variadic
 /// arguments (`func logf(format string, args ...any)`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WrapperDef {
     /// Its name (methods by method name).
     pub name: String,
@@ -290,7 +290,7 @@ pub struct WrapperDef {
 
 /// A call with a literal string argument to a function whose name implies
 /// a log level.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct WrapperCall {
     /// The called name.
     pub name: String,

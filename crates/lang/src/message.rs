@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 /// One piece of a message expression.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum MsgPart {
     /// Literal text. `format` says whether it is already in the language's
     /// format syntax (a printf format string) or plain text that must be

@@ -13,10 +13,12 @@
 mod ids;
 mod record;
 mod template;
+mod versions;
 
 pub use ids::{record_id, slugify, unique_slugs, SLUG_MAX_LEN};
 pub use record::{
     Cause, DynamicSite, ErrorType, Fill, IndexStats, Lang, RawSite, Record, RelatedError,
-    RepoDataset, Severity, Site, SiteFacts, MAX_CHECKS, SCHEMA_VERSION,
+    RepoDataset, RepoVersion, Severity, Site, SiteFacts, VersionRange, MAX_CHECKS, SCHEMA_VERSION,
 };
 pub use template::{Hole, HoleKind, Segment, Template, BULLETS};
+pub use versions::{in_range, version_order};

@@ -481,6 +481,51 @@ pub struct Record {
     pub analyzer: Option<String>,
     /// Source language of the primary site.
     pub language: Lang,
+    /// The first indexed version that prints it (history runs only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_seen: Option<String>,
+    /// The last indexed version that prints it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seen: Option<String>,
+    /// The version after `lastSeen`, when the newest indexed version no
+    /// longer prints it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed_in: Option<String>,
+    /// Where it is in each run of consecutive versions that print it from
+    /// one place, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub versions: Vec<VersionRange>,
+}
+
+/// Consecutive indexed versions in which a record's primary site stays at
+/// one place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VersionRange {
+    /// The first version of the range.
+    pub from: String,
+    /// The last version of the range.
+    pub to: String,
+    /// The commit of `to`, which `githubUrl` pins.
+    pub commit: String,
+    /// The primary site's path in these versions.
+    pub file_path: String,
+    /// Its line.
+    pub line_number: u32,
+    /// A pinned link to it at `commit`, where the host is known.
+    pub github_url: Option<String>,
+}
+
+/// One indexed version (tag or ref) of a repository.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RepoVersion {
+    /// Its name (`v1.2.0`).
+    pub name: String,
+    /// Its commit.
+    pub commit: String,
+    /// The commit's date (RFC 3339, UTC).
+    pub date: Option<String>,
 }
 
 /// Counts from one index run, shown in the summary and kept with the
@@ -525,6 +570,9 @@ pub struct RepoDataset {
     pub dynamic_sites: Vec<DynamicSite>,
     /// Counts.
     pub stats: IndexStats,
+    /// The versions indexed, oldest first (empty: one commit).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub versions: Vec<RepoVersion>,
 }
 
 #[cfg(test)]

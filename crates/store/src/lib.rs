@@ -10,11 +10,13 @@
 //! ```
 #![deny(missing_docs)]
 
+mod queue;
 mod sqlite;
 
-use errdex_model::{DynamicSite, IndexStats, Lang, Record, RepoDataset};
+use errdex_model::{DynamicSite, IndexStats, Lang, Record, RepoDataset, RepoVersion};
 use serde::Serialize;
 
+pub use queue::{CrawlJob, CrawlQueue, JobOutcome, JobState};
 pub use sqlite::SqliteStore;
 
 /// Store errors.
@@ -67,6 +69,8 @@ pub struct RepoSummary {
     pub records: u64,
     /// Counts of the last run.
     pub stats: IndexStats,
+    /// The versions indexed, oldest first (empty: one commit).
+    pub versions: Vec<RepoVersion>,
 }
 
 /// What tracing needs of a record: its pattern, language and sites,
@@ -87,6 +91,44 @@ pub struct TraceRow {
     pub documentation: Option<String>,
     /// Every site, primary first.
     pub sites: Vec<TraceSite>,
+    /// The versions that print it, for a repository indexed over history.
+    pub presence: Option<Presence>,
+}
+
+/// Which indexed versions print a record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Presence {
+    /// The first version that prints it.
+    pub first_seen: String,
+    /// The last.
+    pub last_seen: String,
+    /// The version after `last_seen`, when the newest does not print it.
+    pub removed_in: Option<String>,
+    /// The runs of consecutive versions that print it (first, last).
+    pub ranges: Vec<(String, String)>,
+}
+
+impl Presence {
+    /// A record's presence, for a record of a history run.
+    pub fn of(r: &Record) -> Option<Presence> {
+        Some(Presence {
+            first_seen: r.first_seen.clone()?,
+            last_seen: r.last_seen.clone()?,
+            removed_in: r.removed_in.clone(),
+            ranges: r
+                .versions
+                .iter()
+                .map(|v| (v.from.clone(), v.to.clone()))
+                .collect(),
+        })
+    }
+
+    /// Whether version `name` prints it.
+    pub fn includes(&self, name: &str) -> bool {
+        self.ranges
+            .iter()
+            .any(|(from, to)| errdex_model::in_range(name, from, to))
+    }
 }
 
 /// What tracing needs of a site: where it is and its link (for answers),

@@ -25,7 +25,13 @@ pub(crate) fn run(store: &dyn Store, db: &Path, a: ExplainArgs) -> Result<(), Fa
     // The compiled templates are kept beside the database: building them
     // for a large atlas takes longer than tracing a big log.
     let cache = (!a.no_cache).then(|| errdex_explain::cache::path_for(db));
-    let ex = errdex_explain::cache::load(store, a.repo.as_deref(), cache.as_deref())?;
+    let ex = match &a.at {
+        Some(version) => {
+            check_version(store, a.repo.as_deref(), version)?;
+            errdex_explain::cache::load_at(store, a.repo.as_deref(), version)?
+        }
+        None => errdex_explain::cache::load(store, a.repo.as_deref(), cache.as_deref())?,
+    };
     if ex.records() == 0 {
         return Err(anyhow::anyhow!(
             "the atlas has no records{}; run `errdex index PATH` first",
@@ -452,6 +458,38 @@ impl Batch {
     }
 }
 
+/// Which versions print a candidate, for a repository indexed over
+/// history: a message the newest version no longer prints says so.
+fn versions_line(c: &errdex_explain::CandidateOut<'_>) -> String {
+    match (c.first_seen, c.last_seen, c.removed_in) {
+        (Some(first), Some(last), Some(removed)) => {
+            format!("       printed by {first} – {last}; removed in {removed}\n")
+        }
+        (Some(first), Some(_), None) => format!("       printed since {first}\n"),
+        _ => String::new(),
+    }
+}
+
+/// `--at VERSION` names a version some repository was indexed at.
+fn check_version(store: &dyn Store, repo: Option<&str>, version: &str) -> Result<(), Failure> {
+    let repos = store.repos()?;
+    let mut known: Vec<&str> = repos
+        .iter()
+        .filter(|r| repo.is_none_or(|name| r.repo == name))
+        .flat_map(|r| r.versions.iter().map(|v| v.name.as_str()))
+        .collect();
+    if known.contains(&version) {
+        return Ok(());
+    }
+    known.sort_by(|a, b| errdex_model::version_order(a, b));
+    known.dedup();
+    let list = match known.len() {
+        0 => "no repository was indexed over history (errdex index --tags GLOB)".to_string(),
+        _ => format!("indexed versions: {}", known.join(", ")),
+    };
+    Err(anyhow::anyhow!("--at {version:?}: not an indexed version; {list}").into())
+}
+
 fn print_human(out: &mut dyn Write, e: &Explanation, m: Mark) -> std::io::Result<()> {
     writeln!(out, "{}", e.input)?;
     if m.cut {
@@ -503,6 +541,7 @@ fn print_human(out: &mut dyn Write, e: &Explanation, m: Mark) -> std::io::Result
                 let first = d.split(". ").next().unwrap_or(d);
                 s.push_str(&format!("       {first}\n"));
             }
+            s.push_str(&versions_line(c));
         }
         items.push((f.start, s));
     }

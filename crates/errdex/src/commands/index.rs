@@ -5,22 +5,79 @@ use crate::printable::Printable;
 use crate::progress::IndexProgress;
 use crate::Failure;
 use anyhow::{anyhow, Context};
-use errdex_extract::{prepare, Options};
+use errdex_extract::{fetch, index_versions, matching_refs, prepare, Options, Version};
 use errdex_store::{SqliteStore, Store};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Warnings shown without `--verbose`.
 const WARNINGS_SHOWN: usize = 10;
+/// The facts cache's file in the cache folder.
+const FACTS_CACHE: &str = "facts.sqlite3";
+
+/// `--cache-dir`, or the user's cache folder (`$XDG_CACHE_HOME/errdex`,
+/// `~/.cache/errdex`).
+fn cache_dir(a: &IndexArgs) -> Result<PathBuf, Failure> {
+    if let Some(d) = &a.cache_dir {
+        return Ok(d.clone());
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .ok_or_else(|| anyhow!("no cache folder: set --cache-dir, ERRDEX_CACHE_DIR or HOME"))?;
+    Ok(base.join("errdex"))
+}
+
+/// The versions a history run indexes, oldest first: the tags or refs
+/// matching the glob, or each `--ref` in the order given.
+fn versions(a: &IndexArgs, root: &Path) -> Result<Vec<Version>, Failure> {
+    let (glob, tags) = match (&a.tags, &a.ref_glob) {
+        (Some(g), _) => (g, true),
+        (None, Some(g)) => (g, false),
+        (None, None) => return Ok(errdex_extract::named_versions(root, &a.refs)?),
+    };
+    let found = matching_refs(root, glob, tags)?;
+    if found.is_empty() {
+        let what = if tags { "tag" } else { "ref" };
+        let all = matching_refs(root, "*", tags).unwrap_or_default();
+        let some: Vec<&str> = all.iter().rev().take(8).map(|v| v.name.as_str()).collect();
+        let has = if some.is_empty() {
+            format!("it has no {what}s")
+        } else {
+            format!("its newest {what}s: {}", some.join(", "))
+        };
+        return Err(anyhow!("{}: no {what} matches {glob:?} ({has})", root.display()).into());
+    }
+    Ok(found)
+}
 
 pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
     let started = std::time::Instant::now();
-    let opts = options(&a)?;
+    let mut opts = options(&a)?;
     // Open the database first: a bad --db should fail before a long run.
     let store = SqliteStore::open(db)?;
+    let progress = IndexProgress::new(a.timings);
+    let history = a.tags.is_some() || a.ref_glob.is_some() || a.refs.len() > 1;
+    let cache_dir = cache_dir(&a)?;
+    let given = a.path.to_string_lossy().into_owned();
+    if fetch::is_url(&given) {
+        progress.fetching(&given);
+        opts.root = fetch::fetch(&given, &cache_dir, history)?;
+        progress.phase_done("fetch", started.elapsed().as_secs_f64());
+    }
+    if !a.no_cache {
+        opts.cache = Some(cache_dir.join(FACTS_CACHE));
+    }
+    let versions = if history {
+        let v = versions(&a, &opts.root)?;
+        opts.git_ref = v.last().map(|v| v.commit.clone());
+        v
+    } else {
+        Vec::new()
+    };
     let job = prepare(&opts)?;
     let repo = job.repo().to_string();
-    let progress = IndexProgress::new(a.timings);
     // The database gets ready (old records read and deleted, inside the
     // run's transaction) on its own thread while the files are parsed;
     // only the inserts wait for the run.
@@ -28,7 +85,12 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
     let store = &store;
     let (result, written) = std::thread::scope(|s| {
         let writer = s.spawn(move || store.replace_repo_when_ready(&repo, || receive.recv().ok()));
-        let result = job.run(&progress);
+        let result = if history {
+            drop(job);
+            index_versions(&opts, &versions, &progress)
+        } else {
+            job.run(&progress)
+        };
         let out = result.map(|mut out| {
             // The static analysis always runs: every record leaves the
             // index with its prose, code fields and related errors.
@@ -40,13 +102,13 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
             // The receiver only goes away if the writer failed; its error
             // is reported below.
             let _ = send.send(dataset.clone());
-            (dataset, out.warnings)
+            (dataset, out.warnings, out.cache)
         });
         drop(send);
         progress.finish();
         (out, writer.join().expect("the writer does not panic"))
     });
-    let (dataset, warnings) = result?;
+    let (dataset, warnings, cached) = result?;
     let version = written
         .with_context(|| format!("writing {}", db.display()))?
         .expect("the dataset was sent");
@@ -93,6 +155,26 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
         s.dynamic_sites,
         s.seconds
     )?;
+    if let (Some(first), Some(last)) = (ds.versions.first(), ds.versions.last()) {
+        let removed = ds.records.iter().filter(|r| r.removed_in.is_some()).count();
+        writeln!(
+            err,
+            "versions: {} ({} … {}); {removed} records are no longer printed by {}",
+            ds.versions.len(),
+            first.name,
+            last.name,
+            last.name
+        )?;
+    }
+    if cached.hits + cached.misses > 0 {
+        writeln!(
+            err,
+            "cache: {} answers reused, {} computed ({})",
+            cached.hits,
+            cached.misses,
+            cache_dir.display()
+        )?;
+    }
     writeln!(err, "database {} (dataset {version})", db.display())?;
     drop(err);
     if a.list {
@@ -107,7 +189,14 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
 
 fn options(a: &IndexArgs) -> Result<Options, Failure> {
     let timestamp = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+    if a.refs.len() > 1 && (a.tags.is_some() || a.ref_glob.is_some()) {
+        return Err(anyhow!(
+            "give versions either as --ref REF… or as --tags/--refs GLOB, not both"
+        )
+        .into());
+    }
     let mut o = Options::new(&a.path, timestamp);
+    o.git_ref = a.refs.first().cloned();
     o.repo = a.repo.clone();
     o.commit = a.commit.clone();
     o.include_vendor = a.include_vendor;

@@ -41,6 +41,11 @@ pub(crate) fn up(db: &Path, a: UpArgs) -> Result<(), Failure> {
         db,
         IndexArgs {
             path: a.path,
+            refs: Vec::new(),
+            tags: None,
+            ref_glob: None,
+            cache_dir: None,
+            no_cache: false,
             repo: a.repo,
             commit: None,
             include_vendor: false,

@@ -18,6 +18,9 @@ fn cand(file: &'static str, line: u32, function: &'static str) -> CandidateOut<'
         exact: false,
         documentation: None,
         knowledge: None,
+        first_seen: None,
+        last_seen: None,
+        removed_in: None,
         site: u32::MAX,
     }
 }

@@ -7,7 +7,7 @@
 //! `errorClass` are ever used, so a coincidental match costs nothing.
 
 /// One place that checks for an error by name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ErrorCheck {
     /// The sentinel or type name checked for (last selector part).
     pub name: String,
@@ -20,6 +20,38 @@ pub struct ErrorCheck {
     pub line_number: u32,
     /// `errors.Is`, `errors.As`, `==`, `case` or `type assertion`.
     pub how: &'static str,
+}
+
+/// The ways of checking, as [`ErrorCheck::how`] names them.
+const HOWS: &[&str] = &["errors.Is", "errors.As", "==", "case", "type assertion"];
+
+/// An [`ErrorCheck`] as stored, its `how` read back as the name it was
+/// written from.
+#[derive(serde::Deserialize)]
+#[serde(rename = "ErrorCheck")]
+struct StoredCheck {
+    name: String,
+    qualifier: Option<String>,
+    file_path: String,
+    line_number: u32,
+    how: String,
+}
+
+impl<'de> serde::Deserialize<'de> for ErrorCheck {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ErrorCheck, D::Error> {
+        let s = <StoredCheck as serde::Deserialize>::deserialize(d)?;
+        let how = HOWS
+            .iter()
+            .find(|h| **h == s.how)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown check {:?}", s.how)))?;
+        Ok(ErrorCheck {
+            name: s.name,
+            qualifier: s.qualifier,
+            file_path: s.file_path,
+            line_number: s.line_number,
+            how,
+        })
+    }
 }
 
 fn is_ident(b: u8) -> bool {

@@ -16,6 +16,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("003_llm_cache.sql"),
     include_str!("004_trace.sql"),
     include_str!("005_trace_guards.sql"),
+    include_str!("006_versions_and_crawl.sql"),
 ];
 
 /// An atlas in one SQLite file.
@@ -125,7 +126,12 @@ struct Encoded {
 /// instead of the whole record. Positional (JSON arrays, no field names):
 /// `[language, documentation, [site, …]]`.
 #[derive(serde::Serialize, serde::Deserialize)]
-struct TraceFields(errdex_model::Lang, Option<String>, Vec<TraceSite>);
+struct TraceFields(
+    errdex_model::Lang,
+    Option<String>,
+    Vec<TraceSite>,
+    #[serde(default, skip_serializing_if = "Option::is_none")] Option<crate::Presence>,
+);
 
 /// A site without its facts but its guards and fills, which tracing reads
 /// of them: `[file, line, function, callee, errorType, errorClass, args,
@@ -171,6 +177,7 @@ impl TraceFields {
                     )
                 })
                 .collect(),
+            crate::Presence::of(r),
         )
     }
 }
@@ -231,11 +238,17 @@ fn encode(r: &Record, previous: &HashMap<String, (String, String)>) -> Result<En
     let json = serde_json::to_string(r)?;
     let trace = serde_json::to_string(&TraceFields::of(r))?;
     // The run's timestamp appears only in analyzedAt and contentChangedAt
-    // (it names this very millisecond), so removing it leaves the content.
-    let digest = Sha256::digest(
-        json.replace(&r.analyzed_at, "")
-            .replace(&r.content_changed_at, ""),
-    );
+    // (it names this very millisecond), and the commit only where the
+    // record is pinned to it (analyzedSha, links): removing both leaves the
+    // content, so a record a new commit did not touch keeps its
+    // contentChangedAt.
+    let mut content = json
+        .replace(&r.analyzed_at, "")
+        .replace(&r.content_changed_at, "");
+    if let Some(sha) = r.analyzed_sha.as_deref().filter(|s| s.len() >= 7) {
+        content = content.replace(sha, "");
+    }
+    let digest = Sha256::digest(content);
     let hash: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
     Ok(match previous.get(&r.id) {
         Some((old_hash, changed_at))
@@ -338,16 +351,17 @@ impl SqliteStore {
         );
         let version = next_version(&tx)?;
         tx.execute(
-            "INSERT INTO repos (repo, commit_sha, remote_url, dataset_version, indexed_at, stats)
-             VALUES (?1, ?2, ?3, ?4, ?4, ?5)
+            "INSERT INTO repos (repo, commit_sha, remote_url, dataset_version, indexed_at, stats, versions)
+             VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6)
              ON CONFLICT(repo) DO UPDATE SET commit_sha = ?2, remote_url = ?3,
-               dataset_version = ?4, indexed_at = ?4, stats = ?5",
+               dataset_version = ?4, indexed_at = ?4, stats = ?5, versions = ?6",
             params![
                 ds.repo,
                 ds.commit,
                 ds.remote_url,
                 version,
-                serde_json::to_string(&ds.stats)?
+                serde_json::to_string(&ds.stats)?,
+                serde_json::to_string(&ds.versions)?
             ],
         )?;
         {
@@ -560,7 +574,8 @@ impl Store for SqliteStore {
         // The records a repository shows: its trace-only tier is not counted.
         let mut st = conn.prepare(&format!(
             "SELECT r.repo, r.commit_sha, r.remote_url, r.dataset_version, r.indexed_at, r.stats,
-                    (SELECT count(*) FROM records WHERE repo = r.repo AND NOT ({TRACE_ONLY}))
+                    (SELECT count(*) FROM records WHERE repo = r.repo AND NOT ({TRACE_ONLY})),
+                    r.versions
              FROM repos r ORDER BY r.repo"
         ))?;
         let rows = st.query_map([], |r| {
@@ -573,14 +588,17 @@ impl Store for SqliteStore {
                     indexed_at: r.get(4)?,
                     records: r.get::<_, i64>(6)? as u64,
                     stats: Default::default(),
+                    versions: Vec::new(),
                 },
                 r.get::<_, String>(5)?,
+                r.get::<_, String>(7)?,
             ))
         })?;
         let mut out = Vec::new();
         for row in rows {
-            let (mut s, stats) = row?;
+            let (mut s, stats, versions) = row?;
             s.stats = serde_json::from_str(&stats)?;
+            s.versions = serde_json::from_str(&versions)?;
             out.push(s);
         }
         Ok(out)
@@ -690,20 +708,22 @@ impl Store for SqliteStore {
                 .get_ref(4)?
                 .as_str_or_null()
                 .map_err(rusqlite::Error::from)?;
-            let (language, documentation, sites) = match trace {
+            let (language, documentation, sites, presence) = match trace {
                 Some(json) => {
-                    let TraceFields(language, documentation, sites) = serde_json::from_str(json)?;
+                    let TraceFields(language, documentation, sites, presence) =
+                        serde_json::from_str(json)?;
                     (
                         language,
                         documentation,
                         sites.into_iter().map(crate::TraceSite::from).collect(),
+                        presence,
                     )
                 }
                 None => {
                     let json: String = whole.query_row([r.get::<_, i64>(5)?], |row| row.get(0))?;
                     let f: RecordTraceFields = serde_json::from_str(&json)?;
                     let sites = f.sites.into_iter().map(crate::TraceSite::from).collect();
-                    (f.language, f.documentation, sites)
+                    (f.language, f.documentation, sites, None)
                 }
             };
             out.push(TraceRow {
@@ -714,6 +734,7 @@ impl Store for SqliteStore {
                 language,
                 documentation,
                 sites,
+                presence,
             });
         }
         Ok(out)
@@ -742,5 +763,6 @@ fn fts_query(text: &str) -> String {
         .join(" ")
 }
 
+mod queue;
 #[cfg(test)]
 mod tests;

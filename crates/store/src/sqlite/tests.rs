@@ -40,6 +40,10 @@ fn record(repo: &str, pattern: &str, line: u32) -> Record {
         causes: vec![],
         analyzer: None,
         language: Lang::Go,
+        first_seen: None,
+        last_seen: None,
+        removed_in: None,
+        versions: vec![],
     }
 }
 
@@ -107,6 +111,28 @@ fn unchanged_records_keep_content_changed_at() {
     s.replace_repo(&dataset("a/a", vec![same.clone()])).unwrap();
     let got_same = s.get(&same.id).unwrap().unwrap();
     assert_eq!(got_same.content_changed_at, "2026-01-01T00:00:00.000Z");
+
+    // A new commit that did not touch it: pinned to the new commit, the
+    // content unchanged.
+    for sha in [
+        "1111111111111111111111111111111111111111",
+        "2222222222222222222222222222222222222222",
+    ] {
+        same.analyzed_sha = Some(sha.into());
+        same.github_url = Some(format!("https://github.com/a/a/blob/{sha}/x.go#L1-L2"));
+        same.analyzed_at = format!("2026-04-0{}T00:00:00.000Z", &sha[..1]);
+        same.content_changed_at = same.analyzed_at.clone();
+        s.replace_repo(&dataset("a/a", vec![same.clone()])).unwrap();
+    }
+    let got_same = s.get(&same.id).unwrap().unwrap();
+    assert_eq!(
+        got_same.analyzed_sha.as_deref(),
+        Some("2222222222222222222222222222222222222222")
+    );
+    assert_eq!(
+        got_same.content_changed_at, "2026-04-01T00:00:00.000Z",
+        "the first pinned run changed the content, the second did not"
+    );
 }
 
 #[test]

@@ -1,0 +1,199 @@
+//! What reading a file found, kept by the file's content: a later run (a
+//! new commit, another release, the same blob under a vendored copy's
+//! path) takes a blob it has seen from here instead of parsing it again.
+//!
+//! Keys are hashes of the build of errdex (its executable's size and
+//! time: a rebuilt errdex never reads an older build's answers), the
+//! options that change extraction, the kind of answer, the file's path
+//! (sites carry it) and its git blob id. Values are JSON. The file is a
+//! SQLite database in the cache folder, shared by concurrent runs (WAL).
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{de::DeserializeOwned, Serialize};
+use sha2::{Digest, Sha256};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// The cache of one run: reads go to the file, writes wait for
+/// [`FactsCache::flush`] and land in one transaction.
+pub(crate) struct FactsCache {
+    conn: Mutex<Connection>,
+    fresh: Mutex<Vec<([u8; 32], Vec<u8>)>>,
+    fingerprint: String,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+/// What one run took from the cache and added to it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Answers read from the cache.
+    pub hits: u64,
+    /// Answers computed (and then stored).
+    pub misses: u64,
+}
+
+impl FactsCache {
+    /// Opens (creating) the cache at `path` for runs with `options`
+    /// (a description of every option that changes what a file yields).
+    pub(crate) fn open(path: &Path, options: &str) -> Result<FactsCache, String> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))
+            .and_then(|_| conn.pragma_update(None, "journal_mode", "WAL"))
+            .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
+            .and_then(|_| {
+                conn.execute_batch(
+                    "CREATE TABLE IF NOT EXISTS facts (key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID",
+                )
+            })
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(FactsCache {
+            conn: Mutex::new(conn),
+            fresh: Mutex::new(Vec::new()),
+            fingerprint: format!("{}\n{options}", build_id()),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+        })
+    }
+
+    /// The key of answer `kind` for the blob `blob` at `path`, with
+    /// `extra` (anything else the answer depends on).
+    pub(crate) fn key(&self, kind: &str, path: &str, blob: &[u8], extra: &str) -> [u8; 32] {
+        let mut h = Sha256::new();
+        for part in [
+            self.fingerprint.as_bytes(),
+            kind.as_bytes(),
+            path.as_bytes(),
+            blob,
+            extra.as_bytes(),
+        ] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part);
+        }
+        h.finalize().into()
+    }
+
+    /// The answer stored under `key`, if any (an entry that no longer
+    /// reads is a miss).
+    pub(crate) fn get<T: DeserializeOwned>(&self, key: &[u8; 32]) -> Option<T> {
+        let found: Option<Vec<u8>> = {
+            let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+            let mut stmt = conn
+                .prepare_cached("SELECT value FROM facts WHERE key = ?1")
+                .ok()?;
+            stmt.query_row(params![&key[..]], |r| r.get(0))
+                .optional()
+                .ok()
+                .flatten()
+        };
+        let value = found.and_then(|v| serde_json::from_slice(&v).ok());
+        let counter = if value.is_some() {
+            &self.hits
+        } else {
+            &self.misses
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        value
+    }
+
+    /// Keeps `value` under `key` once the run ends.
+    pub(crate) fn put<T: Serialize>(&self, key: [u8; 32], value: &T) {
+        if let Ok(v) = serde_json::to_vec(value) {
+            self.fresh
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((key, v));
+        }
+    }
+
+    /// Writes what the run added, in one transaction. A cache that cannot
+    /// be written costs the next run time, never this run its result.
+    pub(crate) fn flush(&self) -> Result<(), String> {
+        let fresh = std::mem::take(&mut *self.fresh.lock().unwrap_or_else(|e| e.into_inner()));
+        if fresh.is_empty() {
+            return Ok(());
+        }
+        let mut conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let tx = conn.transaction().map_err(|e| e.to_string())?;
+        {
+            let mut stmt = tx
+                .prepare("INSERT OR REPLACE INTO facts (key, value) VALUES (?1, ?2)")
+                .map_err(|e| e.to_string())?;
+            for (k, v) in &fresh {
+                stmt.execute(params![&k[..], v])
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        tx.commit().map_err(|e| e.to_string())
+    }
+
+    /// Hits and misses so far.
+    pub(crate) fn stats(&self) -> CacheStats {
+        CacheStats {
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// This build of errdex: its version and its executable's size and
+/// modification time, so answers of another build are never read.
+fn build_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| {
+        let exe = std::env::current_exe()
+            .and_then(|p| p.metadata())
+            .map(|m| {
+                let time = m
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos());
+                format!("{}:{time}", m.len())
+            })
+            .unwrap_or_else(|_| "unknown".into());
+        format!("errdex {} {exe}", env!("CARGO_PKG_VERSION"))
+    })
+}
+
+/// The git blob id of `bytes` (the id the file has in a commit), so a work
+/// tree's files and a commit's blobs share answers.
+pub(crate) fn blob_id(bytes: &[u8]) -> gix::ObjectId {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
+        .unwrap_or_else(|_| gix::ObjectId::null(gix::hash::Kind::Sha1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_survive_a_reopen_and_keys_tell_paths_and_kinds_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("facts.sqlite3");
+        let blob = blob_id(b"package p\n");
+        assert_eq!(
+            blob.to_string(),
+            // `printf 'package p\n' | git hash-object --stdin`
+            "c89cd18d0fe7d777c6008d0d9133c5bb808be6fc"
+        );
+        let cache = FactsCache::open(&path, "levels=error").unwrap();
+        let k = cache.key("facts", "a.go", blob.as_bytes(), "");
+        assert_ne!(k, cache.key("facts", "b.go", blob.as_bytes(), ""));
+        assert_ne!(k, cache.key("flows", "a.go", blob.as_bytes(), ""));
+        assert_eq!(cache.get::<Vec<String>>(&k), None);
+        cache.put(k, &vec!["x".to_string()]);
+        cache.flush().unwrap();
+        drop(cache);
+        let again = FactsCache::open(&path, "levels=error").unwrap();
+        assert_eq!(again.get::<Vec<String>>(&k), Some(vec!["x".to_string()]));
+        assert_eq!(again.stats(), CacheStats { hits: 1, misses: 0 });
+        let other_options = FactsCache::open(&path, "levels=all").unwrap();
+        let k2 = other_options.key("facts", "a.go", blob.as_bytes(), "");
+        assert_ne!(k, k2, "options are part of the key");
+    }
+}
