@@ -152,6 +152,24 @@ pub enum Command {
     /// (or `--dataset DIR`, a folder from `errdex export --format dataset`).
     #[command(verbatim_doc_comment)]
     Mcp(McpArgs),
+    /// Index a list of repositories through a queue in the database.
+    ///
+    /// FILE lists one repository per line, a URL (cloned into --cache-dir)
+    /// or a path, optionally followed by a tag glob to index every release:
+    ///
+    ///   https://github.com/etcd-io/etcd v3.5.*
+    ///   /srv/git/tool.git
+    ///   # comments and blank lines are skipped
+    ///
+    /// or, in a FILE ending in .toml, `[[repo]]` tables with `source` and
+    /// `tags`. Each repository is indexed by its own `errdex index` under
+    /// --timeout and --memory: one that is stuck or too big is recorded as
+    /// failed with its reason and the crawl goes on. An unreachable remote
+    /// is tried again after 1, 2, 4… seconds (--retries). A killed crawl
+    /// resumes where it stopped when run again; --again indexes the done
+    /// and failed ones anew. Exit code 1 when some repository failed.
+    #[command(verbatim_doc_comment)]
+    Crawl(CrawlArgs),
 }
 
 #[derive(Debug, Args)]
@@ -271,6 +289,28 @@ pub struct ExplainArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct CrawlArgs {
+    /// The list of repositories (lines, or .toml).
+    pub file: PathBuf,
+    /// Stop indexing one repository after this many seconds and record it
+    /// as failed.
+    #[arg(long, default_value_t = 600, value_name = "SECONDS")]
+    pub timeout: u64,
+    /// Address-space limit of each repository's run (K, M, G; `none`).
+    #[arg(long, default_value = "8G", value_name = "SIZE")]
+    pub memory: String,
+    /// Tries after the first for a remote that cannot be reached.
+    #[arg(long, default_value_t = 3)]
+    pub retries: u32,
+    /// Queue the listed repositories already done or failed again.
+    #[arg(long)]
+    pub again: bool,
+    /// Where URLs are cloned and file results are kept (as for `index`).
+    #[arg(long, env = "ERRDEX_CACHE_DIR", value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct IndexArgs {
     /// What to index: a git work tree (its files on disk, uncommitted
     /// changes included), a plain folder, a bare repository (read at HEAD
@@ -338,6 +378,10 @@ pub struct IndexArgs {
     /// After indexing, list what was found.
     #[arg(long)]
     pub list: bool,
+    /// Print a one-line JSON summary on standard output (repo, commit,
+    /// records, versions, seconds): for scripts and `crawl`.
+    #[arg(long)]
+    pub json_summary: bool,
 }
 
 #[derive(Debug, Args)]

@@ -1,6 +1,7 @@
 //! The `errdex` command line: parses flags, validates them into settings,
 //! and wires the library crates together. Exit codes: 0 done, 1 nothing
-//! found, 2 an error (bad input, unusable database).
+//! found, 2 an error (bad input, unusable database), 3 a remote that could
+//! not be reached (worth another try).
 
 mod cli;
 mod commands;

@@ -639,10 +639,16 @@ const LINE_TEMPLATE_ALNUM: usize = 8;
 /// a minified or bundled script.
 fn is_built_copy(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
-    path.split('/').any(|d| d == "dist")
-        || [".min.js", ".bundle.js", ".min.mjs", ".umd.js"]
-            .iter()
-            .any(|e| file.ends_with(e))
+    // Built bundles, and vendored copies of another repository's code:
+    // when the atlas holds the origin too, its sites come first.
+    path.split('/').any(|d| {
+        matches!(
+            d,
+            "dist" | "vendor" | "third_party" | "node_modules" | "site-packages"
+        )
+    }) || [".min.js", ".bundle.js", ".min.mjs", ".umd.js"]
+        .iter()
+        .any(|e| file.ends_with(e))
 }
 
 /// The stack reading of a line for the same line without its colour

@@ -46,9 +46,16 @@ pub(crate) struct Filters {
     pub limit: Option<usize>,
     pub offset: Option<usize>,
     pub page: Option<usize>,
+    /// Only the records this indexed version prints.
+    pub version: Option<String>,
 }
 
 impl Filters {
+    /// The version asked for, if any (an empty field is none).
+    pub(crate) fn version(&self) -> Option<&str> {
+        self.version.as_deref().filter(|v| !v.trim().is_empty())
+    }
+
     /// Empty strings (an untouched form field) mean no filter.
     pub(crate) fn query(&self, repo: &str, limit: usize, offset: usize) -> ListQuery {
         let f = |v: &Option<String>| v.clone().filter(|s| !s.trim().is_empty());
@@ -63,6 +70,42 @@ impl Filters {
             ..ListQuery::default()
         }
     }
+}
+
+/// A repository's records under `f`: the total and `limit` of them (0:
+/// all) from `offset`. Version ranges compare as versions, which SQL
+/// cannot: with `?version=`, the rows are filtered here, then paged.
+pub(crate) fn listed(
+    s: &AppState,
+    repo: &str,
+    f: &Filters,
+    limit: usize,
+    offset: usize,
+) -> Result<(u64, Vec<Record>), Failure> {
+    let Some(v) = f.version() else {
+        let q = f.query(repo, limit, offset);
+        return Ok((s.atlas.count(&q)?, s.atlas.list(&q)?));
+    };
+    let kept: Vec<Record> = s
+        .atlas
+        .list(&f.query(repo, 0, 0))?
+        .into_iter()
+        .filter(|r| prints_at(r, v))
+        .collect();
+    let take = if limit == 0 { usize::MAX } else { limit };
+    Ok((
+        kept.len() as u64,
+        kept.into_iter().skip(offset).take(take).collect(),
+    ))
+}
+
+/// Whether indexed version `version` prints `r` (a record of a run
+/// without history is in its one version).
+fn prints_at(r: &Record, version: &str) -> bool {
+    r.versions.is_empty()
+        || r.versions
+            .iter()
+            .any(|v| errdex_model::in_range(version, &v.from, &v.to))
 }
 
 /// One compact row of a list.
@@ -95,14 +138,8 @@ pub(crate) async fn repo_errors(
         }
         let limit = f.limit.unwrap_or(crate::PAGE_SIZE).clamp(1, MAX_LIMIT);
         let offset = f.offset.unwrap_or(0);
-        let q = f.query(&repo, limit, offset);
-        let total = s.atlas.count(&q)?;
-        let rows: Vec<Value> = s
-            .atlas
-            .list(&q)?
-            .iter()
-            .map(|r| row(&s.base_url, r))
-            .collect();
+        let (total, records) = listed(s, &repo, &f, limit, offset)?;
+        let rows: Vec<Value> = records.iter().map(|r| row(&s.base_url, r)).collect();
         Ok(Json(json!({
             "repo": repo,
             "total": total,

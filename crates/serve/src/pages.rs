@@ -112,13 +112,20 @@ pub(crate) fn home_page(s: &AppState) -> Result<Markup, Failure> {
             @if !s.static_site { (search_box("")) }
             h2 { "Repositories" }
             table {
-                thead { tr { th { "Repository" } th { "Errors" } th { "Commit" } } }
+                thead { tr { th { "Repository" } th { "Errors" } th { "Commit" } th { "Versions" } } }
                 tbody {
                     @for r in &repos {
                         tr {
                             td { a href=(format!("/{}/", r.repo)) { (r.repo) } }
                             td { (r.records) }
                             td.m { (r.commit.as_deref().map(|c| &c[..c.len().min(10)]).unwrap_or("-")) }
+                            td {
+                                @match (r.versions.first(), r.versions.last()) {
+                                    (Some(a), Some(b)) if r.versions.len() > 1 => { (r.versions.len()) " (" (a.name) " – " (b.name) ")" }
+                                    (Some(a), _) => { (a.name) }
+                                    _ => { "-" }
+                                }
+                            }
                         }
                     }
                 }
@@ -174,9 +181,7 @@ pub(crate) fn repo_page(
         };
         let page_no = f.page.unwrap_or(1).max(1);
         let size = if s.static_site { 0 } else { PAGE_SIZE };
-        let q = f.query(&repo, size, (page_no - 1) * PAGE_SIZE);
-        let total = s.atlas.count(&q)?;
-        let rows = s.atlas.list(&q)?;
+        let (total, rows) = crate::api::listed(s, &repo, f, size, (page_no - 1) * PAGE_SIZE)?;
         let pages = if s.static_site {
             1
         } else {
@@ -189,6 +194,7 @@ pub(crate) fn repo_page(
                 ("type", &f.error_type),
                 ("tag", &f.tag),
                 ("path", &f.path),
+                ("version", &f.version),
             ] {
                 if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
                     params.push(format!("{k}={}", urlencode(v)));
@@ -205,6 +211,17 @@ pub(crate) fn repo_page(
                 @if let Some(c) = &summary.commit { " at " code { (c[..c.len().min(10)]) } }
                 " · indexed " (summary.indexed_at)
             }
+            @if !summary.versions.is_empty() {
+                p.mut {
+                    "Versions: "
+                    @if f.version().is_some() { a href=(format!("/{repo}/")) { "all" } " · " }
+                    @for (i, v) in summary.versions.iter().enumerate() {
+                        @if i > 0 { " · " }
+                        @if f.version() == Some(v.name.as_str()) { strong { (v.name) } }
+                        @else { a href=(format!("/{repo}/?version={}", urlencode(&v.name))) { (v.name) } }
+                    }
+                }
+            }
             @if !s.static_site { form.f method="get" {
                 select name="severity" aria-label="severity" {
                     option value="" { "any severity" }
@@ -220,6 +237,7 @@ pub(crate) fn repo_page(
                 }
                 input name="tag" placeholder="tag" value=(f.tag.clone().unwrap_or_default());
                 input name="path" placeholder="path prefix" value=(f.path.clone().unwrap_or_default());
+                @if let Some(v) = f.version() { input type="hidden" name="version" value=(v); }
                 button type="submit" { "Filter" }
             } }
             p.mut { (total) " matching · page " (page_no) " of " (pages) }

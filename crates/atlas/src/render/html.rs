@@ -107,6 +107,25 @@ impl Sink for Html {
         });
     }
 
+    fn versions(&mut self, r: &Record) {
+        self.push(html! {
+            h2 { "Versions" }
+            @if let Some(p) = super::presence(r) { p { (p) "." } }
+            ul {
+                @for v in &r.versions {
+                    li {
+                        (super::range_name(v)) ": "
+                        @if let Some(u) = &v.github_url {
+                            a href=(u) { code { (v.file_path) ":" (v.line_number) } }
+                        } @else {
+                            code { (v.file_path) ":" (v.line_number) }
+                        }
+                    }
+                }
+            }
+        });
+    }
+
     fn caused_by(&mut self, causes: &[CauseView]) {
         self.push(html! {
             h2 { "Caused by" }

@@ -115,6 +115,21 @@ impl Sink for Markdown<'_> {
         self.section("All sites", &lines.join("\n"));
     }
 
+    fn versions(&mut self, r: &Record) {
+        let mut lines: Vec<String> = super::presence(r)
+            .map(|p| format!("{p}.\n"))
+            .into_iter()
+            .collect();
+        for v in &r.versions {
+            let place = format!("`{}:{}`", v.file_path, v.line_number);
+            lines.push(match &v.github_url {
+                Some(u) => format!("- {}: [{place}]({u})", super::range_name(v)),
+                None => format!("- {}: {place}", super::range_name(v)),
+            });
+        }
+        self.section("Versions", &lines.join("\n"));
+    }
+
     fn caused_by(&mut self, causes: &[CauseView]) {
         let lines: Vec<String> = causes
             .iter()

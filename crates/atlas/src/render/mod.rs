@@ -30,6 +30,9 @@ pub trait Sink {
     fn meaning(&mut self, documentation: &str);
     /// The primary site with its snippet and link.
     fn source(&mut self, r: &Record);
+    /// The versions that print it (present for a repository indexed over
+    /// history): [`presence`] and where it was in each range.
+    fn versions(&mut self, r: &Record);
     /// Where the error it wraps comes from (present when any cause is
     /// known).
     fn caused_by(&mut self, causes: &[CauseView]);
@@ -64,6 +67,9 @@ pub fn render(r: &Record, related: &[Record], sink: &mut impl Sink) {
         sink.meaning(d);
     }
     sink.source(r);
+    if r.first_seen.is_some() {
+        sink.versions(r);
+    }
     if !r.causes.is_empty() {
         let views: Vec<CauseView> = r.causes.iter().map(CauseView::of).collect();
         sink.caused_by(&views);
@@ -100,6 +106,31 @@ pub fn render(r: &Record, related: &[Record], sink: &mut impl Sink) {
         sink.family(f, &others);
     }
     sink.provenance(r);
+}
+
+/// Which versions print a record, as every output says it: `present in
+/// v1.2.0 – v1.9.3, removed in v1.10.0`, or `present in v1.2.0 – v1.9.3
+/// (the newest indexed)`; `None` outside history runs.
+pub fn presence(r: &Record) -> Option<String> {
+    let (first, last) = (r.first_seen.as_deref()?, r.last_seen.as_deref()?);
+    let span = if first == last {
+        format!("present in {first}")
+    } else {
+        format!("present in {first} – {last}")
+    };
+    Some(match &r.removed_in {
+        Some(gone) => format!("{span}, removed in {gone}"),
+        None => format!("{span} (the newest indexed)"),
+    })
+}
+
+/// A version range as every output lists it: `v1.2.0 – v1.9.3` or `v1.2.0`.
+pub fn range_name(v: &errdex_model::VersionRange) -> String {
+    if v.from == v.to {
+        v.from.clone()
+    } else {
+        format!("{} – {}", v.from, v.to)
+    }
 }
 
 /// A cause as every output shows it: the text, where it is printed or

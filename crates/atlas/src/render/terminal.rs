@@ -82,6 +82,25 @@ impl Sink for Terminal {
         }
     }
 
+    fn versions(&mut self, r: &Record) {
+        self.0.push_str("\nVersions\n");
+        if let Some(p) = super::presence(r) {
+            let _ = writeln!(self.0, "  {p}");
+        }
+        for v in &r.versions {
+            let _ = writeln!(
+                self.0,
+                "  {}: {}:{}",
+                super::range_name(v),
+                v.file_path,
+                v.line_number
+            );
+            if let Some(u) = &v.github_url {
+                let _ = writeln!(self.0, "    {u}");
+            }
+        }
+    }
+
     fn caused_by(&mut self, causes: &[CauseView]) {
         self.0.push_str("\nCaused by\n");
         for c in causes {

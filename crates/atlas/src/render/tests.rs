@@ -28,6 +28,9 @@ impl Sink for Sections {
     fn source(&mut self, _: &Record) {
         self.0.push("source");
     }
+    fn versions(&mut self, _: &Record) {
+        self.0.push("versions");
+    }
     fn caused_by(&mut self, _: &[CauseView]) {
         self.0.push("caused_by");
     }
@@ -79,6 +82,52 @@ fn a_runtime_cause_shows_its_meaning_and_a_command_with_the_known_port() {
         &["Caused by", "address already in use (errno/EADDRINUSE, from `serveReadiness → serveReadinessOnAddr → net.Listen`) with addr = 127.0.0.1:3986", "$ ss -ltnp 'sport = :3986'"],
     );
     assert!(markdown(&r, "https://errdex.example/x").contains("## Caused by"));
+}
+
+#[test]
+fn a_removed_message_says_which_versions_printed_it_with_each_place_pinned() {
+    let mut r = seed_record();
+    r.first_seen = Some("v1.2.0".into());
+    r.last_seen = Some("v1.9.3".into());
+    r.removed_in = Some("v1.10.0".into());
+    let range = |from: &str, to: &str, file: &str, line: u32| errdex_model::VersionRange {
+        from: from.into(),
+        to: to.into(),
+        commit: "c".repeat(40),
+        file_path: file.into(),
+        line_number: line,
+        github_url: Some(format!(
+            "https://github.com/o/p/blob/{}/{file}#L{line}-L{line}",
+            "c".repeat(40)
+        )),
+    };
+    r.versions = vec![
+        range("v1.2.0", "v1.4.0", "a.go", 10),
+        range("v1.5.0", "v1.9.3", "b/a.go", 12),
+    ];
+    let page = html(&r, &[]).into_string();
+    in_order(
+        &page,
+        &[
+            "<h2>Versions</h2>",
+            "present in v1.2.0 – v1.9.3, removed in v1.10.0",
+            "v1.2.0 – v1.4.0",
+            "/a.go#L10-L10",
+            "v1.5.0 – v1.9.3",
+            "b/a.go:12",
+        ],
+    );
+    in_order(
+        &terminal(&r),
+        &[
+            "Versions",
+            "present in v1.2.0 – v1.9.3, removed in v1.10.0",
+            "v1.5.0 – v1.9.3: b/a.go:12",
+        ],
+    );
+    assert!(markdown(&r, "https://errdex.example/x").contains("## Versions"));
+    r.removed_in = None;
+    assert!(terminal(&r).contains("present in v1.2.0 – v1.9.3 (the newest indexed)"));
 }
 
 /// `parts` occur in `text` in this order.

@@ -63,7 +63,11 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
     let given = a.path.to_string_lossy().into_owned();
     if fetch::is_url(&given) {
         progress.fetching(&given);
-        opts.root = fetch::fetch(&given, &cache_dir, history)?;
+        opts.root = fetch::fetch(&given, &cache_dir, history).map_err(|e| Failure {
+            // Crawls try an unreachable remote again later.
+            code: super::crawl::EXIT_FETCH,
+            error: e.into(),
+        })?;
         progress.phase_done("fetch", started.elapsed().as_secs_f64());
     }
     if !a.no_cache {
@@ -177,6 +181,16 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
     }
     writeln!(err, "database {} (dataset {version})", db.display())?;
     drop(err);
+    if a.json_summary {
+        let line = serde_json::json!({
+            "repo": ds.repo,
+            "commit": ds.commit,
+            "records": ds.records.len(),
+            "versions": ds.versions.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(),
+            "seconds": started.elapsed().as_secs_f64(),
+        });
+        println!("{line}");
+    }
     if a.list {
         let q = errdex_store::ListQuery {
             repo: Some(ds.repo.clone()),
@@ -214,7 +228,7 @@ fn options(a: &IndexArgs) -> Result<Options, Failure> {
 }
 
 /// `123`, `500K`, `4M`, `1G` (binary units).
-fn parse_size(s: &str) -> Option<u64> {
+pub(crate) fn parse_size(s: &str) -> Option<u64> {
     let s = s.trim();
     let (num, mult) = match s.chars().last()?.to_ascii_uppercase() {
         'K' => (&s[..s.len() - 1], 1u64 << 10),

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 mod analyze;
+mod crawl;
 mod explain;
 mod export;
 mod index;
@@ -26,6 +27,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Serve(a) => serve::run(open_existing(&cli.db)?, &cli.db, &a),
         Command::Up(a) => serve::up(&cli.db, a),
         Command::Mcp(a) => mcp::run(&cli.db, a),
+        Command::Crawl(a) => crawl::run(&cli.db, a),
     }
 }
 

@@ -57,6 +57,7 @@ pub(crate) fn up(db: &Path, a: UpArgs) -> Result<(), Failure> {
             config: None,
             timings: false,
             list: false,
+            json_summary: false,
         },
     )?;
     run(SqliteStore::open(db)?, db, &a.serve)

@@ -5,6 +5,7 @@ mod analyze;
 mod browser;
 mod config;
 mod mcp;
+mod repos;
 mod serve;
 
 use errdex_testkit::copy_tree;
