@@ -26,6 +26,7 @@ pub(crate) async fn repos(State(s): State<Arc<AppState>>) -> Result<Json<Value>,
                     "records": r.records,
                     "datasetVersion": r.dataset_version,
                     "indexedAt": r.indexed_at,
+                    "versions": r.versions,
                     "url": format!("{}/{}/", s.base_url, r.repo),
                 })
             })
@@ -110,7 +111,7 @@ fn prints_at(r: &Record, version: &str) -> bool {
 
 /// One compact row of a list.
 pub(crate) fn row(base: &str, r: &Record) -> Value {
-    json!({
+    let mut row = json!({
         "id": r.id,
         "slug": r.slug,
         "messagePattern": r.message_pattern,
@@ -120,7 +121,14 @@ pub(crate) fn row(base: &str, r: &Record) -> Value {
         "lineNumber": r.line_number,
         "backgroundTag": r.background_tag,
         "url": format!("{base}/{}/{}/", r.repo, r.slug),
-    })
+    });
+    // Repositories indexed over history: which versions print it.
+    if let Some(first) = &r.first_seen {
+        row["firstSeen"] = json!(first);
+        row["lastSeen"] = json!(r.last_seen);
+        row["removedIn"] = json!(r.removed_in);
+    }
+    row
 }
 
 pub(crate) async fn repo_errors(

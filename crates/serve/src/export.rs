@@ -243,10 +243,11 @@ pub fn export_dataset(store: &dyn Store, repo: Option<&str>, out: &Path) -> Resu
         let index: Vec<Value> = records.iter().map(|r| {
             json!({"id": r.id, "repo": r.repo, "slug": r.slug, "messagePattern": r.message_pattern,
                    "errorType": r.error_type, "severity": r.severity, "filePath": r.file_path,
-                   "lineNumber": r.line_number, "backgroundTag": r.background_tag})
+                   "lineNumber": r.line_number, "backgroundTag": r.background_tag,
+                   "firstSeen": r.first_seen, "lastSeen": r.last_seen, "removedIn": r.removed_in})
         }).collect();
         f.json("index.json", &Value::Array(index))?;
-        let list: Vec<Value> = repos.iter().map(|r| json!({"repo": r.repo, "commit": r.commit, "records": r.records, "indexedAt": r.indexed_at})).collect();
+        let list: Vec<Value> = repos.iter().map(|r| json!({"repo": r.repo, "commit": r.commit, "records": r.records, "indexedAt": r.indexed_at, "versions": r.versions})).collect();
         f.json("repos.json", &Value::Array(list))?;
         for r in &repos {
             let rows: Vec<Value> = records
@@ -254,7 +255,7 @@ pub fn export_dataset(store: &dyn Store, repo: Option<&str>, out: &Path) -> Resu
                 .filter(|x| x.repo == r.repo)
                 .map(|x| row("", x))
                 .collect();
-            f.json(&format!("repos/{}.json", r.repo), &json!({"repo": r.repo, "commit": r.commit, "errors": rows, "datasetVersion": version}))?;
+            f.json(&format!("repos/{}.json", r.repo), &json!({"repo": r.repo, "commit": r.commit, "versions": r.versions, "errors": rows, "datasetVersion": version}))?;
         }
         // The manifest last, listing everything above.
         let listed: Vec<Value> = f

@@ -731,3 +731,68 @@ fn every_request_is_logged_with_method_path_status_and_latency() {
     let r = rt.block_on(tower::ServiceExt::oneshot(app, req)).unwrap();
     assert_eq!(r.headers()[REQUEST_ID], "client-42");
 }
+
+/// The seed records as if indexed over two versions: the first record
+/// only in v1 (removed in v2), the rest in both.
+#[test]
+fn repositories_list_their_versions_and_a_version_page_lists_what_it_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = errdex_testkit::fixtures().join("seed");
+    let mut ds = errdex_testkit::index_copy(&seed, "kubernetes/kops", Some(SHA));
+    errdex_analyze::analyze_all(&mut ds.records);
+    ds.versions = ["v1", "v2"]
+        .iter()
+        .map(|v| errdex_model::RepoVersion {
+            name: v.to_string(),
+            commit: SHA.into(),
+            date: None,
+        })
+        .collect();
+    for (i, r) in ds.records.iter_mut().enumerate() {
+        let last = if i == 0 { "v1" } else { "v2" };
+        r.first_seen = Some("v1".into());
+        r.last_seen = Some(last.into());
+        r.removed_in = (i == 0).then(|| "v2".to_string());
+        r.versions = vec![errdex_model::VersionRange {
+            from: "v1".into(),
+            to: last.into(),
+            commit: SHA.into(),
+            file_path: r.file_path.clone(),
+            line_number: r.line_number,
+            github_url: r.github_url.clone(),
+        }];
+    }
+    let (removed, total) = (ds.records[0].slug.clone(), ds.records.len());
+    let db = dir.path().join("atlas.db");
+    open_store(&db).replace_repo(&ds).unwrap();
+    let base = serve_db(db);
+    let (_, _, body) = get(&format!("{base}/api/repos"));
+    let repos: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let names: Vec<&str> = repos["repos"][0]["versions"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{body}"))
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["v1", "v2"]);
+    let (_, _, home) = get(&format!("{base}/"));
+    assert!(home.contains("2 (v1 – v2)"), "{home}");
+    let (_, _, all) = get(&format!("{base}/kubernetes/kops/"));
+    assert!(
+        all.contains(&format!("{total} matching")) && all.contains("?version=v2"),
+        "{all}"
+    );
+    let (_, _, v2) = get(&format!("{base}/kubernetes/kops/?version=v2"));
+    assert!(v2.contains(&format!("{} matching", total - 1)), "{v2}");
+    assert!(
+        !v2.contains(&format!("/{removed}/")),
+        "v2 does not print {removed}"
+    );
+    let (_, _, api) = get(&format!(
+        "{base}/api/repos/kubernetes/kops/errors?version=v1"
+    ));
+    let api: serde_json::Value = serde_json::from_str(&api).unwrap();
+    assert_eq!(api["total"], total);
+    let (_, _, page) = get(&format!("{base}/kubernetes/kops/{removed}/"));
+    assert!(page.contains("present in v1, removed in v2"), "{page}");
+}
