@@ -7,7 +7,8 @@
 #     releases as tags (--tags), each with an empty cache (goal <= 3x).
 #  3. crawl: bench/crawl/make-repos.sh's 320 repositories (Go modules of
 #     gocode) with `errdex crawl`, in repositories per hour (goal >= 1,000).
-# Usage: bench/repos/bench.sh [WORK_DIR]   (ERRDEX=path/to/errdex)
+# Usage: bench/repos/bench.sh [WORK_DIR]   (ERRDEX=path/to/errdex; ONLY=1|2|3
+# runs one part)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 E=${ERRDEX:-$here/target/release/errdex}
@@ -17,6 +18,7 @@ now() { date +%s.%N; }
 secs() { python3 -c "print(f'{$2 - $1:.3f}')"; }
 gitc() { git -c user.email=bench@errdex -c user.name=bench "$@"; }
 
+if [ -z "${ONLY:-}" ] || [ "$ONLY" = 1 ]; then
 echo "== 1. full index vs re-index after 10 changed files"
 tree="$work/x"
 cp -r /usr/share/gocode/src/golang.org/x "$tree"
@@ -44,10 +46,14 @@ python3 -c "
 f=sorted([${full[1]},${full[2]},${full[3]}])[1]; i=sorted([${incr[1]},${incr[2]},${incr[3]}])[1]
 print(f'median: full {f:.2f} s, incremental {i:.3f} s = {100*i/f:.1f} % of a full index (goal <= 5 %)')"
 
+fi
+if [ -z "${ONLY:-}" ] || [ "$ONLY" = 2 ]; then
 echo "== 2. one release vs 20 releases"
 mapfile -t versions < <(pip index versions requests 2>/dev/null | sed -n 's/^Available versions: //p' | tr ',' '\n' | tr -d ' ' | head -20 | tac)
 mkdir -p "$work/sdist" "$work/requests"
-pip download -q --no-deps --no-binary :all: -d "$work/sdist" $(printf 'requests==%s ' "${versions[@]}") >/dev/null 2>&1
+for v in "${versions[@]}"; do
+  pip download -q --no-deps --no-binary :all: -d "$work/sdist" "requests==$v" >/dev/null 2>&1
+done
 (cd "$work/requests" && git init -q)
 for v in "${versions[@]}"; do
   (cd "$work/requests" && git rm -rqf --ignore-unmatch . && mkdir -p src_tmp && tar -xzf "$work/sdist/requests-$v.tar.gz" --strip-components=1 && rm -rf src_tmp && git add -A && gitc commit -qm "$v" && git tag "$v")
@@ -60,9 +66,12 @@ twenty=$(secs "$t0" "$t1")
 grep -E "versions:|cache:" "$work/r20.log" || true
 python3 -c "print(f'requests {\"${versions[0]}\"} … $newest: 1 release {$one:.2f} s, 20 releases {$twenty:.2f} s = {$twenty/$one:.2f}x (goal <= 3x)')"
 
+fi
+if [ -z "${ONLY:-}" ] || [ "$ONLY" = 3 ]; then
 echo "== 3. crawl of the gocode modules"
 bash "$here/bench/crawl/make-repos.sh" "$work/crawl" 320 >/dev/null
 rm -rf "$work/cache4"; t0=$(now)
 ERRDEX_CACHE_DIR="$work/cache4" "$E" --db "$work/crawl.db" crawl "$work/crawl/list.txt" 2>&1 | grep -E "^crawled" || true
 t1=$(now)
 python3 -c "n=$(wc -l < "$work/crawl/list.txt"); s=$(secs "$t0" "$t1"); print(f'{n} repositories in {s:.1f} s = {n/s*3600:.0f} per hour (goal >= 1,000)')"
+fi

@@ -9,6 +9,7 @@
 //! no call. Declarations without sites are never parsed, so this reads
 //! bytes, not trees.
 
+use crate::cache::FactsCache;
 use crate::walk::Candidate;
 use errdex_lang::conventions::func_head;
 use errdex_lang::FunctionHeads;
@@ -28,6 +29,7 @@ fn is_ident(b: u8) -> bool {
 
 /// A call by name: which name, where, from which function, and what
 /// qualifies it (`p` in `p.f(`; `Some("")` for any other `x.f(`).
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct Call {
     name: usize,
     lang: Lang,
@@ -40,6 +42,100 @@ struct Call {
 /// What one file contributes: calls, and methods it declares
 /// (`(name, type)`).
 type FileScan = (Vec<Call>, Vec<(String, String)>);
+
+/// The calls of `names` in one file, and the methods it declares.
+fn scan_file(
+    c: &Candidate,
+    path: &str,
+    text: &str,
+    index: &HashMap<&str, usize>,
+    names: &[String],
+) -> FileScan {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let lang = c.lang.lang();
+    let conventions = c.lang.conventions();
+    let heads = conventions.heads;
+    let python = lang == Lang::Python;
+    let methods = if python {
+        python_methods(text)
+    } else {
+        go_methods(text)
+    };
+    let docstrings = if python { triple_quoted(b) } else { Vec::new() };
+    let mut row = 0u32;
+    let mut counted = 0usize;
+    let mut caller: Option<String> = None;
+    let mut caller_scanned = 0usize;
+    // Every `(` with a known name right before it: a call by name.
+    let calls = memchr::memchr_iter(b'(', b).filter_map(|paren| {
+        let start = b[..paren]
+            .iter()
+            .rposition(|&c| !is_ident(c))
+            .map_or(0, |p| p + 1);
+        index.get(&text[start..paren]).map(|&i| (i, start))
+    });
+    for (name, start) in calls {
+        let (line_start, line_end) = line_around(text, start);
+        let line = &text[line_start..line_end];
+        let not_code = |l: &str| heads.not_code().iter().any(|s| l.starts_with(s));
+        if heads
+            .declared(line)
+            .is_some_and(|d| d.ends_with(&names[name]))
+            || not_code(line.trim_start())
+            || in_string(&b[line_start..start], python)
+            || docstrings.iter().any(|&(a, z)| a <= start && start < z)
+        {
+            continue; // the declaration itself, a comment or text
+        }
+        // `x.f(`, and `x->f(`/`X::f(` in C++ and PHP.
+        let sep = if start > 0 && b[start - 1] == b'.' {
+            1
+        } else if start > 1 && (&b[start - 2..start] == b"->" || &b[start - 2..start] == b"::") {
+            2
+        } else {
+            0
+        };
+        let qualifier = (sep > 0).then(|| {
+            let q_end = start - sep;
+            let q_start = b[..q_end]
+                .iter()
+                .rposition(|&c| !is_ident(c))
+                .map_or(0, |p| p + 1);
+            text[q_start..q_end].to_string()
+        });
+        // The nearest declaration line above, found incrementally.
+        let mut p = caller_scanned;
+        if python {
+            caller = indented_caller(&text[..line_start], line, heads);
+        } else if heads == FunctionHeads::Func {
+            while let Some(off) = memchr::memmem::find(&b[p..line_start], b"\nfunc ") {
+                let s = p + off + 1;
+                let e = memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |q| s + q);
+                caller = func_head(&text[s..e]);
+                p = s;
+            }
+        } else {
+            for l in text[p..line_start].lines() {
+                if let Some(d) = heads.declared(l) {
+                    caller = Some(d);
+                }
+            }
+        }
+        caller_scanned = line_start.max(caller_scanned);
+        row += memchr::memchr_iter(b'\n', &b[counted..line_start]).count() as u32;
+        counted = line_start;
+        out.push(Call {
+            name,
+            lang,
+            path: path.to_string(),
+            line: row + 1,
+            caller: caller.clone(),
+            qualifier,
+        });
+    }
+    (out, methods)
+}
 
 /// Whether a variable name `q` reads like type `t` (`store` and `Store`,
 /// `srv` and `Server`, `wal` and `WAL`).
@@ -79,6 +175,7 @@ pub(crate) fn attach_callers(
     sites: &mut [RawSite],
     files: &[(&Candidate, String)],
     source: &crate::source::Source,
+    cache: Option<&FactsCache>,
 ) {
     let mut names: Vec<String> = sites
         .iter()
@@ -95,98 +192,29 @@ pub(crate) fn attach_callers(
         .enumerate()
         .map(|(i, n)| (n.as_str(), i))
         .collect();
+    // A file's scan depends on its content and on the names searched: the
+    // versions of a history run mostly share both.
+    let searched_names = names.join("\n");
     let scans: Vec<FileScan> = files
         .par_iter()
         .map(|(c, path)| {
-            let text = source.text(&c.rel);
-            let b = text.as_bytes();
-            let mut out = Vec::new();
-            let lang = c.lang.lang();
-            let conventions = c.lang.conventions();
-            let heads = conventions.heads;
-            let python = lang == Lang::Python;
-            let methods = if python {
-                python_methods(&text)
-            } else {
-                go_methods(&text)
-            };
-            let docstrings = if python { triple_quoted(b) } else { Vec::new() };
-            let mut row = 0u32;
-            let mut counted = 0usize;
-            let mut caller: Option<String> = None;
-            let mut caller_scanned = 0usize;
-            // Every `(` with a known name right before it: a call by name.
-            let calls = memchr::memchr_iter(b'(', b).filter_map(|paren| {
-                let start = b[..paren]
-                    .iter()
-                    .rposition(|&c| !is_ident(c))
-                    .map_or(0, |p| p + 1);
-                index.get(&text[start..paren]).map(|&i| (i, start))
+            let key = cache.zip(c.blob.get()).map(|(cache, b)| {
+                (
+                    cache,
+                    cache.key("callers", path, b.as_bytes(), &searched_names),
+                )
             });
-            for (name, start) in calls {
-                let (line_start, line_end) = line_around(&text, start);
-                let line = &text[line_start..line_end];
-                let not_code = |l: &str| heads.not_code().iter().any(|s| l.starts_with(s));
-                if heads
-                    .declared(line)
-                    .is_some_and(|d| d.ends_with(&names[name]))
-                    || not_code(line.trim_start())
-                    || in_string(&b[line_start..start], python)
-                    || docstrings.iter().any(|&(a, z)| a <= start && start < z)
-                {
-                    continue; // the declaration itself, a comment or text
-                }
-                // `x.f(`, and `x->f(`/`X::f(` in C++ and PHP.
-                let sep = if start > 0 && b[start - 1] == b'.' {
-                    1
-                } else if start > 1
-                    && (&b[start - 2..start] == b"->" || &b[start - 2..start] == b"::")
-                {
-                    2
-                } else {
-                    0
-                };
-                let qualifier = (sep > 0).then(|| {
-                    let q_end = start - sep;
-                    let q_start = b[..q_end]
-                        .iter()
-                        .rposition(|&c| !is_ident(c))
-                        .map_or(0, |p| p + 1);
-                    text[q_start..q_end].to_string()
-                });
-                // The nearest declaration line above, found incrementally.
-                let mut p = caller_scanned;
-                if python {
-                    caller = indented_caller(&text[..line_start], line, heads);
-                } else if heads == FunctionHeads::Func {
-                    while let Some(off) = memchr::memmem::find(&b[p..line_start], b"\nfunc ") {
-                        let s = p + off + 1;
-                        let e = memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |q| s + q);
-                        caller = func_head(&text[s..e]);
-                        p = s;
-                    }
-                } else {
-                    for l in text[p..line_start].lines() {
-                        if let Some(d) = heads.declared(l) {
-                            caller = Some(d);
-                        }
-                    }
-                }
-                caller_scanned = line_start.max(caller_scanned);
-                row += memchr::memchr_iter(b'\n', &b[counted..line_start]).count() as u32;
-                counted = line_start;
-                out.push(Call {
-                    name,
-                    lang,
-                    path: path.clone(),
-                    line: row + 1,
-                    caller: caller.clone(),
-                    qualifier,
-                });
+            if let Some(hit) = key.as_ref().and_then(|(cache, k)| cache.get(k)) {
+                return hit;
             }
-            (out, methods)
+            let scan = scan_file(c, path, &source.text(&c.rel), &index, &names);
+            if let Some((cache, k)) = key {
+                cache.put(k, &scan);
+            }
+            scan
         })
         .collect();
+
     let mut method_types: HashMap<String, Vec<String>> = HashMap::new();
     for (_, methods) in &scans {
         for (m, t) in methods {

@@ -107,7 +107,7 @@ pub(crate) fn list(
 ) -> Result<(Walked, HashMap<String, ObjectId>), String> {
     let tree = repo
         .find_commit(commit)
-        .and_then(|c| c.tree().map_err(Into::into))
+        .and_then(|c| c.tree())
         .map_err(|e| format!("cannot read the tree of {commit}: {e}"))?;
     let mut recorder = gix::traverse::tree::Recorder::default();
     tree.traverse()

@@ -23,24 +23,32 @@ pub fn index_versions(
     };
     let mut runs = Vec::with_capacity(versions.len());
     let mut warnings = Vec::new();
-    let mut cache = crate::CacheStats::default();
+    // One cache for every version: blobs the versions share are decoded
+    // once. Its options are the newest version's configuration's.
+    let mut newest_opts = opts.clone();
+    newest_opts.git_ref = Some(newest.commit.clone());
+    let config = prepare(&newest_opts)?.config;
+    let mut cache_warnings = Vec::new();
+    let cache = crate::open_cache(opts, &config, &mut cache_warnings);
     for (i, v) in versions.iter().enumerate() {
         progress.version(&v.name, i, versions.len());
         let mut one = opts.clone();
         one.git_ref = Some(v.commit.clone());
-        let out = prepare(&one)?.run(progress)?;
-        cache.hits += out.cache.hits;
-        cache.misses += out.cache.misses;
+        let out = prepare(&one)?.run_with(progress, cache.as_ref())?;
         // Warnings of the newest version are the ones a user can act on.
         if v.name == newest.name {
             warnings = out.warnings;
         }
         runs.push((v.clone(), out.dataset));
     }
+    warnings.extend(cache_warnings);
     Ok(Indexed {
         dataset: merge(runs),
         warnings,
-        cache,
+        cache: cache
+            .as_ref()
+            .map(crate::cache::FactsCache::stats)
+            .unwrap_or_default(),
     })
 }
 

@@ -292,6 +292,16 @@ impl Job<'_> {
 
     /// Walks, parses, resolves and groups.
     pub fn run(self, progress: &dyn Progress) -> Result<Indexed, Error> {
+        self.run_with(progress, None)
+    }
+
+    /// [`Job::run`] with the facts cache of a run over several versions
+    /// (`None`: the run opens `opts.cache` itself).
+    pub(crate) fn run_with(
+        self,
+        progress: &dyn Progress,
+        shared: Option<&FactsCache>,
+    ) -> Result<Indexed, Error> {
         let Job {
             opts,
             started,
@@ -317,7 +327,7 @@ impl Job<'_> {
                     path: opts.root.clone(),
                     message,
                 })?;
-                (walked, Source::Git(git::source(at.repo, blobs)))
+                (walked, Source::Git(Box::new(git::source(at.repo, blobs))))
             }
             None => (
                 walk::walk(&snap.root, opts, &config),
@@ -329,19 +339,11 @@ impl Job<'_> {
         }
         t("walk");
         let mut warnings = walked.warnings;
-        let cache = opts.cache.as_deref().and_then(|path| {
-            FactsCache::open(path, &cache_options(opts, &config))
-                .map_err(|e| {
-                    warnings.push(Warning {
-                        path: path.display().to_string(),
-                        message: format!(
-                            "the facts cache cannot be opened ({e}); every file is parsed"
-                        ),
-                    })
-                })
-                .ok()
-        });
-        let cache = cache.as_ref();
+        let owned = match shared {
+            Some(_) => None,
+            None => open_cache(opts, &config, &mut warnings),
+        };
+        let cache = shared.or(owned.as_ref());
         progress.start(walked.files.len() as u64);
 
         // The walkers recurse once per level of a file's tree: every
@@ -479,7 +481,7 @@ impl Job<'_> {
             (&a.file_path, a.line_number, &a.callee).cmp(&(&b.file_path, b.line_number, &b.callee))
         });
         attach_checks(&mut sites, &checks);
-        pool.install(|| callers::attach_callers(&mut sites, &readable, &source));
+        pool.install(|| callers::attach_callers(&mut sites, &readable, &source, cache));
         t("resolve");
         stats.sites = sites.len() as u64;
         stats.dynamic_sites = dynamic.len() as u64;
@@ -499,21 +501,15 @@ impl Job<'_> {
         pool.install(|| causes::attach_causes(&mut records, &readable, &source, cache));
         t("causes");
         if let Some(c) = cache {
-            if let Err(e) = c.flush() {
-                warnings.push(Warning {
-                    path: opts
-                        .cache
-                        .as_ref()
-                        .map(|p| p.display().to_string())
-                        .unwrap_or_default(),
-                    message: format!(
-                        "the facts cache was not written ({e}); the next run parses again"
-                    ),
-                });
-            }
+            flush_cache(c, opts, &mut warnings);
         }
         stats.records = records.len() as u64;
         stats.seconds = started.elapsed().as_secs_f64();
+        let cache_stats = match (shared, cache) {
+            // A shared cache's counts are the whole history run's.
+            (Some(_), _) | (None, None) => CacheStats::default(),
+            (None, Some(c)) => c.stats(),
+        };
         Ok(Indexed {
             dataset: RepoDataset {
                 repo,
@@ -525,7 +521,7 @@ impl Job<'_> {
                 versions: Vec::new(),
             },
             warnings,
-            cache: cache.map(FactsCache::stats).unwrap_or_default(),
+            cache: cache_stats,
         })
     }
 }
@@ -583,7 +579,7 @@ fn attach_checks(sites: &mut [errdex_model::RawSite], checks: &[ErrorCheck]) {
     }
 }
 
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 enum Parsed {
     Ok {
         facts: Box<FileFacts>,
@@ -671,6 +667,37 @@ fn parse_bytes(
         bytes: text.len() as u64,
         rel,
         warning,
+    }
+}
+
+/// The facts cache at `opts.cache`, if one is asked for and opens.
+pub(crate) fn open_cache(
+    opts: &Options,
+    config: &Config,
+    warnings: &mut Vec<Warning>,
+) -> Option<FactsCache> {
+    let path = opts.cache.as_deref()?;
+    FactsCache::open(path, &cache_options(opts, config))
+        .map_err(|e| {
+            warnings.push(Warning {
+                path: path.display().to_string(),
+                message: format!("the facts cache cannot be opened ({e}); every file is parsed"),
+            })
+        })
+        .ok()
+}
+
+/// Writes what a run added to the cache; a failure is a warning.
+fn flush_cache(cache: &FactsCache, opts: &Options, warnings: &mut Vec<Warning>) {
+    if let Err(e) = cache.flush() {
+        warnings.push(Warning {
+            path: opts
+                .cache
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            message: format!("the facts cache was not written ({e}); the next run parses again"),
+        });
     }
 }
 

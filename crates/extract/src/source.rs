@@ -14,7 +14,7 @@ pub(crate) enum Source {
     /// Files on disk under this folder.
     Dir(PathBuf),
     /// Blobs of one commit's tree.
-    Git(GitTree),
+    Git(Box<GitTree>),
 }
 
 /// One commit's tree: its blobs by path, read from any thread.
