@@ -616,12 +616,12 @@ mod tests {
         // A required string marked absent.
         assert!(!raw(&|r, _| r[3] = NONE));
         // The second record's sites starting before the first's end.
-        assert!(!raw(&|r, _| r[21] = 1));
+        assert!(!raw(&|r, _| r[RECORD_WORDS + 12] = 1));
         // A site naming the wrong record.
         assert!(!raw(&|_, s| s[11] = 1));
         // A JSON hole past its fragment.
         assert!(!raw(&|_, s| s[13] = 100_000));
         // Runs not starting at the first site.
-        assert!(!raw(&|r, _| r[10] = 1));
+        assert!(!raw(&|r, _| r[12] = 1));
     }
 }

@@ -39,17 +39,7 @@ pub fn cache_path(cache_dir: &Path, url: &str) -> PathBuf {
         .split(['/', ':'])
         .filter(|p| !p.is_empty() && *p != "." && *p != "..")
     {
-        let clean: String = part
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        out.push(clean);
+        out.push(crate::safe_name(part, '_'));
     }
     let name = out
         .file_name()

@@ -863,17 +863,21 @@ fn local_repo_name(root: &Path) -> String {
         .map(|n| n.to_string_lossy().trim_end_matches(".git").to_string())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| "root".into());
-    let clean: String = name
-        .chars()
+    format!("local/{}", safe_name(&name, '-'))
+}
+
+/// `name` with every character but ASCII letters, digits, `-`, `_` and
+/// `.` replaced by `with`: a name fit for a path segment.
+pub(crate) fn safe_name(name: &str, with: char) -> String {
+    name.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || "-_.".contains(c) {
                 c
             } else {
-                '-'
+                with
             }
         })
-        .collect();
-    format!("local/{clean}")
+        .collect()
 }
 
 #[cfg(test)]
