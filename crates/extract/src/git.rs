@@ -94,8 +94,8 @@ pub(crate) fn resolve(repo: &gix::Repository, spec: &str) -> Result<ObjectId, Er
 }
 
 /// The files of `commit`'s tree under `prefix` that a walk of its checkout
-/// would choose, with the same rules: hidden, vendored and test-data
-/// folders, `errdex.toml` exclusions, test files, the size limit.
+/// would choose, with the same rules: `.gitignore`, hidden, vendored and
+/// test-data folders, `errdex.toml` exclusions, test files, the size limit.
 /// Symbolic links and submodules are not files of the tree and are left
 /// out.
 pub(crate) fn list(
@@ -119,6 +119,7 @@ pub(crate) fn list(
         warnings: Vec::new(),
     };
     let mut blobs = HashMap::new();
+    let ignores = Ignores::of(repo, &recorder.records);
     for entry in recorder.records {
         if !entry.mode.is_blob() {
             continue;
@@ -140,7 +141,10 @@ pub(crate) fn list(
         let Some(lang) = language_for_path(rel) else {
             continue;
         };
-        if !chosen(rel, opts, config) || (!opts.include_tests && lang.is_test_path(rel)) {
+        if !chosen(rel, opts, config)
+            || (!opts.include_tests && lang.is_test_path(rel))
+            || ignores.ignored(path)
+        {
             continue;
         }
         let size = repo.find_header(entry.oid).map(|h| h.size()).unwrap_or(0);
@@ -162,6 +166,60 @@ pub(crate) fn list(
     }
     walked.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok((walked, blobs))
+}
+
+/// The tree's `.gitignore` files, deepest folder first: a tracked file
+/// they match is left out, as the walk of a checkout leaves it out.
+struct Ignores(Vec<(String, ignore::gitignore::Gitignore)>);
+
+impl Ignores {
+    fn of(repo: &gix::Repository, entries: &[gix::traverse::tree::recorder::Entry]) -> Ignores {
+        let mut out = Vec::new();
+        for e in entries.iter().filter(|e| e.mode.is_blob()) {
+            let Ok(path) = e.filepath.to_str() else {
+                continue;
+            };
+            let dir = match path.strip_suffix(".gitignore") {
+                Some("") => "",
+                Some(d) if d.ends_with('/') => &d[..d.len() - 1],
+                _ => continue,
+            };
+            let Ok(blob) = repo.find_object(e.oid) else {
+                continue;
+            };
+            let mut b = ignore::gitignore::GitignoreBuilder::new(dir);
+            for line in String::from_utf8_lossy(&blob.data).lines() {
+                let _ = b.add_line(None, line);
+            }
+            if let Ok(g) = b.build() {
+                out.push((dir.to_string(), g));
+            }
+        }
+        out.sort_by_key(|(d, _)| {
+            std::cmp::Reverse(d.matches('/').count() + usize::from(!d.is_empty()))
+        });
+        Ignores(out)
+    }
+
+    /// Whether the nearest `.gitignore` with a say ignores `path`
+    /// (repository-relative).
+    fn ignored(&self, path: &str) -> bool {
+        for (dir, g) in &self.0 {
+            let inside = dir.is_empty()
+                || path
+                    .strip_prefix(dir.as_str())
+                    .is_some_and(|r| r.starts_with('/'));
+            if !inside {
+                continue;
+            }
+            match g.matched_path_or_any_parents(path, false) {
+                ignore::Match::Ignore(_) => return true,
+                ignore::Match::Whitelist(_) => return false,
+                ignore::Match::None => {}
+            }
+        }
+        false
+    }
 }
 
 /// Whether the walk would go into every folder of `rel` and keep the file.

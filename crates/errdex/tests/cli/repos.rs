@@ -71,6 +71,16 @@ fn a_repository_reads_alike_bare_by_file_url_and_as_a_work_tree() {
     let t = tempfile::tempdir().unwrap();
     let work = t.path().join("kops");
     repo_of(&kops(), &work);
+    // A tracked file that .gitignore names: left out both ways.
+    std::fs::write(work.join(".gitignore"), "generated/\n").unwrap();
+    std::fs::create_dir_all(work.join("generated")).unwrap();
+    std::fs::write(
+        work.join("generated/gen.go"),
+        "package generated\n\nimport \"errors\"\n\nvar ErrGenerated = errors.New(\"generated: ignored by .gitignore\")\n",
+    )
+    .unwrap();
+    git(&work, &["add", "-f", "-A"]);
+    git(&work, &["commit", "-qm", "generated code"]);
     let bare = t.path().join("kops.git");
     git(
         t.path(),
@@ -104,6 +114,13 @@ fn a_repository_reads_alike_bare_by_file_url_and_as_a_work_tree() {
             .iter()
             .any(|r| r["messagePattern"] == "serving readiness probe: %w"),
         "the seed record"
+    );
+    assert!(
+        !exports
+            .iter()
+            .flatten()
+            .any(|r| r["filePath"].as_str().unwrap().starts_with("generated/")),
+        "a file .gitignore names is not indexed"
     );
     assert_eq!(exports[0], exports[1], "bare repository = work tree");
     assert_eq!(exports[0], exports[2], "file:// URL = work tree");
