@@ -11,15 +11,24 @@
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{de::DeserializeOwned, Serialize};
 use sha2::{Digest, Sha256};
+use std::any::Any;
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// An answer already decoded (or computed) in this process.
+type Memo = Arc<dyn Any + Send + Sync>;
 
 /// The cache of one run: reads go to the file, writes wait for
 /// [`FactsCache::flush`] and land in one transaction.
 pub(crate) struct FactsCache {
     conn: Mutex<Connection>,
     fresh: Mutex<Vec<([u8; 32], Vec<u8>)>>,
+    /// Answers decoded or computed in this process, when remembering: the
+    /// versions of a history run share most blobs, and each is decoded
+    /// once. Off for a run of one commit, which asks for each answer once.
+    memo: Option<Mutex<HashMap<[u8; 32], Memo>>>,
     fingerprint: String,
     hits: AtomicU64,
     misses: AtomicU64,
@@ -54,6 +63,7 @@ impl FactsCache {
         Ok(FactsCache {
             conn: Mutex::new(conn),
             fresh: Mutex::new(Vec::new()),
+            memo: None,
             fingerprint: format!("{}\n{options}", build_id()),
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
@@ -79,7 +89,14 @@ impl FactsCache {
 
     /// The answer stored under `key`, if any (an entry that no longer
     /// reads is a miss).
-    pub(crate) fn get<T: DeserializeOwned>(&self, key: &[u8; 32]) -> Option<T> {
+    pub(crate) fn get<T>(&self, key: &[u8; 32]) -> Option<T>
+    where
+        T: DeserializeOwned + Clone + Send + Sync + 'static,
+    {
+        if let Some(v) = self.recalled::<T>(key) {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Some(v);
+        }
         let found: Option<Vec<u8>> = {
             let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
             let mut stmt = conn
@@ -90,24 +107,55 @@ impl FactsCache {
                 .ok()
                 .flatten()
         };
-        let value = found.and_then(|v| serde_json::from_slice(&v).ok());
+        let value: Option<T> = found.and_then(|v| serde_json::from_slice(&v).ok());
         let counter = if value.is_some() {
             &self.hits
         } else {
             &self.misses
         };
         counter.fetch_add(1, Ordering::Relaxed);
+        if let Some(v) = &value {
+            self.remember(*key, v.clone());
+        }
         value
     }
 
+    /// Keeps every answer decoded in memory from now on: for a run over
+    /// several versions.
+    pub(crate) fn remembering(mut self) -> FactsCache {
+        self.memo = Some(Mutex::new(HashMap::new()));
+        self
+    }
+
+    fn recalled<T: Clone + 'static>(&self, key: &[u8; 32]) -> Option<T> {
+        let memo = self
+            .memo
+            .as_ref()?
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        memo.get(key)?.downcast_ref::<T>().cloned()
+    }
+
+    fn remember<T: Send + Sync + 'static>(&self, key: [u8; 32], value: T) {
+        if let Some(memo) = &self.memo {
+            let mut memo = memo.lock().unwrap_or_else(|e| e.into_inner());
+            memo.insert(key, Arc::new(value));
+        }
+    }
+
     /// Keeps `value` under `key` once the run ends.
-    pub(crate) fn put<T: Serialize>(&self, key: [u8; 32], value: &T) {
+    pub(crate) fn put<T: Serialize + Clone + Send + Sync + 'static>(
+        &self,
+        key: [u8; 32],
+        value: &T,
+    ) {
         if let Ok(v) = serde_json::to_vec(value) {
             self.fresh
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .push((key, v));
         }
+        self.remember(key, value.clone());
     }
 
     /// Writes what the run added, in one transaction. A cache that cannot
@@ -192,6 +240,18 @@ mod tests {
         let again = FactsCache::open(&path, "levels=error").unwrap();
         assert_eq!(again.get::<Vec<String>>(&k), Some(vec!["x".to_string()]));
         assert_eq!(again.stats(), CacheStats { hits: 1, misses: 0 });
+        // Remembering, an answer is decoded once: the second read does
+        // not go to the file (its row is gone by then).
+        let memo = FactsCache::open(&path, "levels=error")
+            .unwrap()
+            .remembering();
+        assert_eq!(memo.get::<Vec<String>>(&k), Some(vec!["x".to_string()]));
+        memo.conn
+            .lock()
+            .unwrap()
+            .execute("DELETE FROM facts", [])
+            .unwrap();
+        assert_eq!(memo.get::<Vec<String>>(&k), Some(vec!["x".to_string()]));
         let other_options = FactsCache::open(&path, "levels=all").unwrap();
         let k2 = other_options.key("facts", "a.go", blob.as_bytes(), "");
         assert_ne!(k, k2, "options are part of the key");
