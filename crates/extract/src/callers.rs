@@ -63,6 +63,7 @@ fn scan_file(
         go_methods(text)
     };
     let docstrings = if python { triple_quoted(b) } else { Vec::new() };
+    let blocks = python.then(|| Blocks::of(text));
     let mut row = 0u32;
     let mut counted = 0usize;
     let mut caller: Option<String> = None;
@@ -107,7 +108,7 @@ fn scan_file(
         // The nearest declaration line above, found incrementally.
         let mut p = caller_scanned;
         if python {
-            caller = indented_caller(&text[..line_start], line, heads);
+            caller = blocks.as_ref().and_then(|bl| bl.caller(line_start, heads));
         } else if heads == FunctionHeads::Func {
             while let Some(off) = memchr::memmem::find(&b[p..line_start], b"\nfunc ") {
                 let s = p + off + 1;
@@ -422,45 +423,109 @@ fn in_string(before: &[u8], python: bool) -> bool {
     open.is_some()
 }
 
-/// The Python function a line belongs to: the nearest `def` above whose
-/// indentation is less than every line between (a `def` whose block has
-/// ended, or a module-level block, is no caller), as `Class.name` in a
-/// class.
-fn indented_caller(above: &str, line: &str, heads: FunctionHeads) -> Option<String> {
-    let indent = |l: &str| l.len() - l.trim_start().len();
-    let mut need = indent(line);
-    let mut function: Option<String> = None;
-    for l in above.lines().rev() {
-        let t = l.trim_start();
-        // A closing bracket ends a header or call written over several
-        // lines (`) -> Response:`): it opens no block.
-        if t.is_empty() || t.starts_with(['#', ')', ']', '}']) || indent(l) >= need {
-            continue;
+/// Python's blocks, for the function a line is in: each line and the
+/// nearest line above it that opens its block (less indented, not blank,
+/// a comment or a closing bracket), found in one pass so that a call in a
+/// long class does not walk back over the class.
+struct Blocks<'a> {
+    lines: Vec<&'a str>,
+    starts: Vec<usize>,
+    opener: Vec<Option<usize>>,
+}
+
+fn indent(l: &str) -> usize {
+    l.len() - l.trim_start().len()
+}
+
+impl<'a> Blocks<'a> {
+    fn of(text: &'a str) -> Blocks<'a> {
+        let (mut lines, mut starts) = (Vec::new(), Vec::new());
+        let mut at = 0;
+        for l in text.split('\n') {
+            starts.push(at);
+            lines.push(l.strip_suffix('\r').unwrap_or(l));
+            at += l.len() + 1;
         }
-        need = indent(l);
-        match (&function, heads.declared(l)) {
-            (None, Some(d)) => function = Some(d),
-            (Some(f), _) if t.starts_with("class ") => {
-                let class = t["class ".len()..]
-                    .split(|c: char| !c.is_alphanumeric() && c != '_')
-                    .next()
-                    .unwrap_or_default();
-                return Some(format!("{class}.{f}"));
+        let mut opener = Vec::with_capacity(lines.len());
+        // Lines that open blocks, less indented from bottom to top.
+        let mut open: Vec<usize> = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            let depth = indent(l);
+            opener.push(
+                open.iter()
+                    .rev()
+                    .find(|&&k| indent(lines[k]) < depth)
+                    .copied(),
+            );
+            let t = l.trim_start();
+            // A closing bracket ends a header or call written over several
+            // lines (`) -> Response:`): it opens no block.
+            if !(t.is_empty() || t.starts_with(['#', ')', ']', '}'])) {
+                while open.last().is_some_and(|&k| indent(lines[k]) >= depth) {
+                    open.pop();
+                }
+                open.push(i);
             }
-            (Some(_), Some(_)) => break, // a nested function's caller
-            (None, None) if need == 0 => return None,
-            _ => {}
         }
-        if need == 0 {
-            break;
+        Blocks {
+            lines,
+            starts,
+            opener,
         }
     }
-    function
+
+    /// The function (`Class.method` for a method) the line holding byte
+    /// `at` is in.
+    fn caller(&self, at: usize, heads: FunctionHeads) -> Option<String> {
+        let line = self.starts.partition_point(|&s| s <= at).saturating_sub(1);
+        let mut function: Option<String> = None;
+        let mut next = self.opener.get(line).copied().flatten();
+        while let Some(k) = next {
+            let l = self.lines[k];
+            let t = l.trim_start();
+            let depth = indent(l);
+            match (&function, heads.declared(l)) {
+                (None, Some(d)) => function = Some(d),
+                (Some(f), _) if t.starts_with("class ") => {
+                    let class = t["class ".len()..]
+                        .split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .next()
+                        .unwrap_or_default();
+                    return Some(format!("{class}.{f}"));
+                }
+                (Some(_), Some(_)) => break, // a nested function's caller
+                (None, None) if depth == 0 => return None,
+                _ => {}
+            }
+            if depth == 0 {
+                break;
+            }
+            next = self.opener[k];
+        }
+        function
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_python_line_is_in_the_function_and_class_that_hold_it() {
+        let text = "import x\n\nclass Store:\n    def get(self, k):\n        if k:\n            return load(\n                k,\n            )\n        # comment\n\n        return find(k)\n\n    def put(self):\n        def inner():\n            save()\n        inner()\n\ndef top():\n    run()\n\nrun()\n";
+        let b = Blocks::of(text);
+        let heads = errdex_lang::language(Lang::Python).conventions().heads;
+        let at = |s: &str| text.find(s).unwrap();
+        assert_eq!(b.caller(at("load("), heads).as_deref(), Some("Store.get"));
+        assert_eq!(b.caller(at("find("), heads).as_deref(), Some("Store.get"));
+        assert_eq!(b.caller(at("save("), heads).as_deref(), Some("inner"));
+        assert_eq!(
+            b.caller(at("inner()\n\ndef"), heads).as_deref(),
+            Some("Store.put")
+        );
+        assert_eq!(b.caller(at("run()\n\nrun"), heads).as_deref(), Some("top"));
+        assert_eq!(b.caller(text.rfind("run()").unwrap(), heads), None);
+    }
 
     #[test]
     fn a_line_is_read_around_a_call_as_far_as_the_window() {
