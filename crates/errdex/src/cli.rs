@@ -72,6 +72,17 @@ pub enum Command {
     ///
     /// Printf-style wrappers (`void fatal(const char *fmt, ...)`, `def
     /// fail(msg, *args)`) are found without configuration.
+    ///
+    /// Repositories and their history:
+    ///
+    ///   errdex index https://github.com/o/r      # cloned bare into --cache-dir
+    ///   errdex index /srv/git/r.git              # bare: HEAD, from git objects
+    ///   errdex index . --ref v1.2.0              # any ref, no checkout
+    ///   errdex index . --tags 'v1.*'             # every release, merged:
+    ///                                            # firstSeen, lastSeen, removedIn
+    ///
+    /// What each file yielded is kept by its git blob id in --cache-dir:
+    /// a re-index parses only what changed.
     #[command(verbatim_doc_comment)]
     Index(IndexArgs),
     /// List records (or dynamic sites) in the database.
