@@ -29,7 +29,8 @@ pub fn index_versions(
     newest_opts.git_ref = Some(newest.commit.clone());
     let config = prepare(&newest_opts)?.config;
     let mut cache_warnings = Vec::new();
-    let cache = crate::open_cache(opts, &config, &mut cache_warnings).map(|c| c.remembering());
+    let cache =
+        crate::parse::open_cache(opts, &config, &mut cache_warnings).map(|c| c.remembering());
     for (i, v) in versions.iter().enumerate() {
         progress.version(&v.name, i, versions.len());
         let mut one = opts.clone();
