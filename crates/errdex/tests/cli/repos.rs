@@ -58,6 +58,24 @@ fn exported(db: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The answers an index run reused and computed, from its `cache:` line.
+fn cache_counts(out: &str) -> (u64, u64) {
+    let n: Vec<u64> = out
+        .split("cache: ")
+        .nth(1)
+        .map(|s| {
+            s.split(|c: char| !c.is_ascii_digit())
+                .filter_map(|n| n.parse().ok())
+                .take(2)
+                .collect()
+        })
+        .unwrap_or_default();
+    match n[..] {
+        [reused, computed] => (reused, computed),
+        _ => panic!("no cache line in {out}"),
+    }
+}
+
 fn index(db: &Path, cache: &Path, args: &[&str]) -> String {
     let mut all = vec!["index", "--cache-dir", cache.to_str().unwrap()];
     all.extend_from_slice(args);
@@ -212,12 +230,7 @@ fn a_reindex_after_a_commit_parses_only_the_changed_blobs_and_keeps_timestamps()
         &cache,
         &[work.to_str().unwrap(), "--repo", "kubernetes/kops"],
     );
-    let computed: u64 = second
-        .split("answers reused, ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("cache line in {second}"));
+    let (_, computed) = cache_counts(&second);
     assert!(computed <= 2, "only the new file is parsed: {second}");
     let after = errdex(&db, &["export", "--format", "jsonl"]);
     let after: Vec<Value> = stdout(&after)
@@ -396,22 +409,9 @@ fn releases_parse_only_the_blobs_an_earlier_release_did_not_have() {
         return;
     };
     let (db, cache) = (t.path().join("h.db"), t.path().join("cache"));
-    let counts = |out: &str| -> (u64, u64) {
-        let n: Vec<u64> = out
-            .split("cache: ")
-            .nth(1)
-            .map(|s| {
-                s.split(|c: char| !c.is_ascii_digit())
-                    .filter_map(|n| n.parse().ok())
-                    .take(2)
-                    .collect()
-            })
-            .unwrap_or_default();
-        (n[0], n[1])
-    };
     // Ten versions of about ten files each: a blob an earlier release had
     // is not parsed again...
-    let (reused, _) = counts(&index(
+    let (reused, _) = cache_counts(&index(
         &db,
         &cache,
         &[repo.to_str().unwrap(), "--tags", "*"],
@@ -419,7 +419,7 @@ fn releases_parse_only_the_blobs_an_earlier_release_did_not_have() {
     assert!(reused > 30, "{reused} answers reused across releases");
     // ...and indexing them again parses nothing.
     let again = index(&db, &cache, &[repo.to_str().unwrap(), "--tags", "*"]);
-    assert_eq!(counts(&again).1, 0, "{again}");
+    assert_eq!(cache_counts(&again).1, 0, "{again}");
 }
 
 #[test]
