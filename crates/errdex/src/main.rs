@@ -8,6 +8,7 @@ use std::ffi::c_void;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    no_transparent_huge_pages();
     use_mimalloc_for_tree_sitter();
     std::process::exit(errdex::run(std::env::args_os()));
 }
@@ -36,5 +37,31 @@ fn use_mimalloc_for_tree_sitter() {
             realloc: libmimalloc_sys::mi_realloc,
             free: libmimalloc_sys::mi_free,
         }));
+    }
+}
+
+/// mimalloc asks for transparent huge pages on the regions it maps; the
+/// kernel then zeroes (and, with `defrag = madvise`, first compacts) 2 MiB
+/// for every region an index run touches, which measured as the larger
+/// share of a run's time (`docs/perf.md`, "Huge pages"). Small pages cost
+/// less here: the heap is allocated and freed in waves, not held.
+#[allow(unsafe_code)]
+fn no_transparent_huge_pages() {
+    const PR_SET_THP_DISABLE: std::ffi::c_int = 41;
+    extern "C" {
+        fn prctl(option: std::ffi::c_int, ...) -> std::ffi::c_int;
+    }
+    // SAFETY: PR_SET_THP_DISABLE takes one integer argument and touches
+    // only this process's memory policy; a kernel without it returns an
+    // error, which changes nothing.
+    #[cfg(target_os = "linux")]
+    unsafe {
+        prctl(
+            PR_SET_THP_DISABLE,
+            1 as std::ffi::c_ulong,
+            0 as std::ffi::c_ulong,
+            0 as std::ffi::c_ulong,
+            0 as std::ffi::c_ulong,
+        );
     }
 }
