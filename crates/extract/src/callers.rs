@@ -43,25 +43,20 @@ struct Call {
 /// (`(name, type)`).
 type FileScan = (Vec<Call>, Vec<(String, String)>);
 
-/// The calls of `names` in one file, and the methods it declares.
+/// The calls of `names` in one file.
 fn scan_file(
     c: &Candidate,
     path: &str,
     text: &str,
     index: &HashMap<&str, usize>,
     names: &[String],
-) -> FileScan {
+) -> Vec<Call> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let lang = c.lang.lang();
     let conventions = c.lang.conventions();
     let heads = conventions.heads;
     let python = lang == Lang::Python;
-    let methods = if python {
-        python_methods(text)
-    } else {
-        go_methods(text)
-    };
     let docstrings = if python { triple_quoted(b) } else { Vec::new() };
     let blocks = python.then(|| Blocks::of(text));
     let mut row = 0u32;
@@ -135,7 +130,7 @@ fn scan_file(
             qualifier,
         });
     }
-    (out, methods)
+    out
 }
 
 /// Whether a variable name `q` reads like type `t` (`store` and `Store`,
@@ -171,6 +166,104 @@ fn line_around(text: &str, at: usize) -> (usize, usize) {
     (start, end)
 }
 
+/// What a file offers the callers pass whatever is searched: the names it
+/// calls (each identifier right before a `(`) and the methods it
+/// declares. Kept by blob alone, so a file's scan is redone only when it
+/// calls a name whose searching changed, not whenever any name did.
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
+struct CallIndex {
+    called: Vec<String>,
+    methods: Vec<(String, String)>,
+}
+
+impl CallIndex {
+    fn of(c: &Candidate, text: &str) -> CallIndex {
+        let b = text.as_bytes();
+        let called: std::collections::BTreeSet<&str> = memchr::memchr_iter(b'(', b)
+            .map(|paren| {
+                let start = b[..paren]
+                    .iter()
+                    .rposition(|&c| !is_ident(c))
+                    .map_or(0, |p| p + 1);
+                &text[start..paren]
+            })
+            .filter(|n| n.len() >= 3)
+            .collect();
+        let methods = if c.lang.lang() == Lang::Python {
+            python_methods(text)
+        } else {
+            go_methods(text)
+        };
+        CallIndex {
+            called: called.into_iter().map(str::to_string).collect(),
+            methods,
+        }
+    }
+}
+
+/// The calls of `names` in one file (indexes into `names`) and the
+/// methods it declares, from the cache where it has them: the file's
+/// [`CallIndex`] by blob, then its scan by blob and the searched names
+/// it calls.
+fn file_calls(
+    c: &Candidate,
+    path: &str,
+    source: &crate::source::Source,
+    cache: Option<&FactsCache>,
+    index: &HashMap<&str, usize>,
+    names: &[String],
+) -> FileScan {
+    let cached = |kind: &str, extra: &str| {
+        cache
+            .zip(c.blob.get())
+            .map(|(cache, b)| (cache, cache.key(kind, path, b.as_bytes(), extra)))
+    };
+    let mut text: Option<String> = None;
+    let calls_key = cached("calls-index", "");
+    let call_index = match calls_key.as_ref().and_then(|(cache, k)| cache.get(k)) {
+        Some(hit) => hit,
+        None => {
+            let found = CallIndex::of(c, text.get_or_insert_with(|| source.text(&c.rel)));
+            if let Some((cache, k)) = &calls_key {
+                cache.put(*k, &found);
+            }
+            found
+        }
+    };
+    // The searched names this file calls, in the global order.
+    let mut wanted: Vec<usize> = call_index
+        .called
+        .iter()
+        .filter_map(|n| index.get(n.as_str()).copied())
+        .collect();
+    wanted.sort_unstable();
+    if wanted.is_empty() {
+        return (Vec::new(), call_index.methods);
+    }
+    let local: Vec<String> = wanted.iter().map(|&i| names[i].clone()).collect();
+    let scan_key = cached("callers", &local.join("\n"));
+    let mut calls: Vec<Call> = match scan_key.as_ref().and_then(|(cache, k)| cache.get(k)) {
+        Some(hit) => hit,
+        None => {
+            let local_index: HashMap<&str, usize> = local
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.as_str(), i))
+                .collect();
+            let text = text.get_or_insert_with(|| source.text(&c.rel));
+            let found = scan_file(c, path, text, &local_index, &local);
+            if let Some((cache, k)) = &scan_key {
+                cache.put(*k, &found);
+            }
+            found
+        }
+    };
+    for call in &mut calls {
+        call.name = wanted[call.name];
+    }
+    (calls, call_index.methods)
+}
+
 /// Sets `facts.callers` of every site whose function is called somewhere.
 pub(crate) fn attach_callers(
     sites: &mut [RawSite],
@@ -193,27 +286,9 @@ pub(crate) fn attach_callers(
         .enumerate()
         .map(|(i, n)| (n.as_str(), i))
         .collect();
-    // A file's scan depends on its content and on the names searched: the
-    // versions of a history run mostly share both.
-    let searched_names = names.join("\n");
     let scans: Vec<FileScan> = files
         .par_iter()
-        .map(|(c, path)| {
-            let key = cache.zip(c.blob.get()).map(|(cache, b)| {
-                (
-                    cache,
-                    cache.key("callers", path, b.as_bytes(), &searched_names),
-                )
-            });
-            if let Some(hit) = key.as_ref().and_then(|(cache, k)| cache.get(k)) {
-                return hit;
-            }
-            let scan = scan_file(c, path, &source.text(&c.rel), &index, &names);
-            if let Some((cache, k)) = key {
-                cache.put(k, &scan);
-            }
-            scan
-        })
+        .map(|(c, path)| file_calls(c, path, source, cache, &index, &names))
         .collect();
 
     let mut method_types: HashMap<String, Vec<String>> = HashMap::new();
