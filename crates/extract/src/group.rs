@@ -16,6 +16,10 @@ pub(crate) struct Context<'a> {
     /// Lines per repo-relative path, to clamp snippets at the end of a file.
     pub line_counts: &'a HashMap<String, u32>,
     pub timestamp: &'a str,
+    /// The blob each repo-relative path was read from, and the facts
+    /// cache: snippets of a blob already seen are not read again.
+    pub blobs: &'a HashMap<&'a str, gix::ObjectId>,
+    pub cache: Option<&'a crate::cache::FactsCache>,
 }
 
 impl Context<'_> {
@@ -35,6 +39,42 @@ impl Context<'_> {
     fn link(&self, path: &str, start: u32, end: u32) -> Option<String> {
         blob_url(self.remote?, self.commit?, path, start, end)
     }
+}
+
+/// The snippets around `lines` (line, column) of the file at repo path
+/// `path`, by line; from the cache when this blob's snippets at these
+/// lines were cut before.
+fn file_snippets(
+    cx: &Context<'_>,
+    path: &str,
+    lines: &[(u32, u32)],
+) -> Result<HashMap<u32, String>, String> {
+    let wanted: Vec<(u32, u32, (u32, u32))> = lines
+        .iter()
+        .map(|&(l, column)| (l, column, cx.range(path, l)))
+        .collect();
+    let key = cx.cache.zip(cx.blobs.get(path)).map(|(cache, blob)| {
+        let extra = serde_json::to_string(&wanted).unwrap_or_default();
+        (cache, cache.key("snippets", path, blob.as_bytes(), &extra))
+    });
+    if let Some(hit) = key.as_ref().and_then(|(cache, k)| cache.get(k)) {
+        return Ok(hit);
+    }
+    let rel = path
+        .strip_prefix(&cx.snap.prefix)
+        .map(|p| p.trim_start_matches('/'))
+        .unwrap_or(path);
+    let bytes = cx.source.read(rel).map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&bytes);
+    let all: Vec<&str> = text.split('\n').collect();
+    let cut: HashMap<u32, String> = wanted
+        .iter()
+        .map(|&(l, column, range)| (l, snippet(&all, range, (l, column))))
+        .collect();
+    if let Some((cache, k)) = key {
+        cache.put(k, &cut);
+    }
+    Ok(cut)
 }
 
 pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Vec<Warning>) {
@@ -62,28 +102,7 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
     type FileSnippets = (String, Result<HashMap<u32, String>, String>);
     let read: Vec<FileSnippets> = files
         .par_iter()
-        .map(|(path, lines)| {
-            let rel = path
-                .strip_prefix(&cx.snap.prefix)
-                .map(|p| p.trim_start_matches('/'))
-                .unwrap_or(path);
-            let r = cx
-                .source
-                .read(rel)
-                .map(|b| {
-                    let text = String::from_utf8_lossy(&b);
-                    let all: Vec<&str> = text.split('\n').collect();
-                    lines
-                        .iter()
-                        .map(|&(l, column)| {
-                            let (start, end) = cx.range(path, l);
-                            (l, snippet(&all, (start, end), (l, column)))
-                        })
-                        .collect()
-                })
-                .map_err(|e| e.to_string());
-            (path.to_string(), r)
-        })
+        .map(|(path, lines)| (path.to_string(), file_snippets(cx, path, lines)))
         .collect();
     let mut snippets: HashMap<String, HashMap<u32, String>> = HashMap::new();
     let mut warnings = Vec::new();

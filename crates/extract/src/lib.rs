@@ -486,6 +486,10 @@ impl Job<'_> {
         stats.sites = sites.len() as u64;
         stats.dynamic_sites = dynamic.len() as u64;
 
+        let blobs: HashMap<&str, gix::ObjectId> = readable
+            .iter()
+            .filter_map(|(c, rel)| Some((rel.as_str(), *c.blob.get()?)))
+            .collect();
         let ctx = group::Context {
             repo: &repo,
             commit: commit.as_deref(),
@@ -494,6 +498,8 @@ impl Job<'_> {
             source: &source,
             line_counts: &line_counts,
             timestamp: &opts.timestamp,
+            blobs: &blobs,
+            cache,
         };
         let (mut records, snippet_warnings) = pool.install(|| group::records(sites, &ctx));
         warnings.extend(snippet_warnings);
