@@ -220,9 +220,11 @@ fn a_reindex_after_a_commit_parses_only_the_changed_blobs_and_keeps_timestamps()
     );
     assert!(first.contains(" 0 answers reused"), "{first}");
     let before = exported(&db);
-    // A commit that adds one file with one new error.
+    // A commit that adds one file with one new error, in a function whose
+    // name the callers pass now searches: no other file's answers depend
+    // on the set of names searched, only on the names each file calls.
     let new = work.join("pkg/added.go");
-    std::fs::write(&new, "package pkg\n\nimport \"errors\"\n\nfunc f() error { return errors.New(\"an added error\") }\n").unwrap();
+    std::fs::write(&new, "package pkg\n\nimport \"errors\"\n\nfunc addedCheck() error { return errors.New(\"an added error\") }\n").unwrap();
     git(&work, &["add", "-A"]);
     git(&work, &["commit", "-qm", "one file more"]);
     let second = index(
@@ -231,7 +233,9 @@ fn a_reindex_after_a_commit_parses_only_the_changed_blobs_and_keeps_timestamps()
         &[work.to_str().unwrap(), "--repo", "kubernetes/kops"],
     );
     let (_, computed) = cache_counts(&second);
-    assert!(computed <= 2, "only the new file is parsed: {second}");
+    // Its parse, the names it calls, its snippet, its flows (the cause
+    // graph); every file's callers scan again would be five more.
+    assert!(computed <= 4, "only the new file is read: {second}");
     let after = errdex(&db, &["export", "--format", "jsonl"]);
     let after: Vec<Value> = stdout(&after)
         .lines()
@@ -249,6 +253,22 @@ fn a_reindex_after_a_commit_parses_only_the_changed_blobs_and_keeps_timestamps()
         kept.len(),
         "records the commit did not touch keep contentChangedAt"
     );
+    // Untouched records are not written again, yet read as of the new run.
+    let head = Command::new("git")
+        .args(["-C", work.to_str().unwrap(), "rev-parse", "HEAD"])
+        .output()
+        .unwrap();
+    let head = String::from_utf8(head.stdout).unwrap();
+    let added = after
+        .iter()
+        .find(|r| r["messagePattern"] == "an added error")
+        .unwrap();
+    for r in &after {
+        assert_eq!(r["analyzedSha"].as_str(), Some(head.trim()), "{}", r["id"]);
+        assert_eq!(r["analyzedAt"], added["analyzedAt"], "{}", r["id"]);
+        let link = r["githubUrl"].as_str().unwrap_or(head.trim());
+        assert!(link.contains(head.trim()), "{link}");
+    }
 }
 
 /// The ten releases of bench/history (semver 2.11.0 … 3.1.2) as tagged

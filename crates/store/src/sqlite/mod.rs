@@ -2,12 +2,17 @@
 
 use crate::{Error, ListQuery, RepoSummary, Result, Store, TraceRow};
 use chrono::{DateTime, Duration, SecondsFormat, Utc};
+use encode::{
+    encode, encode_all, record_columns, record_row, rows_to_records, RecordTraceFields, RunStamp,
+    Stored, TraceFields,
+};
 use errdex_model::{DynamicSite, Record, RepoDataset};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
+
+mod encode;
 
 /// Migrations in order; `PRAGMA user_version` records how many have run.
 const MIGRATIONS: &[&str] = &[
@@ -17,6 +22,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("004_trace.sql"),
     include_str!("005_trace_guards.sql"),
     include_str!("006_versions_and_crawl.sql"),
+    include_str!("007_marked_records.sql"),
 ];
 
 /// An atlas in one SQLite file.
@@ -110,202 +116,6 @@ pub(crate) fn timestamp(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// A record's JSON and a hash of what it says, ignoring when it was said.
-/// A record whose content did not change keeps its earlier
-/// `contentChangedAt`.
-struct Encoded {
-    hash: String,
-    json: String,
-    content_changed_at: String,
-    /// The `record_traces` row: [`TraceFields`].
-    trace: String,
-}
-
-/// What tracing reads of a stored record, kept in `record_traces` so that
-/// loading an atlas's templates parses a few hundred bytes per record
-/// instead of the whole record. Positional (JSON arrays, no field names):
-/// `[language, documentation, [site, …]]`.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct TraceFields(
-    errdex_model::Lang,
-    Option<String>,
-    Vec<TraceSite>,
-    #[serde(default, skip_serializing_if = "Option::is_none")] Option<crate::Presence>,
-);
-
-/// A site without its facts but its guards and fills, which tracing reads
-/// of them: `[file, line, function, callee, errorType, errorClass, args,
-/// start, end, url, guards, fills]` (rows written before guards have ten,
-/// before fills eleven).
-#[derive(serde::Serialize, serde::Deserialize)]
-struct TraceSite(
-    String,
-    u32,
-    Option<String>,
-    String,
-    errdex_model::ErrorType,
-    Option<String>,
-    Vec<String>,
-    u32,
-    u32,
-    Option<String>,
-    #[serde(default)] Vec<String>,
-    #[serde(default)] Option<errdex_model::Fill>,
-);
-
-impl TraceFields {
-    fn of(r: &Record) -> TraceFields {
-        TraceFields(
-            r.language,
-            r.documentation.clone(),
-            r.sites
-                .iter()
-                .map(|s| {
-                    TraceSite(
-                        s.file_path.clone(),
-                        s.line_number,
-                        s.function.clone(),
-                        s.callee.clone(),
-                        s.error_type,
-                        s.error_class.clone(),
-                        s.args.clone(),
-                        s.source_code_start,
-                        s.source_code_end,
-                        s.github_url.clone(),
-                        s.facts.guards.clone(),
-                        s.facts.fills.clone(),
-                    )
-                })
-                .collect(),
-            crate::Presence::of(r),
-        )
-    }
-}
-
-impl From<TraceSite> for crate::TraceSite {
-    fn from(t: TraceSite) -> Self {
-        crate::TraceSite {
-            file_path: t.0,
-            line_number: t.1,
-            function: t.2,
-            callee: t.3,
-            args: t.6,
-            github_url: t.9,
-            guards: t.10,
-            fills: t.11,
-        }
-    }
-}
-
-/// What tracing reads of a whole stored record, for a row that has no
-/// `record_traces` row.
-#[derive(serde::Deserialize)]
-struct RecordTraceFields {
-    language: errdex_model::Lang,
-    documentation: Option<String>,
-    sites: Vec<WholeSite>,
-}
-
-/// A whole stored site as tracing reads it: the site, and its guards from
-/// its facts.
-#[derive(serde::Deserialize)]
-struct WholeSite {
-    #[serde(flatten)]
-    site: crate::TraceSite,
-    #[serde(default)]
-    facts: WholeSiteFacts,
-}
-
-#[derive(serde::Deserialize, Default)]
-struct WholeSiteFacts {
-    #[serde(default)]
-    guards: Vec<String>,
-    #[serde(default)]
-    fills: Option<errdex_model::Fill>,
-}
-
-impl From<WholeSite> for crate::TraceSite {
-    fn from(w: WholeSite) -> Self {
-        crate::TraceSite {
-            guards: w.facts.guards,
-            fills: w.facts.fills,
-            ..w.site
-        }
-    }
-}
-
-fn encode(r: &Record, previous: &HashMap<String, (String, String)>) -> Result<Encoded> {
-    let json = serde_json::to_string(r)?;
-    let trace = serde_json::to_string(&TraceFields::of(r))?;
-    // The run's timestamp appears only in analyzedAt and contentChangedAt
-    // (it names this very millisecond), and the commit only where the
-    // record is pinned to it (analyzedSha, links): removing both leaves the
-    // content, so a record a new commit did not touch keeps its
-    // contentChangedAt.
-    let mut content = json
-        .replace(&r.analyzed_at, "")
-        .replace(&r.content_changed_at, "");
-    if let Some(sha) = r.analyzed_sha.as_deref().filter(|s| s.len() >= 7) {
-        content = content.replace(sha, "");
-    }
-    let digest = Sha256::digest(content);
-    let hash: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
-    Ok(match previous.get(&r.id) {
-        Some((old_hash, changed_at))
-            if *old_hash == hash && *changed_at != r.content_changed_at =>
-        {
-            Encoded {
-                json: json.replacen(
-                    &format!("\"contentChangedAt\":\"{}\"", r.content_changed_at),
-                    &format!("\"contentChangedAt\":\"{changed_at}\""),
-                    1,
-                ),
-                hash,
-                content_changed_at: changed_at.clone(),
-                trace,
-            }
-        }
-        _ => Encoded {
-            json,
-            hash,
-            content_changed_at: r.content_changed_at.clone(),
-            trace,
-        },
-    })
-}
-
-/// [`encode`] for every record, in parallel, in order.
-fn encode_all(
-    records: &[Record],
-    previous: &HashMap<String, (String, String)>,
-) -> Result<Vec<Encoded>> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = records.len().div_ceil(threads).max(256);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = records
-            .chunks(chunk)
-            .map(|c| {
-                scope.spawn(move || {
-                    c.iter()
-                        .map(|r| encode(r, previous))
-                        .collect::<Result<Vec<_>>>()
-                })
-            })
-            .collect();
-        let mut out = Vec::with_capacity(records.len());
-        for h in handles {
-            out.extend(h.join().expect("encoding does not panic")?);
-        }
-        Ok(out)
-    })
-}
-
-fn rows_to_records(rows: Vec<String>) -> Result<Vec<Record>> {
-    rows.iter()
-        .map(|j| serde_json::from_str(j).map_err(Error::from))
-        .collect()
-}
-
 impl SqliteStore {
     /// [`Store::replace_repo`] in two steps, so the slow part of an index
     /// run overlaps the database work: opens the write transaction, reads
@@ -321,26 +131,7 @@ impl SqliteStore {
     ) -> Result<Option<String>> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut previous: HashMap<String, (String, String)> = HashMap::new();
-        {
-            let mut st = tx.prepare(
-                "SELECT id, content_hash, content_changed_at FROM records WHERE repo = ?",
-            )?;
-            let rows = st.query_map([repo], |r| {
-                Ok((r.get::<_, String>(0)?, (r.get(1)?, r.get(2)?)))
-            })?;
-            for row in rows {
-                let (id, v) = row?;
-                previous.insert(id, v);
-            }
-        }
-        tx.execute(
-            "DELETE FROM records_fts WHERE rowid IN (SELECT seq FROM records WHERE repo = ?)",
-            [repo],
-        )?;
-        tx.execute("DELETE FROM records WHERE repo = ?", [repo])?;
-        tx.execute("DELETE FROM dynamic_sites WHERE repo = ?", [repo])?;
-
+        let stored = stored_rows(&tx, repo)?;
         let Some(ds) = dataset() else {
             return Ok(None); // dropping `tx` rolls back
         };
@@ -350,73 +141,136 @@ impl SqliteStore {
             "the dataset belongs to the repo being replaced"
         );
         let version = next_version(&tx)?;
+        let analyzed_at = encode::common_analyzed_at(&ds.records);
         tx.execute(
-            "INSERT INTO repos (repo, commit_sha, remote_url, dataset_version, indexed_at, stats, versions)
-             VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6)
+            "INSERT INTO repos (repo, commit_sha, remote_url, dataset_version, indexed_at, stats,
+               versions, analyzed_at)
+             VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6, ?7)
              ON CONFLICT(repo) DO UPDATE SET commit_sha = ?2, remote_url = ?3,
-               dataset_version = ?4, indexed_at = ?4, stats = ?5, versions = ?6",
+               dataset_version = ?4, indexed_at = ?4, stats = ?5, versions = ?6, analyzed_at = ?7",
             params![
                 ds.repo,
                 ds.commit,
                 ds.remote_url,
                 version,
                 serde_json::to_string(&ds.stats)?,
-                serde_json::to_string(&ds.versions)?
+                serde_json::to_string(&ds.versions)?,
+                analyzed_at,
             ],
         )?;
-        {
-            let mut ins = tx.prepare(
-                "INSERT INTO records (id, repo, slug, message_pattern, error_message, error_type,
-                   severity, file_path, line_number, error_code, content_hash, record,
-                   content_changed_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            )?;
-            let mut fts = tx.prepare(
-                "INSERT INTO records_fts (rowid, error_message, message_pattern) VALUES (?, ?, ?)",
-            )?;
-            let mut traces = tx.prepare("INSERT INTO record_traces (seq, trace) VALUES (?, ?)")?;
-            // Serialising and hashing is most of the work: do it on every
-            // core, then insert in order.
-            let encoded = encode_all(&ds.records, &previous)?;
-            for (r, e) in ds.records.iter().zip(encoded) {
-                ins.execute(params![
-                    r.id,
-                    r.repo,
-                    r.slug,
-                    r.message_pattern,
-                    r.error_message,
-                    r.error_type.as_str(),
-                    r.severity.as_str(),
-                    r.file_path,
-                    r.line_number,
-                    r.error_code,
-                    e.hash,
-                    e.json,
-                    e.content_changed_at,
-                ])?;
-                let seq = tx.last_insert_rowid();
-                fts.execute(params![seq, r.error_message, r.message_pattern])?;
-                traces.execute(params![seq, e.trace])?;
-            }
-            let mut dy = tx.prepare(
-                "INSERT INTO dynamic_sites (repo, file_path, line_number, function, callee, expression)
-                 VALUES (?, ?, ?, ?, ?, ?)",
-            )?;
-            for d in &ds.dynamic_sites {
-                dy.execute(params![
-                    ds.repo,
-                    d.file_path,
-                    d.line_number,
-                    d.function,
-                    d.callee,
-                    d.expression
-                ])?;
-            }
+        // Serialising and hashing is most of the work: done on every core.
+        let run = RunStamp {
+            commit: ds.commit.as_deref(),
+            analyzed_at: &analyzed_at,
+        };
+        let encoded = encode_all(&ds.records, run, &stored)?;
+        let kept: std::collections::HashSet<&str> = ds
+            .records
+            .iter()
+            .zip(&encoded)
+            .filter(|(_, e)| e.unchanged)
+            .map(|(r, _)| r.id.as_str())
+            .collect();
+        // Rows go before any is added: a slug moves between records.
+        let gone: Vec<i64> = stored
+            .iter()
+            .filter(|(id, _)| !kept.contains(id.as_str()))
+            .map(|(_, s)| s.seq)
+            .collect();
+        delete_rows(&tx, &gone)?;
+        let fresh: Vec<(&Record, &encode::Encoded)> = ds
+            .records
+            .iter()
+            .zip(&encoded)
+            .filter(|(_, e)| !e.unchanged)
+            .collect();
+        insert_rows(&tx, &fresh)?;
+        tx.execute("DELETE FROM dynamic_sites WHERE repo = ?", [repo])?;
+        let mut dy = tx.prepare(
+            "INSERT INTO dynamic_sites (repo, file_path, line_number, function, callee, expression)
+             VALUES (?, ?, ?, ?, ?, ?)",
+        )?;
+        for d in &ds.dynamic_sites {
+            dy.execute(params![
+                ds.repo,
+                d.file_path,
+                d.line_number,
+                d.function,
+                d.callee,
+                d.expression
+            ])?;
         }
+        drop(dy);
         set_version(&tx, &version)?;
         tx.commit()?;
         Ok(Some(version))
     }
+}
+
+/// What is stored of `repo`'s records, by id.
+fn stored_rows(tx: &rusqlite::Transaction<'_>, repo: &str) -> Result<HashMap<String, Stored>> {
+    let mut st = tx.prepare(
+        "SELECT id, seq, content_hash, content_changed_at, analyzed_at FROM records WHERE repo = ?",
+    )?;
+    let rows = st.query_map([repo], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            Stored {
+                seq: r.get(1)?,
+                hash: r.get(2)?,
+                content_changed_at: r.get(3)?,
+                analyzed_at: r.get(4)?,
+            },
+        ))
+    })?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Removes records by `seq`, with their search and trace rows.
+fn delete_rows(tx: &rusqlite::Transaction<'_>, seqs: &[i64]) -> Result<()> {
+    let mut fts = tx.prepare("DELETE FROM records_fts WHERE rowid = ?")?;
+    let mut rec = tx.prepare("DELETE FROM records WHERE seq = ?")?;
+    for seq in seqs {
+        fts.execute([seq])?;
+        rec.execute([seq])?;
+    }
+    Ok(())
+}
+
+/// Adds records with their search and trace rows.
+fn insert_rows(tx: &rusqlite::Transaction<'_>, rows: &[(&Record, &encode::Encoded)]) -> Result<()> {
+    let mut ins = tx.prepare(
+        "INSERT INTO records (id, repo, slug, message_pattern, error_message, error_type,
+           severity, file_path, line_number, error_code, content_hash, record,
+           content_changed_at, analyzed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )?;
+    let mut fts = tx.prepare(
+        "INSERT INTO records_fts (rowid, error_message, message_pattern) VALUES (?, ?, ?)",
+    )?;
+    let mut traces = tx.prepare("INSERT INTO record_traces (seq, trace) VALUES (?, ?)")?;
+    for (r, e) in rows {
+        ins.execute(params![
+            r.id,
+            r.repo,
+            r.slug,
+            r.message_pattern,
+            r.error_message,
+            r.error_type.as_str(),
+            r.severity.as_str(),
+            r.file_path,
+            r.line_number,
+            r.error_code,
+            e.hash,
+            e.json,
+            e.content_changed_at,
+            e.analyzed_at,
+        ])?;
+        let seq = tx.last_insert_rowid();
+        fts.execute(params![seq, r.error_message, r.message_pattern])?;
+        traces.execute(params![seq, e.trace])?;
+    }
+    Ok(())
 }
 
 /// Records `version` as the atlas's newest dataset version.
@@ -503,30 +357,47 @@ impl Store for SqliteStore {
         let mut repos: Vec<&str> = Vec::new();
         {
             let mut old = tx.prepare(
-                "SELECT content_hash, content_changed_at FROM records WHERE id = ? AND repo = ?",
+                "SELECT r.seq, r.content_hash, r.content_changed_at, r.analyzed_at,
+                   p.commit_sha, p.analyzed_at
+                 FROM records r JOIN repos p ON p.repo = r.repo WHERE r.id = ? AND r.repo = ?",
             )?;
             let mut up = tx.prepare(
                 "UPDATE records SET severity = ?, content_hash = ?, record = ?,
-                   content_changed_at = ? WHERE id = ?",
+                   content_changed_at = ?, analyzed_at = ? WHERE id = ?",
             )?;
             let mut trace = tx.prepare(
                 "INSERT OR REPLACE INTO record_traces (seq, trace)
                  SELECT seq, ? FROM records WHERE id = ?",
             )?;
             for r in records {
-                let prev: Option<(String, String)> = old
-                    .query_row(params![r.id, r.repo], |row| Ok((row.get(0)?, row.get(1)?)))
+                type Row = (Stored, Option<String>, Option<String>);
+                let prev: Option<Row> = old
+                    .query_row(params![r.id, r.repo], |row| {
+                        let stored = Stored {
+                            seq: row.get(0)?,
+                            hash: row.get(1)?,
+                            content_changed_at: row.get(2)?,
+                            analyzed_at: row.get(3)?,
+                        };
+                        Ok((stored, row.get(4)?, row.get(5)?))
+                    })
                     .optional()?;
                 // A record that is no longer stored (re-indexed away) is
                 // not brought back.
-                let Some(prev) = prev else { continue };
-                let previous = HashMap::from([(r.id.clone(), prev)]);
-                let e = encode(r, &previous)?;
+                let Some((stored, commit, repo_analyzed_at)) = prev else {
+                    continue;
+                };
+                let run = RunStamp {
+                    commit: commit.as_deref(),
+                    analyzed_at: repo_analyzed_at.as_deref().unwrap_or_default(),
+                };
+                let e = encode(r, run, Some(&stored))?;
                 up.execute(params![
                     r.severity.as_str(),
                     e.hash,
                     e.json,
                     e.content_changed_at,
+                    e.analyzed_at,
                     r.id
                 ])?;
                 trace.execute(params![e.trace, r.id])?;
@@ -608,14 +479,15 @@ impl Store for SqliteStore {
         let (wh, args) = q.where_sql();
         let limit = if q.limit == 0 { -1 } else { q.limit as i64 };
         let sql = format!(
-            "SELECT record FROM records {wh} ORDER BY repo, file_path, line_number, message_pattern LIMIT {limit} OFFSET {}",
+            "SELECT {} FROM records {wh} ORDER BY repo, file_path, line_number, message_pattern LIMIT {limit} OFFSET {}",
+            record_columns("records"),
             q.offset
         );
         let conn = self.conn();
         let mut st = conn.prepare(&sql)?;
         let rows = st
-            .query_map(rusqlite::params_from_iter(args.iter()), |r| r.get(0))?
-            .collect::<std::result::Result<Vec<String>, _>>()?;
+            .query_map(rusqlite::params_from_iter(args.iter()), record_row)?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
         rows_to_records(rows)
     }
 
@@ -632,22 +504,28 @@ impl Store for SqliteStore {
 
     fn get(&self, id: &str) -> Result<Option<Record>> {
         let conn = self.conn();
-        let row: Option<String> = conn
-            .query_row("SELECT record FROM records WHERE id = ?", [id], |r| {
-                r.get(0)
-            })
+        let row = conn
+            .query_row(
+                &format!(
+                    "SELECT {} FROM records WHERE id = ?",
+                    record_columns("records")
+                ),
+                [id],
+                record_row,
+            )
             .optional()?;
         Ok(rows_to_records(row.into_iter().collect())?.pop())
     }
 
     fn find_slug(&self, repo: Option<&str>, slug: &str) -> Result<Vec<Record>> {
         let conn = self.conn();
-        let mut st = conn.prepare(
-            "SELECT record FROM records WHERE slug = ?1 AND (?2 IS NULL OR repo = ?2) ORDER BY repo",
-        )?;
+        let mut st = conn.prepare(&format!(
+            "SELECT {} FROM records WHERE slug = ?1 AND (?2 IS NULL OR repo = ?2) ORDER BY repo",
+            record_columns("records")
+        ))?;
         let rows = st
-            .query_map(params![slug, repo], |r| r.get(0))?
-            .collect::<std::result::Result<Vec<String>, _>>()?;
+            .query_map(params![slug, repo], record_row)?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
         rows_to_records(rows)
     }
 
@@ -658,14 +536,15 @@ impl Store for SqliteStore {
         }
         let conn = self.conn();
         let mut st = conn.prepare(&format!(
-            "SELECT r.record FROM records_fts f JOIN records r ON r.seq = f.rowid
+            "SELECT {} FROM records_fts f JOIN records r ON r.seq = f.rowid
              WHERE records_fts MATCH ?1 AND (?2 IS NULL OR r.repo = ?2)
                AND NOT ({TRACE_ONLY})
-             ORDER BY bm25(records_fts) LIMIT ?3"
+             ORDER BY bm25(records_fts) LIMIT ?3",
+            record_columns("r")
         ))?;
         let rows = st
-            .query_map(params![query, repo, limit as i64], |r| r.get(0))?
-            .collect::<std::result::Result<Vec<String>, _>>()?;
+            .query_map(params![query, repo, limit as i64], record_row)?
+            .collect::<std::result::Result<Vec<_>, _>>()?;
         rows_to_records(rows)
     }
 
@@ -700,6 +579,10 @@ impl Store for SqliteStore {
              LEFT JOIN record_traces t ON t.seq = r.seq
              WHERE (?1 IS NULL OR r.repo = ?1) ORDER BY r.repo, r.message_pattern",
         )?;
+        let commits: HashMap<String, Option<String>> = conn
+            .prepare("SELECT repo, commit_sha FROM repos")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<std::result::Result<_, _>>()?;
         let mut whole = conn.prepare("SELECT record FROM records WHERE seq = ?")?;
         let mut rows = st.query(params![repo])?;
         let mut out = Vec::new();
@@ -708,10 +591,12 @@ impl Store for SqliteStore {
                 .get_ref(4)?
                 .as_str_or_null()
                 .map_err(rusqlite::Error::from)?;
+            let repo: String = r.get(1)?;
+            let commit = commits.get(&repo).and_then(|c| c.as_deref());
             let (language, documentation, sites, presence) = match trace {
                 Some(json) => {
                     let TraceFields(language, documentation, sites, presence) =
-                        serde_json::from_str(json)?;
+                        serde_json::from_str(&encode::with_commit(json, commit))?;
                     (
                         language,
                         documentation,
@@ -721,14 +606,15 @@ impl Store for SqliteStore {
                 }
                 None => {
                     let json: String = whole.query_row([r.get::<_, i64>(5)?], |row| row.get(0))?;
-                    let f: RecordTraceFields = serde_json::from_str(&json)?;
+                    let f: RecordTraceFields =
+                        serde_json::from_str(&encode::with_commit(&json, commit))?;
                     let sites = f.sites.into_iter().map(crate::TraceSite::from).collect();
                     (f.language, f.documentation, sites, None)
                 }
             };
             out.push(TraceRow {
                 id: r.get(0)?,
-                repo: r.get(1)?,
+                repo,
                 slug: r.get(2)?,
                 message_pattern: r.get(3)?,
                 language,

@@ -496,3 +496,134 @@ fn llm_cache_round_trips() {
     s.cache_put("k", "local", "m", "{\"a\":2}").unwrap();
     assert_eq!(s.cache_get("k").unwrap().as_deref(), Some("{\"a\":2}"));
 }
+
+/// `record` pinned to `sha` at run time `at`, as an index run makes it.
+fn pinned(mut r: Record, sha: &str, at: &str) -> Record {
+    r.analyzed_sha = Some(sha.into());
+    r.github_url = Some(format!("https://github.com/a/a/blob/{sha}/a.go#L1-L3"));
+    r.analyzed_at = at.into();
+    r.content_changed_at = at.into();
+    r
+}
+
+fn pinned_dataset(sha: &str, records: Vec<Record>) -> RepoDataset {
+    RepoDataset {
+        commit: Some(sha.into()),
+        ..dataset("a/a", records)
+    }
+}
+
+/// Each row's pattern and its `error_code` column, which the tests set by
+/// hand to tell a row left alone from one written again.
+fn rows(s: &SqliteStore) -> Vec<(String, Option<String>)> {
+    s.conn()
+        .prepare("SELECT message_pattern, error_code FROM records ORDER BY message_pattern")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<std::result::Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn a_new_commit_rewrites_only_the_records_it_changed_and_reads_pin_the_rest_to_it() {
+    let s = SqliteStore::open_in_memory().unwrap();
+    let (c1, c2) = ("1".repeat(40), "2".repeat(40));
+    let (t1, t2) = ("2026-01-01T00:00:00.000Z", "2026-02-02T00:00:00.000Z");
+    let first = |p: &str, line| pinned(record("a/a", p, line), &c1, t1);
+    s.replace_repo(&pinned_dataset(
+        &c1,
+        vec![first("kept", 1), first("moved", 2), first("dropped", 3)],
+    ))
+    .unwrap();
+    s.conn()
+        .execute("UPDATE records SET error_code = 'untouched'", [])
+        .unwrap();
+
+    let second = |p: &str, line| pinned(record("a/a", p, line), &c2, t2);
+    s.replace_repo(&pinned_dataset(
+        &c2,
+        vec![second("kept", 1), second("moved", 9), second("added", 4)],
+    ))
+    .unwrap();
+    let untouched = Some("untouched".to_string());
+    assert_eq!(
+        rows(&s),
+        vec![
+            ("added".into(), None),
+            ("kept".into(), untouched),
+            ("moved".into(), None),
+        ],
+        "only the unchanged record is the row stored before"
+    );
+
+    // The untouched row reads as of the new run: its commit, its links,
+    // its time; its content date stays.
+    let kept = s.get(&record("a/a", "kept", 1).id).unwrap().unwrap();
+    assert_eq!(kept, {
+        let mut want = second("kept", 1);
+        want.content_changed_at = t1.into();
+        want
+    });
+    let traced = s.trace_rows(None).unwrap();
+    let kept_trace = traced.iter().find(|t| t.message_pattern == "kept").unwrap();
+    assert!(kept_trace
+        .sites
+        .iter()
+        .all(|site| site.github_url.as_deref().is_none_or(|u| u.contains(&c2))));
+    let listed = s.list(&ListQuery::default()).unwrap();
+    assert!(listed
+        .iter()
+        .all(|r| r.analyzed_sha.as_deref() == Some(c2.as_str()) && r.analyzed_at == t2));
+    assert_eq!(s.search("kept", None, 5).unwrap()[0], kept);
+    assert_eq!(s.find_slug(None, "kept").unwrap()[0], kept);
+}
+
+#[test]
+fn an_atlas_written_before_marked_rows_reads_the_same_after_the_migration() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v6.db");
+    let sha = "3".repeat(40);
+    let mut r = pinned(traced_record(), &sha, "2026-01-01T00:00:00.000Z");
+    r.content_changed_at = "2025-12-12T00:00:00.000Z".into();
+    {
+        let conn = Connection::open(&path).unwrap();
+        for m in &MIGRATIONS[..6] {
+            conn.execute_batch(m).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 6).unwrap();
+        conn.execute(
+            "INSERT INTO repos (repo, commit_sha, dataset_version, indexed_at, stats)
+             VALUES ('a/a', ?1, 'v', 'v', '{}')",
+            [&sha],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO records (id, repo, slug, message_pattern, error_message, error_type,
+               severity, file_path, line_number, content_hash, record, content_changed_at)
+             VALUES (?1, 'a/a', ?2, ?3, ?3, 'exception', 'error', 'b.go', 7, 'h', ?4, ?5)",
+            params![
+                r.id,
+                r.slug,
+                r.message_pattern,
+                serde_json::to_string(&r).unwrap(),
+                r.content_changed_at
+            ],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO record_traces (seq, trace) VALUES (1, ?1)",
+            [serde_json::to_string(&encode::TraceFields::of(&r)).unwrap()],
+        )
+        .unwrap();
+    }
+    let migrated = SqliteStore::open(&path).unwrap();
+    assert_eq!(migrated.get(&r.id).unwrap(), Some(r.clone()));
+    let stored: String = migrated
+        .conn()
+        .query_row("SELECT record FROM records", [], |row| row.get(0))
+        .unwrap();
+    assert!(!stored.contains(&sha), "the commit is a mark in the row");
+    let trace = &migrated.trace_rows(None).unwrap()[0];
+    assert_eq!(trace.sites[0].github_url, r.sites[0].github_url);
+}

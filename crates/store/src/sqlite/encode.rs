@@ -1,0 +1,351 @@
+//! How a record is kept in a row: its JSON with the run's commit and
+//! timestamps replaced by marks, so that a record a new commit did not
+//! change is byte for byte the row already stored and is not written
+//! again. Reads put the repository's commit and the row's times back.
+
+use crate::{Error, Result};
+use errdex_model::Record;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+
+/// Where the repository's commit stands in a stored record (its
+/// `analyzedSha`, its pinned links): as JSON text, inside strings.
+const COMMIT_MARK: &str = r"\u0001errdex:commit\u0001";
+const ANALYZED_MARK: &str = r"\u0001errdex:analyzedAt\u0001";
+const CHANGED_MARK: &str = r"\u0001errdex:contentChangedAt\u0001";
+const MARK_OPEN: &str = r"\u0001errdex:";
+const MARK_CLOSE: &str = r"\u0001";
+
+/// What is stored of a record now: for the row decided by [`encode`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Stored {
+    pub seq: i64,
+    pub hash: String,
+    pub content_changed_at: String,
+    /// `NULL`: the repository's `analyzed_at`.
+    pub analyzed_at: Option<String>,
+}
+
+/// A record as a row: marked JSON, the hash of what it says (marks
+/// left out), and its times.
+pub(crate) struct Encoded {
+    pub hash: String,
+    pub json: String,
+    pub content_changed_at: String,
+    pub analyzed_at: Option<String>,
+    /// The `record_traces` row: [`TraceFields`], marked alike.
+    pub trace: String,
+    /// The row stored already says all of this: nothing to write.
+    pub unchanged: bool,
+}
+
+/// The run a record comes from: the repository's commit (records pinned
+/// to it are marked) and the time most of its records were analysed.
+#[derive(Clone, Copy)]
+pub(crate) struct RunStamp<'a> {
+    pub commit: Option<&'a str>,
+    pub analyzed_at: &'a str,
+}
+
+/// `json` with the record's own timestamps and, where the record is pinned
+/// to the run's commit, that commit replaced by marks.
+fn mark(json: &str, r: &Record, commit: Option<&str>) -> String {
+    let mut out = json
+        .replacen(
+            &format!("\"analyzedAt\":\"{}\"", r.analyzed_at),
+            &format!("\"analyzedAt\":\"{ANALYZED_MARK}\""),
+            1,
+        )
+        .replacen(
+            &format!("\"contentChangedAt\":\"{}\"", r.content_changed_at),
+            &format!("\"contentChangedAt\":\"{CHANGED_MARK}\""),
+            1,
+        );
+    if let Some(sha) = pinned_commit(r, commit) {
+        out = out.replace(sha, COMMIT_MARK);
+    }
+    out
+}
+
+/// The run's commit when `r` is pinned to it (a history run keeps records
+/// of older versions at their own commits, written as they are).
+fn pinned_commit<'a>(r: &Record, commit: Option<&'a str>) -> Option<&'a str> {
+    commit.filter(|c| c.len() >= 7 && r.analyzed_sha.as_deref() == Some(*c))
+}
+
+/// The first 12 bytes of the SHA-256 of `marked` without its marks, in
+/// hex: what the record says, whenever and at whichever commit it was said.
+fn content_hash(marked: &str) -> String {
+    let mut h = Sha256::new();
+    let mut rest = marked;
+    while let Some(i) = rest.find(MARK_OPEN) {
+        h.update(&rest[..i]);
+        let after = &rest[i + MARK_OPEN.len()..];
+        rest = after
+            .find(MARK_CLOSE)
+            .map_or(after, |j| &after[j + MARK_CLOSE.len()..]);
+    }
+    h.update(rest);
+    h.finalize()[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Puts the repository's commit and the row's times into a stored JSON
+/// text (a record's or a trace's). Rows without marks come back as they are.
+pub(crate) fn fill(
+    json: String,
+    commit: Option<&str>,
+    analyzed_at: Option<&str>,
+    changed_at: Option<&str>,
+) -> String {
+    if !json.contains(MARK_OPEN) {
+        return json;
+    }
+    let mut out = json;
+    for (mark, value) in [
+        (COMMIT_MARK, commit),
+        (ANALYZED_MARK, analyzed_at),
+        (CHANGED_MARK, changed_at),
+    ] {
+        if let Some(v) = value {
+            out = out.replace(mark, v);
+        }
+    }
+    out
+}
+
+/// A stored trace (or record) read only for its sites: the repository's
+/// commit put back into its links, without a copy when it has none.
+pub(crate) fn with_commit<'a>(json: &'a str, commit: Option<&str>) -> std::borrow::Cow<'a, str> {
+    match commit {
+        Some(c) if json.contains(COMMIT_MARK) => json.replace(COMMIT_MARK, c).into(),
+        _ => json.into(),
+    }
+}
+
+/// The row for `r`, given what is stored under its id. A record that
+/// says what the stored one says keeps its `contentChangedAt`; one whose
+/// times and content all match is left alone.
+pub(crate) fn encode(r: &Record, run: RunStamp<'_>, stored: Option<&Stored>) -> Result<Encoded> {
+    let json = mark(&serde_json::to_string(r)?, r, run.commit);
+    let pinned = pinned_commit(r, run.commit).is_some();
+    // A record pinned to another commit than the run's (an older version's,
+    // in a history run) keeps that commit in its text; what it says is the
+    // same whichever commit it names.
+    let own_sha = r
+        .analyzed_sha
+        .as_deref()
+        .filter(|s| !pinned && s.len() >= 7);
+    let hash = match own_sha {
+        Some(sha) => content_hash(&json.replace(sha, "")),
+        None => content_hash(&json),
+    };
+    let mut trace = serde_json::to_string(&TraceFields::of(r))?;
+    if pinned {
+        trace = trace.replace(r.analyzed_sha.as_deref().unwrap_or_default(), COMMIT_MARK);
+    }
+    let analyzed_at = (r.analyzed_at != run.analyzed_at).then(|| r.analyzed_at.clone());
+    let same = stored.filter(|s| s.hash == hash);
+    let content_changed_at = same.map_or_else(
+        || r.content_changed_at.clone(),
+        |s| s.content_changed_at.clone(),
+    );
+    Ok(Encoded {
+        // Only a row whose every other word is filled in on reading is
+        // the same row.
+        unchanged: own_sha.is_none() && same.is_some_and(|s| s.analyzed_at == analyzed_at),
+        hash,
+        json,
+        content_changed_at,
+        analyzed_at,
+        trace,
+    })
+}
+
+/// [`encode`] for every record, in parallel, in order.
+pub(crate) fn encode_all(
+    records: &[Record],
+    run: RunStamp<'_>,
+    stored: &HashMap<String, Stored>,
+) -> Result<Vec<Encoded>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = records.len().div_ceil(threads).max(256);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = records
+            .chunks(chunk)
+            .map(|c| {
+                scope.spawn(move || {
+                    c.iter()
+                        .map(|r| encode(r, run, stored.get(&r.id)))
+                        .collect::<Result<Vec<_>>>()
+                })
+            })
+            .collect();
+        let mut out = Vec::with_capacity(records.len());
+        for h in handles {
+            out.extend(h.join().expect("encoding does not panic")?);
+        }
+        Ok(out)
+    })
+}
+
+/// The time most of `records` were analysed at (all of them, after an
+/// index run): stored once on the repository, not on every row.
+pub(crate) fn common_analyzed_at(records: &[Record]) -> String {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for r in records {
+        *counts.entry(r.analyzed_at.as_str()).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
+        .map(|(t, _)| t.to_string())
+        .unwrap_or_default()
+}
+
+/// A stored row as read back: the marked JSON, the repository's commit,
+/// and the row's times.
+pub(crate) type RecordRow = (String, Option<String>, Option<String>, Option<String>);
+
+pub(crate) fn rows_to_records(rows: Vec<RecordRow>) -> Result<Vec<Record>> {
+    rows.into_iter()
+        .map(|(json, commit, analyzed, changed)| {
+            let json = fill(
+                json,
+                commit.as_deref(),
+                analyzed.as_deref(),
+                changed.as_deref(),
+            );
+            serde_json::from_str(&json).map_err(Error::from)
+        })
+        .collect()
+}
+
+/// The columns [`rows_to_records`] reads, from table alias `t`.
+pub(crate) fn record_columns(t: &str) -> String {
+    format!(
+        "{t}.record, (SELECT p.commit_sha FROM repos p WHERE p.repo = {t}.repo),
+         coalesce({t}.analyzed_at, (SELECT p.analyzed_at FROM repos p WHERE p.repo = {t}.repo)),
+         {t}.content_changed_at"
+    )
+}
+
+/// Reads one [`RecordRow`] from columns 0–3.
+pub(crate) fn record_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RecordRow> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+}
+
+/// What tracing reads of a stored record, kept in `record_traces` so that
+/// loading an atlas's templates parses a few hundred bytes per record
+/// instead of the whole record. Positional (JSON arrays, no field names):
+/// `[language, documentation, [site, …]]`.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct TraceFields(
+    pub errdex_model::Lang,
+    pub Option<String>,
+    pub Vec<TraceSite>,
+    #[serde(default, skip_serializing_if = "Option::is_none")] pub Option<crate::Presence>,
+);
+
+/// A site without its facts but its guards and fills, which tracing reads
+/// of them: `[file, line, function, callee, errorType, errorClass, args,
+/// start, end, url, guards, fills]` (rows written before guards have ten,
+/// before fills eleven).
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct TraceSite(
+    String,
+    u32,
+    Option<String>,
+    String,
+    errdex_model::ErrorType,
+    Option<String>,
+    Vec<String>,
+    u32,
+    u32,
+    Option<String>,
+    #[serde(default)] Vec<String>,
+    #[serde(default)] Option<errdex_model::Fill>,
+);
+
+impl TraceFields {
+    pub(crate) fn of(r: &Record) -> TraceFields {
+        TraceFields(
+            r.language,
+            r.documentation.clone(),
+            r.sites
+                .iter()
+                .map(|s| {
+                    TraceSite(
+                        s.file_path.clone(),
+                        s.line_number,
+                        s.function.clone(),
+                        s.callee.clone(),
+                        s.error_type,
+                        s.error_class.clone(),
+                        s.args.clone(),
+                        s.source_code_start,
+                        s.source_code_end,
+                        s.github_url.clone(),
+                        s.facts.guards.clone(),
+                        s.facts.fills.clone(),
+                    )
+                })
+                .collect(),
+            crate::Presence::of(r),
+        )
+    }
+}
+
+impl From<TraceSite> for crate::TraceSite {
+    fn from(t: TraceSite) -> Self {
+        crate::TraceSite {
+            file_path: t.0,
+            line_number: t.1,
+            function: t.2,
+            callee: t.3,
+            args: t.6,
+            github_url: t.9,
+            guards: t.10,
+            fills: t.11,
+        }
+    }
+}
+
+/// What tracing reads of a whole stored record, for a row that has no
+/// `record_traces` row.
+#[derive(serde::Deserialize)]
+pub(crate) struct RecordTraceFields {
+    pub language: errdex_model::Lang,
+    pub documentation: Option<String>,
+    pub sites: Vec<WholeSite>,
+}
+
+/// A whole stored site as tracing reads it: the site, and its guards from
+/// its facts.
+#[derive(serde::Deserialize)]
+pub(crate) struct WholeSite {
+    #[serde(flatten)]
+    site: crate::TraceSite,
+    #[serde(default)]
+    facts: WholeSiteFacts,
+}
+
+#[derive(serde::Deserialize, Default)]
+struct WholeSiteFacts {
+    #[serde(default)]
+    guards: Vec<String>,
+    #[serde(default)]
+    fills: Option<errdex_model::Fill>,
+}
+
+impl From<WholeSite> for crate::TraceSite {
+    fn from(w: WholeSite) -> Self {
+        crate::TraceSite {
+            guards: w.facts.guards,
+            fills: w.facts.fills,
+            ..w.site
+        }
+    }
+}
