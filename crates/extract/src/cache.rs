@@ -23,7 +23,12 @@ type Memo = Arc<dyn Any + Send + Sync>;
 /// The cache of one run: reads go to the file, writes wait for
 /// [`FactsCache::flush`] and land in one transaction.
 pub(crate) struct FactsCache {
+    path: std::path::PathBuf,
+    /// The connection that writes, at [`FactsCache::flush`].
     conn: Mutex<Connection>,
+    /// One reading connection per thread: lookups of a run's threads do
+    /// not wait for each other (WAL lets readers run side by side).
+    readers: thread_local::ThreadLocal<Option<Connection>>,
     fresh: Mutex<Vec<([u8; 32], Vec<u8>)>>,
     /// Answers decoded or computed in this process, when remembering: the
     /// versions of a history run share most blobs, and each is decoded
@@ -64,7 +69,9 @@ impl FactsCache {
             })
             .map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(FactsCache {
+            path: path.to_path_buf(),
             conn: Mutex::new(conn),
+            readers: thread_local::ThreadLocal::new(),
             fresh: Mutex::new(Vec::new()),
             memo: None,
             fingerprint: format!("{}\n{options}", build_id()),
@@ -100,8 +107,7 @@ impl FactsCache {
             self.hits.fetch_add(1, Ordering::Relaxed);
             return Some(v);
         }
-        let found: Option<Vec<u8>> = {
-            let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        let found: Option<Vec<u8>> = self.reader().and_then(|conn| {
             let mut stmt = conn
                 .prepare_cached("SELECT value FROM facts WHERE key = ?1")
                 .ok()?;
@@ -109,7 +115,7 @@ impl FactsCache {
                 .optional()
                 .ok()
                 .flatten()
-        };
+        });
         let value: Option<T> = found.and_then(|v| serde_json::from_slice(&v).ok());
         let counter = if value.is_some() {
             &self.hits
@@ -121,6 +127,21 @@ impl FactsCache {
             self.remember(*key, v.clone());
         }
         value
+    }
+
+    /// This thread's reading connection (`None` when the file cannot be
+    /// opened again: every lookup is then a miss).
+    fn reader(&self) -> Option<&Connection> {
+        self.readers
+            .get_or(|| {
+                let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                    | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+                let conn = Connection::open_with_flags(&self.path, flags).ok()?;
+                conn.busy_timeout(std::time::Duration::from_secs(30)).ok()?;
+                conn.pragma_update(None, "mmap_size", 1i64 << 32).ok()?;
+                Some(conn)
+            })
+            .as_ref()
     }
 
     /// Keeps every answer decoded in memory from now on: for a run over
