@@ -164,6 +164,40 @@ pub(crate) fn encode(r: &Record, run: RunStamp<'_>, stored: Option<&Stored>) -> 
     })
 }
 
+/// What a replacement writes: the stored rows to remove (those gone, and
+/// those whose record changed) and the records to add.
+pub(crate) struct Change<'a> {
+    pub gone: Vec<i64>,
+    pub fresh: Vec<(&'a Record, &'a Encoded)>,
+}
+
+impl<'a> Change<'a> {
+    /// The change from `stored` to `records` (encoded as `encoded`).
+    pub(crate) fn of(
+        records: &'a [Record],
+        encoded: &'a [Encoded],
+        stored: &HashMap<String, Stored>,
+    ) -> Change<'a> {
+        let kept: std::collections::HashSet<&str> = records
+            .iter()
+            .zip(encoded)
+            .filter(|(_, e)| e.unchanged)
+            .map(|(r, _)| r.id.as_str())
+            .collect();
+        let gone = stored
+            .iter()
+            .filter(|(id, _)| !kept.contains(id.as_str()))
+            .map(|(_, s)| s.seq)
+            .collect();
+        let fresh = records
+            .iter()
+            .zip(encoded)
+            .filter(|(_, e)| !e.unchanged)
+            .collect();
+        Change { gone, fresh }
+    }
+}
+
 /// [`encode`] for every record, in parallel, in order.
 pub(crate) fn encode_all(
     records: &[Record],
@@ -221,20 +255,6 @@ pub(crate) fn rows_to_records(rows: Vec<RecordRow>) -> Result<Vec<Record>> {
             serde_json::from_str(&json).map_err(Error::from)
         })
         .collect()
-}
-
-/// The columns [`rows_to_records`] reads, from table alias `t`.
-pub(crate) fn record_columns(t: &str) -> String {
-    format!(
-        "{t}.record, (SELECT p.commit_sha FROM repos p WHERE p.repo = {t}.repo),
-         coalesce({t}.analyzed_at, (SELECT p.analyzed_at FROM repos p WHERE p.repo = {t}.repo)),
-         {t}.content_changed_at"
-    )
-}
-
-/// Reads one [`RecordRow`] from columns 0–3.
-pub(crate) fn record_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RecordRow> {
-    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
 }
 
 /// What tracing reads of a stored record, kept in `record_traces` so that

@@ -10,12 +10,17 @@
 //! ```
 #![deny(missing_docs)]
 
+#[cfg(test)]
+mod conformance;
+mod encode;
+mod pg;
 mod queue;
 mod sqlite;
 
 use errdex_model::{DynamicSite, IndexStats, Lang, Record, RepoDataset, RepoVersion};
 use serde::Serialize;
 
+pub use pg::{PgStore, LEASE_SECONDS};
 pub use queue::{CrawlJob, CrawlQueue, JobOutcome, JobState};
 pub use sqlite::SqliteStore;
 
@@ -42,6 +47,9 @@ pub enum Error {
     /// An SQLite error.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// A PostgreSQL error.
+    #[error("database error: {0}")]
+    Postgres(#[from] postgres::Error),
     /// A stored record could not be read back.
     #[error("stored record is corrupt: {0}")]
     Json(#[from] serde_json::Error),
@@ -223,4 +231,90 @@ pub trait Store: Send + Sync {
     fn cache_get(&self, key: &str) -> Result<Option<String>>;
     /// Stores an LLM answer under `key`.
     fn cache_put(&self, key: &str, provider: &str, model: &str, answer: &str) -> Result<()>;
+}
+
+/// A store chosen by what `--db` names: a `postgres://` (or
+/// `postgresql://`) URL is a [`PgStore`], anything else an SQLite file.
+#[derive(Debug)]
+pub enum AnyStore {
+    /// An SQLite file.
+    Sqlite(SqliteStore),
+    /// A PostgreSQL database.
+    Postgres(Box<PgStore>),
+}
+
+/// `db` as it may be printed: a PostgreSQL URL's password replaced.
+pub fn shown_db(db: &str) -> String {
+    if is_postgres_url(db) {
+        pg::redacted(db)
+    } else {
+        db.to_string()
+    }
+}
+
+/// Whether `db` names a PostgreSQL database rather than a file.
+pub fn is_postgres_url(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+impl AnyStore {
+    /// Opens (creating and migrating) the atlas `db` names.
+    pub fn open(db: &str) -> Result<AnyStore> {
+        if is_postgres_url(db) {
+            Ok(AnyStore::Postgres(Box::new(PgStore::open(db)?)))
+        } else {
+            Ok(AnyStore::Sqlite(SqliteStore::open(std::path::Path::new(
+                db,
+            ))?))
+        }
+    }
+
+    fn inner(&self) -> &dyn Store {
+        match self {
+            AnyStore::Sqlite(s) => s,
+            AnyStore::Postgres(s) => &**s,
+        }
+    }
+}
+
+impl Store for AnyStore {
+    fn replace_repo(&self, dataset: &RepoDataset) -> Result<String> {
+        self.inner().replace_repo(dataset)
+    }
+    fn repos(&self) -> Result<Vec<RepoSummary>> {
+        self.inner().repos()
+    }
+    fn list(&self, q: &ListQuery) -> Result<Vec<Record>> {
+        self.inner().list(q)
+    }
+    fn count(&self, q: &ListQuery) -> Result<u64> {
+        self.inner().count(q)
+    }
+    fn get(&self, id: &str) -> Result<Option<Record>> {
+        self.inner().get(id)
+    }
+    fn find_slug(&self, repo: Option<&str>, slug: &str) -> Result<Vec<Record>> {
+        self.inner().find_slug(repo, slug)
+    }
+    fn search(&self, text: &str, repo: Option<&str>, limit: usize) -> Result<Vec<Record>> {
+        self.inner().search(text, repo, limit)
+    }
+    fn dynamic_sites(&self, repo: Option<&str>) -> Result<Vec<(String, DynamicSite)>> {
+        self.inner().dynamic_sites(repo)
+    }
+    fn trace_rows(&self, repo: Option<&str>) -> Result<Vec<TraceRow>> {
+        self.inner().trace_rows(repo)
+    }
+    fn dataset_version(&self) -> Result<Option<String>> {
+        self.inner().dataset_version()
+    }
+    fn update_records(&self, records: &[Record]) -> Result<Option<String>> {
+        self.inner().update_records(records)
+    }
+    fn cache_get(&self, key: &str) -> Result<Option<String>> {
+        self.inner().cache_get(key)
+    }
+    fn cache_put(&self, key: &str, provider: &str, model: &str, answer: &str) -> Result<()> {
+        self.inner().cache_put(key, provider, model, answer)
+    }
 }

@@ -81,7 +81,7 @@ pub enum JobOutcome {
 }
 
 /// A queue of repositories to index.
-pub trait CrawlQueue {
+pub trait CrawlQueue: Send + Sync {
     /// Adds the sources not queued yet, in order; with `again`, sources
     /// already done or failed are queued again. Returns how many were
     /// (re)queued.
@@ -93,4 +93,11 @@ pub trait CrawlQueue {
     fn finish_job(&self, seq: i64, outcome: &JobOutcome) -> Result<()>;
     /// Every job, in list order.
     fn jobs(&self) -> Result<Vec<CrawlJob>>;
+    /// Tells the queue that `owner` is still working on job `seq`, where
+    /// jobs are leased (PostgreSQL: a job whose lease passes is taken
+    /// again); false when the job is no longer `owner`'s.
+    fn renew(&self, seq: i64, owner: u32) -> Result<bool> {
+        let _ = (seq, owner);
+        Ok(true)
+    }
 }

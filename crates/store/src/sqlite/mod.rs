@@ -1,18 +1,16 @@
 //! The SQLite backend.
 
+use crate::encode::{
+    self, encode, encode_all, rows_to_records, RecordRow, RecordTraceFields, RunStamp, Stored,
+    TraceFields,
+};
 use crate::{Error, ListQuery, RepoSummary, Result, Store, TraceRow};
 use chrono::{DateTime, Duration, SecondsFormat, Utc};
-use encode::{
-    encode, encode_all, record_columns, record_row, rows_to_records, RecordTraceFields, RunStamp,
-    Stored, TraceFields,
-};
 use errdex_model::{DynamicSite, Record, RepoDataset};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
-
-mod encode;
 
 /// Migrations in order; `PRAGMA user_version` records how many have run.
 const MIGRATIONS: &[&str] = &[
@@ -164,27 +162,10 @@ impl SqliteStore {
             analyzed_at: &analyzed_at,
         };
         let encoded = encode_all(&ds.records, run, &stored)?;
-        let kept: std::collections::HashSet<&str> = ds
-            .records
-            .iter()
-            .zip(&encoded)
-            .filter(|(_, e)| e.unchanged)
-            .map(|(r, _)| r.id.as_str())
-            .collect();
         // Rows go before any is added: a slug moves between records.
-        let gone: Vec<i64> = stored
-            .iter()
-            .filter(|(id, _)| !kept.contains(id.as_str()))
-            .map(|(_, s)| s.seq)
-            .collect();
-        delete_rows(&tx, &gone)?;
-        let fresh: Vec<(&Record, &encode::Encoded)> = ds
-            .records
-            .iter()
-            .zip(&encoded)
-            .filter(|(_, e)| !e.unchanged)
-            .collect();
-        insert_rows(&tx, &fresh)?;
+        let change = encode::Change::of(&ds.records, &encoded, &stored);
+        delete_rows(&tx, &change.gone)?;
+        insert_rows(&tx, &change.fresh)?;
         tx.execute("DELETE FROM dynamic_sites WHERE repo = ?", [repo])?;
         let mut dy = tx.prepare(
             "INSERT INTO dynamic_sites (repo, file_path, line_number, function, callee, expression)
@@ -271,6 +252,20 @@ fn insert_rows(tx: &rusqlite::Transaction<'_>, rows: &[(&Record, &encode::Encode
         traces.execute(params![seq, e.trace])?;
     }
     Ok(())
+}
+
+/// The columns [`rows_to_records`] reads, from table alias `t`.
+fn record_columns(t: &str) -> String {
+    format!(
+        "{t}.record, (SELECT p.commit_sha FROM repos p WHERE p.repo = {t}.repo),
+         coalesce({t}.analyzed_at, (SELECT p.analyzed_at FROM repos p WHERE p.repo = {t}.repo)),
+         {t}.content_changed_at"
+    )
+}
+
+/// Reads one [`RecordRow`] from columns 0–3.
+fn record_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RecordRow> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
 }
 
 /// Records `version` as the atlas's newest dataset version.
