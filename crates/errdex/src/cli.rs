@@ -181,6 +181,25 @@ pub enum Command {
     /// and failed ones anew. Exit code 1 when some repository failed.
     #[command(verbatim_doc_comment)]
     Crawl(CrawlArgs),
+    /// Take repositories from the queue of a shared atlas and index them.
+    ///
+    /// Run any number of workers, on any machines, against one PostgreSQL
+    /// atlas:
+    ///
+    ///   errdex crawl repos.txt --db postgres://u:pw@db/atlas   # queue them
+    ///   errdex worker --db postgres://u:pw@db/atlas           # on each machine
+    ///
+    /// Each job is taken by one worker (FOR UPDATE SKIP LOCKED), indexed by
+    /// a child `errdex index` under --timeout and --memory and written in
+    /// one transaction. A worker holds its job by a lease it renews every
+    /// few seconds; a killed worker's job is taken again by another once
+    /// the lease (30 s) has passed. Waits for new jobs unless
+    /// --exit-when-idle. Works on an SQLite atlas too (one machine).
+    #[command(verbatim_doc_comment)]
+    Worker(WorkerArgs),
+    /// Show the queue of a crawl: jobs by state, what is running, what
+    /// failed and why, and the atlas's repositories.
+    Status,
 }
 
 #[derive(Debug, Args)]
@@ -303,6 +322,16 @@ pub struct ExplainArgs {
 pub struct CrawlArgs {
     /// The list of repositories (lines, or .toml).
     pub file: PathBuf,
+    /// Queue the listed repositories already done or failed again.
+    #[arg(long)]
+    pub again: bool,
+    #[command(flatten)]
+    pub limits: JobLimits,
+}
+
+/// How each repository of a queue is indexed.
+#[derive(Debug, Args)]
+pub struct JobLimits {
     /// Stop indexing one repository after this many seconds and record it
     /// as failed.
     #[arg(long, default_value_t = 600, value_name = "SECONDS")]
@@ -313,12 +342,22 @@ pub struct CrawlArgs {
     /// Tries after the first for a remote that cannot be reached.
     #[arg(long, default_value_t = 3)]
     pub retries: u32,
-    /// Queue the listed repositories already done or failed again.
-    #[arg(long)]
-    pub again: bool,
     /// Where URLs are cloned and file results are kept (as for `index`).
     #[arg(long, env = "ERRDEX_CACHE_DIR", value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// Exit when the queue has no job to take, instead of waiting for one.
+    #[arg(long)]
+    pub exit_when_idle: bool,
+    /// Seconds a job stays this worker's without a renewal (it renews
+    /// every third of that): if it dies, another takes the job after this.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    pub lease: u64,
+    #[command(flatten)]
+    pub limits: JobLimits,
 }
 
 #[derive(Debug, Args)]

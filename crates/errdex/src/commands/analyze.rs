@@ -5,7 +5,7 @@ use crate::Failure;
 use anyhow::{anyhow, Context};
 use errdex_llm::{Config, Session, Stats};
 use errdex_model::Record;
-use errdex_store::{ListQuery, SqliteStore, Store};
+use errdex_store::{AnyStore, ListQuery, Store};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -13,7 +13,7 @@ use std::time::Instant;
 /// The configuration file used when --config is not given.
 const DEFAULT_CONFIG: &str = "errdex.toml";
 
-pub(crate) fn run(store: &SqliteStore, a: AnalyzeArgs) -> Result<(), Failure> {
+pub(crate) fn run(store: &AnyStore, a: AnalyzeArgs) -> Result<(), Failure> {
     let records = store.list(&ListQuery {
         repo: a.repo.clone(),
         ..ListQuery::default()
@@ -59,7 +59,7 @@ pub(crate) fn run(store: &SqliteStore, a: AnalyzeArgs) -> Result<(), Failure> {
 
 /// Re-runs the static analyser over every record of each repository
 /// (related errors need the whole repository).
-fn static_pass(store: &SqliteStore, mut records: Vec<Record>) -> Result<(), Failure> {
+fn static_pass(store: &AnyStore, mut records: Vec<Record>) -> Result<(), Failure> {
     let started = Instant::now();
     errdex_analyze::analyze_all(&mut records);
     let secs = started.elapsed().as_secs_f64();
@@ -75,7 +75,7 @@ fn static_pass(store: &SqliteStore, mut records: Vec<Record>) -> Result<(), Fail
 }
 
 fn llm_pass(
-    store: &SqliteStore,
+    store: &AnyStore,
     records: Vec<Record>,
     config: &Config,
     a: &AnalyzeArgs,

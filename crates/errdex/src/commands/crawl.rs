@@ -5,10 +5,10 @@
 //! cannot be reached is tried again with back-off; a killed crawl is
 //! resumed by running it again.
 
-use crate::cli::CrawlArgs;
+use crate::cli::{CrawlArgs, JobLimits};
 use crate::Failure;
 use anyhow::{anyhow, Context};
-use errdex_store::{CrawlJob, CrawlQueue, JobOutcome, JobState, SqliteStore};
+use errdex_store::{AnyStore, CrawlJob, CrawlQueue, JobOutcome, JobState};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -22,27 +22,95 @@ const REASON_LINES: usize = 3;
 
 pub(crate) fn run(db: &Path, a: CrawlArgs) -> Result<(), Failure> {
     let list = read_list(&a.file)?;
-    let store = SqliteStore::open(db)?;
-    let added = store.enqueue(&list, a.again)?;
-    let total = store.jobs()?.len();
+    let store = super::open_store(db)?;
+    let added = queue(&store).enqueue(&list, a.again)?;
+    let total = queue(&store).jobs()?.len();
     eprintln!(
         "queue: {added} of {} listed repositories added ({total} in the queue)",
         list.len()
     );
-    let limits = Limits::of(&a)?;
+    if super::is_postgres(db) {
+        // A shared atlas: workers on any machine take the queue.
+        eprintln!(
+            "start workers to index them: errdex worker --db {}",
+            super::shown_db(db)
+        );
+        return Ok(());
+    }
+    let limits = Limits::of(&a.limits)?;
     let bar = progress(&store)?;
     let started = Instant::now();
+    let renew_every = Duration::from_secs((errdex_store::LEASE_SECONDS / 3) as u64);
+    let this_run = take_jobs(db, &store, &limits, &bar, true, renew_every)?;
+    bar.finish_and_clear();
+    summary(&queue(&store).jobs()?, this_run, started.elapsed())
+}
+
+/// The store's queue.
+pub(crate) fn queue(store: &AnyStore) -> &dyn CrawlQueue {
+    match store {
+        AnyStore::Sqlite(s) => s,
+        AnyStore::Postgres(p) => &**p,
+    }
+}
+
+/// Takes jobs and indexes them until the queue is idle: nothing queued and
+/// nothing running (a job another worker holds may come back when that
+/// worker dies, so it is waited for); or, when `until_idle` is false,
+/// forever, looking again every second. Returns how many this process
+/// indexed.
+pub(crate) fn take_jobs(
+    db: &Path,
+    store: &AnyStore,
+    limits: &Limits,
+    bar: &ProgressBar,
+    until_idle: bool,
+    renew_every: Duration,
+) -> Result<usize, Failure> {
+    let q = queue(store);
     let me = std::process::id();
-    let mut this_run = 0usize;
-    while let Some(job) = store.claim_job(me, &process_alive)? {
+    let mut taken = 0usize;
+    loop {
+        let Some(job) = q.claim_job(me, &process_alive)? else {
+            let held = q.jobs()?.iter().any(|j| j.state == JobState::Running);
+            if until_idle && !held {
+                return Ok(taken);
+            }
+            std::thread::sleep(Duration::from_millis(if held { 200 } else { 1000 }));
+            continue;
+        };
         bar.set_message(job.source.clone());
-        let outcome = index_with_retries(db, &job, &limits);
-        store.finish_job(job.seq, &outcome)?;
-        this_run += 1;
+        let outcome = with_lease(q, &job, me, renew_every, || {
+            index_with_retries(db, &job, limits)
+        });
+        q.finish_job(job.seq, &outcome)?;
+        taken += 1;
         bar.inc(1);
     }
-    bar.finish_and_clear();
-    summary(&store.jobs()?, this_run, started.elapsed())
+}
+
+/// Runs `work` while renewing `job`'s lease `every` so often.
+fn with_lease<T>(
+    q: &dyn CrawlQueue,
+    job: &CrawlJob,
+    me: u32,
+    every: Duration,
+    work: impl FnOnce() -> T,
+) -> T {
+    let (stop, stopped) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every)
+            {
+                // A renewal that fails is tried again at the next beat; the
+                // lease runs out only if every one fails.
+                let _ = q.renew(job.seq, me);
+            }
+        });
+        let out = work();
+        drop(stop);
+        out
+    })
 }
 
 /// The list: `URL_OR_PATH [TAG_GLOB]` per line (`#` starts a comment), or
@@ -103,7 +171,7 @@ fn toml_list(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
 }
 
 /// The limits each child runs under.
-struct Limits {
+pub(crate) struct Limits {
     timeout: Duration,
     memory: Option<u64>,
     retries: u32,
@@ -114,7 +182,7 @@ struct Limits {
 }
 
 impl Limits {
-    fn of(a: &CrawlArgs) -> Result<Limits, Failure> {
+    pub(crate) fn of(a: &JobLimits) -> Result<Limits, Failure> {
         let memory = match a.memory.as_str() {
             "0" | "none" => None,
             m => Some(super::index::parse_size(m).ok_or_else(|| {
@@ -275,8 +343,8 @@ fn failure(status: ExitStatus, stderr: &str, limits: &Limits) -> Attempt {
     })
 }
 
-fn progress(store: &SqliteStore) -> Result<ProgressBar, Failure> {
-    let jobs = store.jobs()?;
+pub(crate) fn progress(store: &AnyStore) -> Result<ProgressBar, Failure> {
+    let jobs = queue(store).jobs()?;
     let left = jobs
         .iter()
         .filter(|j| matches!(j.state, JobState::Queued | JobState::Running))

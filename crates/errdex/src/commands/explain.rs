@@ -24,7 +24,7 @@ const READ_BUF: usize = 256 * 1024;
 pub(crate) fn run(store: &dyn Store, db: &Path, a: ExplainArgs) -> Result<(), Failure> {
     // The compiled templates are kept beside the database: building them
     // for a large atlas takes longer than tracing a big log.
-    let cache = (!a.no_cache).then(|| errdex_explain::cache::path_for(db));
+    let cache = (!a.no_cache).then(|| super::trace_cache_path(db));
     let ex = match &a.at {
         Some(version) => {
             check_version(store, a.repo.as_deref(), version)?;

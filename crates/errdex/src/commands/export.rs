@@ -3,11 +3,11 @@
 use crate::cli::{ExportArgs, ExportFormat};
 use crate::Failure;
 use anyhow::Context;
-use errdex_store::{ListQuery, SqliteStore, Store};
+use errdex_store::{AnyStore, ListQuery, Store};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub(crate) fn run(store: &SqliteStore, db: &Path, a: ExportArgs) -> Result<(), Failure> {
+pub(crate) fn run(store: &AnyStore, db: &Path, a: ExportArgs) -> Result<(), Failure> {
     if matches!(a.format, ExportFormat::Dataset | ExportFormat::Site) {
         let out = a.out.as_deref().ok_or_else(|| {
             anyhow::anyhow!(
@@ -27,7 +27,7 @@ pub(crate) fn run(store: &SqliteStore, db: &Path, a: ExportArgs) -> Result<(), F
                     )
                     .into());
                 }
-                errdex_serve::export::export_site(SqliteStore::open(db)?, &a.base_url, out)?
+                errdex_serve::export::export_site(super::open_store(db)?, &a.base_url, out)?
             }
         };
         eprintln!(

@@ -6,7 +6,7 @@ use crate::progress::IndexProgress;
 use crate::Failure;
 use anyhow::{anyhow, Context};
 use errdex_extract::{fetch, index_versions, matching_refs, prepare, Options, Version};
-use errdex_store::{SqliteStore, Store};
+use errdex_store::{AnyStore, Store};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -56,7 +56,7 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
     let started = std::time::Instant::now();
     let mut opts = options(&a)?;
     // Open the database first: a bad --db should fail before a long run.
-    let store = SqliteStore::open(db)?;
+    let store = super::open_store(db)?;
     let progress = IndexProgress::new(a.timings);
     let history = a.tags.is_some() || a.ref_glob.is_some() || a.refs.len() > 1;
     let cache_dir = cache_dir(&a)?;
@@ -85,10 +85,19 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
     // The database gets ready (old records read and deleted, inside the
     // run's transaction) on its own thread while the files are parsed;
     // only the inserts wait for the run.
-    let (send, receive) = std::sync::mpsc::sync_channel(1);
+    let (send, receive) =
+        std::sync::mpsc::sync_channel::<std::sync::Arc<errdex_model::RepoDataset>>(1);
     let store = &store;
     let (result, written) = std::thread::scope(|s| {
-        let writer = s.spawn(move || store.replace_repo_when_ready(&repo, || receive.recv().ok()));
+        let writer = s.spawn(move || match store {
+            AnyStore::Sqlite(s) => s.replace_repo_when_ready(&repo, || receive.recv().ok()),
+            // A shared server: the old records stay readable and unlocked
+            // until the run is done, then go in one transaction.
+            AnyStore::Postgres(p) => match receive.recv() {
+                Ok(dataset) => p.replace_repo(&dataset).map(Some),
+                Err(_) => Ok(None),
+            },
+        });
         let result = if history {
             drop(job);
             index_versions(&opts, &versions, &progress)
@@ -114,7 +123,7 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
     });
     let (dataset, warnings, cached) = result?;
     let version = written
-        .with_context(|| format!("writing {}", db.display()))?
+        .with_context(|| format!("writing {}", super::shown_db(db)))?
         .expect("the dataset was sent");
     if a.timings {
         eprintln!(
@@ -179,7 +188,7 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
             cache_dir.display()
         )?;
     }
-    writeln!(err, "database {} (dataset {version})", db.display())?;
+    writeln!(err, "database {} (dataset {version})", super::shown_db(db))?;
     drop(err);
     if a.json_summary {
         let line = serde_json::json!({

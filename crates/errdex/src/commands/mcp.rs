@@ -12,7 +12,7 @@ use std::path::Path;
 pub(crate) fn run(db: &Path, a: McpArgs) -> Result<(), Failure> {
     // stdout carries the protocol: everything else goes to stderr.
     let store = match &a.dataset {
-        Some(dir) => load_dataset(dir)?,
+        Some(dir) => errdex_store::AnyStore::Sqlite(load_dataset(dir)?),
         None => super::open_existing(db)?,
     };
     serve_stdio(ErrdexMcp::new(store, &a.base_url))?;

@@ -4,10 +4,10 @@ use crate::cli::{IndexArgs, LogLevels, ServeArgs, UpArgs};
 use crate::Failure;
 use anyhow::{anyhow, Context};
 use errdex_serve::AppState;
-use errdex_store::{SqliteStore, Store};
+use errdex_store::{AnyStore, Store};
 use std::path::Path;
 
-pub(crate) fn run(store: SqliteStore, db: &Path, a: &ServeArgs) -> Result<(), Failure> {
+pub(crate) fn run(store: AnyStore, db: &Path, a: &ServeArgs) -> Result<(), Failure> {
     let records: u64 = store.repos()?.iter().map(|r| r.records).sum();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -27,7 +27,7 @@ pub(crate) fn run(store: SqliteStore, db: &Path, a: &ServeArgs) -> Result<(), Fa
             .unwrap_or_else(|| format!("http://{local}"));
         eprintln!(
             "serving {records} errors from {} at {base}/ (Ctrl-C stops)",
-            db.display()
+            super::shown_db(db)
         );
         errdex_serve::serve_limited(AppState::new(store, &base), listener, a.limits())
             .await
@@ -60,5 +60,5 @@ pub(crate) fn up(db: &Path, a: UpArgs) -> Result<(), Failure> {
             json_summary: false,
         },
     )?;
-    run(SqliteStore::open(db)?, db, &a.serve)
+    run(super::open_store(db)?, db, &a.serve)
 }

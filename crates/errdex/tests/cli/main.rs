@@ -5,6 +5,7 @@ mod analyze;
 mod browser;
 mod config;
 mod mcp;
+mod postgres;
 mod repos;
 mod serve;
 

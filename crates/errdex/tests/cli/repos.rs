@@ -43,7 +43,7 @@ fn repo_of(from: &Path, dir: &Path) {
 }
 
 /// The export of `db` as records by id, timestamps left out.
-fn exported(db: &Path) -> Vec<Value> {
+pub(super) fn exported(db: &Path) -> Vec<Value> {
     let o = errdex(db, &["export", "--format", "jsonl"]);
     assert!(o.status.success(), "{}", stderr(&o));
     stdout(&o)

@@ -25,7 +25,7 @@ pub(super) fn start(db: &Path, args: &[&str]) -> (Child, String) {
     (child, url)
 }
 
-fn http_get(url: &str, path: &str) -> String {
+pub(super) fn http_get(url: &str, path: &str) -> String {
     let addr = url.trim_start_matches("http://");
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     write!(
