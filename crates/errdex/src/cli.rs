@@ -31,13 +31,15 @@ use std::path::PathBuf;
     verbatim_doc_comment
 )]
 pub struct Cli {
-    /// The atlas database file.
+    /// The atlas: an SQLite database file, or a PostgreSQL URL
+    /// (postgres://USER:PASSWORD@HOST/DB, ?sslmode=require) shared by
+    /// several servers and workers.
     #[arg(
         long,
         global = true,
         env = "ERRDEX_DB",
         default_value = "errdex.db",
-        value_name = "FILE"
+        value_name = "FILE_OR_URL"
     )]
     pub db: PathBuf,
 
