@@ -32,6 +32,8 @@ pub struct PgStore {
     pub(crate) pool: Pool,
     /// Seconds a crawl job stays a worker's without a renewal.
     lease_seconds: std::sync::atomic::AtomicI64,
+    /// The dataset version as last read, and when.
+    version_seen: std::sync::Mutex<Option<(std::time::Instant, Option<String>)>>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -56,6 +58,7 @@ impl PgStore {
         let store = PgStore {
             pool,
             lease_seconds: std::sync::atomic::AtomicI64::new(LEASE_SECONDS),
+            version_seen: std::sync::Mutex::new(None),
         };
         store.migrate()?;
         Ok(store)
@@ -67,6 +70,11 @@ impl PgStore {
     pub fn set_lease_seconds(&self, seconds: i64) {
         self.lease_seconds
             .store(seconds.max(1), std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// This process wrote a dataset: its next read of the version asks.
+    fn forget_version(&self) {
+        *self.version_seen.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
     pub(crate) fn lease_seconds(&self) -> f64 {
@@ -101,6 +109,9 @@ impl PgStore {
         Ok(())
     }
 }
+
+/// How long a dataset version read from the database is taken as current.
+const VERSION_FRESH_MS: u64 = 200;
 
 /// The trace-only tier, as an SQL condition on a record (as SQLite's).
 const TRACE_ONLY: &str = "error_type = 'log' AND severity IN ('info', 'debug')";
@@ -441,8 +452,10 @@ impl PgStore {
             .iter()
             .map(|r| (r.get(0), r.get(1)))
             .collect();
+        // The whole record only for a row without its trace.
         let rows = c.query(
-            "SELECT id, repo, slug, message_pattern, trace, record FROM records
+            "SELECT id, repo, slug, message_pattern, trace,
+               CASE WHEN trace IS NULL THEN record END FROM records
              WHERE ($1::text IS NULL OR repo = $1) ORDER BY repo, message_pattern",
             &[&repo],
         )?;
@@ -581,7 +594,9 @@ pub(crate) fn off_runtime<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Resu
 
 impl Store for PgStore {
     fn replace_repo(&self, dataset: &RepoDataset) -> Result<String> {
-        off_runtime(|| self.replace_repo_now(dataset))
+        let v = off_runtime(|| self.replace_repo_now(dataset))?;
+        self.forget_version();
+        Ok(v)
     }
     fn repos(&self) -> Result<Vec<RepoSummary>> {
         off_runtime(|| self.repos_now())
@@ -607,11 +622,24 @@ impl Store for PgStore {
     fn trace_rows(&self, repo: Option<&str>) -> Result<Vec<TraceRow>> {
         off_runtime(|| self.trace_rows_now(repo))
     }
+    /// Read at most every [`VERSION_FRESH_MS`]: a server asks on every
+    /// request, and a round trip each would cost most of a page's time;
+    /// another process's new dataset is still seen within a second.
     fn dataset_version(&self) -> Result<Option<String>> {
-        off_runtime(|| self.dataset_version_now())
+        let mut seen = self.version_seen.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((at, v)) = seen.as_ref() {
+            if at.elapsed() < std::time::Duration::from_millis(VERSION_FRESH_MS) {
+                return Ok(v.clone());
+            }
+        }
+        let v = off_runtime(|| self.dataset_version_now())?;
+        *seen = Some((std::time::Instant::now(), v.clone()));
+        Ok(v)
     }
     fn update_records(&self, records: &[Record]) -> Result<Option<String>> {
-        off_runtime(|| self.update_records_now(records))
+        let v = off_runtime(|| self.update_records_now(records))?;
+        self.forget_version();
+        Ok(v)
     }
     fn cache_get(&self, key: &str) -> Result<Option<String>> {
         off_runtime(|| self.cache_get_now(key))
