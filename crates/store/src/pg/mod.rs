@@ -20,7 +20,8 @@ use postgres::{Row, Transaction};
 use std::collections::HashMap;
 
 /// Migrations in order; `meta.schema_version` records how many have run.
-/// The n-th matches SQLite's n-th in what it stores.
+/// The first holds what SQLite's first seven hold; a later change to what
+/// is stored gets a migration on each backend, in the same commit.
 const MIGRATIONS: &[&str] = &[include_str!("001_atlas.sql")];
 
 /// The lock every migrating process takes, so that workers and servers
