@@ -21,12 +21,8 @@ fn cache_dir(a: &IndexArgs) -> Result<PathBuf, Failure> {
     if let Some(d) = &a.cache_dir {
         return Ok(d.clone());
     }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .ok_or_else(|| anyhow!("no cache folder: set --cache-dir, ERRDEX_CACHE_DIR or HOME"))?;
-    Ok(base.join("errdex"))
+    super::user_cache_dir()
+        .ok_or_else(|| anyhow!("no cache folder: set --cache-dir, ERRDEX_CACHE_DIR or HOME").into())
 }
 
 /// The versions a history run indexes, oldest first: the tags or refs

@@ -62,14 +62,19 @@ pub(crate) fn trace_cache_path(db: &Path) -> std::path::PathBuf {
     use sha2::Digest;
     let digest = sha2::Sha256::digest(shown_db(db).as_bytes());
     let name: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-    let base = std::env::var_os("XDG_CACHE_HOME")
+    let dir = user_cache_dir().unwrap_or_else(|| std::env::temp_dir().join("errdex"));
+    let _ = std::fs::create_dir_all(&dir);
+    dir.join(format!("postgres-{name}.trace-cache"))
+}
+
+/// The user's cache folder for errdex: `$XDG_CACHE_HOME/errdex` or
+/// `~/.cache/errdex`.
+pub(crate) fn user_cache_dir() -> Option<std::path::PathBuf> {
+    std::env::var_os("XDG_CACHE_HOME")
         .filter(|v| !v.is_empty())
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    let dir = base.join("errdex");
-    let _ = std::fs::create_dir_all(&dir);
-    dir.join(format!("postgres-{name}.trace-cache"))
+        .map(|base| base.join("errdex"))
 }
 
 /// Whether `--db` names a PostgreSQL database (`postgres://…`).

@@ -184,17 +184,7 @@ fn next_version(tx: &mut Transaction<'_>) -> Result<String> {
             &[],
         )?
         .map(|r| r.get(0));
-    let mut version = crate::sqlite::timestamp(chrono::Utc::now());
-    if let Some(prev) = last.as_deref() {
-        if version.as_str() <= prev {
-            if let Ok(p) = chrono::DateTime::parse_from_rfc3339(prev) {
-                version = crate::sqlite::timestamp(
-                    p.with_timezone(&chrono::Utc) + chrono::Duration::milliseconds(1),
-                );
-            }
-        }
-    }
-    Ok(version)
+    Ok(crate::sqlite::version_after(last.as_deref()))
 }
 
 /// Records `version` as the newest and tells listening servers.

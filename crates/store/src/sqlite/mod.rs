@@ -288,8 +288,14 @@ fn next_version(tx: &rusqlite::Transaction<'_>) -> Result<String> {
             |r| r.get(0),
         )
         .optional()?;
+    Ok(version_after(last.as_deref()))
+}
+
+/// Now as a dataset version, or just after `last` if the clock stepped
+/// back: dataset versions only ever increase (both backends).
+pub(crate) fn version_after(last: Option<&str>) -> String {
     let mut version = timestamp(Utc::now());
-    if let Some(prev) = last.as_deref() {
+    if let Some(prev) = last {
         // Same-format RFC 3339 strings order like the instants they name.
         if version.as_str() <= prev {
             if let Ok(p) = DateTime::parse_from_rfc3339(prev) {
@@ -297,7 +303,7 @@ fn next_version(tx: &rusqlite::Transaction<'_>) -> Result<String> {
             }
         }
     }
-    Ok(version)
+    version
 }
 
 /// The trace-only tier, as an SQL condition on a record: log statements
