@@ -434,6 +434,11 @@ pub struct IndexArgs {
     /// records, versions, seconds): for scripts and `crawl`.
     #[arg(long)]
     pub json_summary: bool,
+    /// The crawl job this run indexes (SEQ:ATTEMPT, passed by `crawl` and
+    /// `worker`): the write commits only while the job is still that
+    /// taking's, and marks it done in the same transaction.
+    #[arg(long, hide = true, value_name = "SEQ:ATTEMPT")]
+    pub crawl_ticket: Option<errdex_store::JobTicket>,
 }
 
 #[derive(Debug, Args)]

@@ -4,7 +4,7 @@
 //! `.ci/run` starts one, and under `CI=true` its absence is a failure).
 //! Each PostgreSQL test gets a schema of its own, dropped after.
 
-use crate::{ListQuery, Store};
+use crate::{CrawlQueue, JobOutcome, JobState, ListQuery, Store};
 use errdex_model::{ErrorType, Lang, Record, RepoDataset, Severity, SCHEMA_VERSION};
 
 pub(crate) fn record(repo: &str, pattern: &str, line: u32) -> Record {
@@ -424,7 +424,7 @@ pub(crate) fn dynamic_sites_round_trip(s: &dyn Store) {
 /// or `None` (the backend is not here: a notice, or under CI a failure).
 macro_rules! for_backend {
     ($open:expr) => {
-        for_backend!($open;
+        for_backend!($open; store:
             replace_is_per_repo_and_versions_increase,
             unchanged_records_keep_content_changed_at,
             search_treats_user_text_as_words,
@@ -437,13 +437,24 @@ macro_rules! for_backend {
             dynamic_sites_round_trip,
             reads_as_of_a_new_commit
         );
+        for_backend!($open; backend: a_job_taken_again_fences_out_its_first_taker);
     };
-    ($open:expr; $($name:ident),*) => {
+    ($open:expr; store: $($name:ident),*) => {
         $(
             #[test]
             fn $name() {
-                if let Some(store) = $open(stringify!($name)) {
-                    crate::conformance::$name(crate::conformance::AsStore::as_store(&store));
+                if let Some(b) = $open(stringify!($name)) {
+                    crate::conformance::$name(crate::conformance::Backend::store(&b));
+                }
+            }
+        )*
+    };
+    ($open:expr; backend: $($name:ident),*) => {
+        $(
+            #[test]
+            fn $name() {
+                if let Some(b) = $open(stringify!($name)) {
+                    crate::conformance::$name(&b);
                 }
             }
         )*
@@ -454,23 +465,73 @@ pub(crate) fn reads_as_of_a_new_commit(s: &dyn Store) {
     a_new_commit_reads_untouched_records_as_of_itself(s, &|| {});
 }
 
-/// What a backend's `open` gives, seen as a [`Store`].
-pub(crate) trait AsStore {
-    fn as_store(&self) -> &dyn Store;
+/// A worker whose job was taken again (its lease ran out, or on SQLite its
+/// process died) writes nothing and records nothing: the repository is
+/// written once, by the job's current taker, which marks it done in the
+/// same transaction.
+pub(crate) fn a_job_taken_again_fences_out_its_first_taker(b: &dyn Backend) {
+    let (s, q) = (b.store(), b.queue());
+    q.enqueue(&[("/src/a".into(), None)], false).unwrap();
+    let first = q.claim_job(1, &|_| true).unwrap().unwrap();
+    b.outlive_the_lease();
+    let second = q.claim_job(2, &|p| p != 1).unwrap().expect("taken again");
+    assert_eq!((second.seq, second.attempts), (first.seq, 2));
+    assert!(!q.renew(first.ticket()).unwrap(), "the first lease is gone");
+
+    q.hold_ticket(Some(first.ticket()));
+    let late = s.replace_repo(&dataset("a/a", vec![record("a/a", "late", 1)]));
+    assert!(
+        matches!(late, Err(crate::Error::JobTaken(t)) if t == first.ticket()),
+        "{late:?}"
+    );
+    assert!(s.repos().unwrap().is_empty(), "the refused write left nothing");
+    let done = JobOutcome::Done {
+        repo: "a/a".into(),
+        seconds: 1.0,
+    };
+    assert!(!q.finish_job(first.ticket(), &done).unwrap());
+    assert_eq!(q.jobs().unwrap()[0].state, JobState::Running);
+
+    q.hold_ticket(Some(second.ticket()));
+    s.replace_repo(&dataset("a/a", vec![record("a/a", "kept", 1)]))
+        .unwrap();
+    let job = &q.jobs().unwrap()[0];
+    assert_eq!(
+        (job.state, job.repo.as_deref()),
+        (JobState::Done, Some("a/a")),
+        "the write marked its job done"
+    );
+    assert!(q.finish_job(second.ticket(), &done).unwrap());
+    assert!(q.claim_job(3, &|_| false).unwrap().is_none(), "done once");
+    q.hold_ticket(None);
+    assert_eq!(s.repos().unwrap()[0].records, 1);
 }
 
-impl AsStore for Box<dyn Store> {
-    fn as_store(&self) -> &dyn Store {
-        &**self
+/// What a backend's `open` gives: its store and queue, and how a test
+/// waits for a job's lease to run out.
+pub(crate) trait Backend {
+    fn store(&self) -> &dyn Store;
+    fn queue(&self) -> &dyn CrawlQueue;
+    /// SQLite leases nothing (a job's process is asked whether it lives).
+    fn outlive_the_lease(&self) {}
+}
+
+impl Backend for crate::SqliteStore {
+    fn store(&self) -> &dyn Store {
+        self
+    }
+    fn queue(&self) -> &dyn CrawlQueue {
+        self
     }
 }
 
 mod sqlite {
-    fn open(_: &str) -> Option<Box<dyn crate::Store>> {
-        Some(Box::new(crate::SqliteStore::open_in_memory().unwrap()))
+    fn open(_: &str) -> Option<crate::SqliteStore> {
+        Some(crate::SqliteStore::open_in_memory().unwrap())
     }
     for_backend!(open);
 }
+
 
 pub(crate) mod postgres {
     use crate::PgStore;
@@ -482,9 +543,15 @@ pub(crate) mod postgres {
         schema: String,
     }
 
-    impl crate::conformance::AsStore for Scoped {
-        fn as_store(&self) -> &dyn crate::Store {
+    impl crate::conformance::Backend for Scoped {
+        fn store(&self) -> &dyn crate::Store {
             &self.store
+        }
+        fn queue(&self) -> &dyn crate::CrawlQueue {
+            &self.store
+        }
+        fn outlive_the_lease(&self) {
+            std::thread::sleep(std::time::Duration::from_millis(1100));
         }
     }
 
@@ -521,6 +588,7 @@ pub(crate) mod postgres {
             let _ = c.batch_execute(&format!("DROP SCHEMA IF EXISTS \"{schema}\" CASCADE"));
         }
         let store = PgStore::open_in_schema(&url, Some(&schema)).unwrap();
+        store.set_lease_seconds(1);
         Some(Scoped { store, url, schema })
     }
     for_backend!(open);

@@ -21,7 +21,7 @@ use errdex_model::{DynamicSite, IndexStats, Lang, Record, RepoDataset, RepoVersi
 use serde::Serialize;
 
 pub use pg::{PgStore, LEASE_SECONDS};
-pub use queue::{CrawlJob, CrawlQueue, JobOutcome, JobState};
+pub use queue::{CrawlJob, CrawlQueue, JobOutcome, JobState, JobTicket};
 pub use sqlite::SqliteStore;
 
 /// Store errors.
@@ -50,6 +50,10 @@ pub enum Error {
     /// A PostgreSQL error.
     #[error("database error: {0}")]
     Postgres(#[from] postgres::Error),
+    /// A crawl job's write was refused: the job was taken again after its
+    /// lease ran out, and the new taker writes the repository.
+    #[error("crawl job {0} was taken again by another worker (its lease ran out); nothing written, the other worker indexes it")]
+    JobTaken(queue::JobTicket),
     /// A stored record could not be read back.
     #[error("stored record is corrupt: {0}")]
     Json(#[from] serde_json::Error),

@@ -61,6 +61,47 @@ pub struct CrawlJob {
     pub seconds: Option<f64>,
 }
 
+impl CrawlJob {
+    /// This taking of the job, which fences its writes.
+    pub fn ticket(&self) -> JobTicket {
+        JobTicket {
+            seq: self.seq,
+            attempt: self.attempts,
+        }
+    }
+}
+
+/// One taking of a job: its sequence number and attempt. Each claim makes
+/// a new attempt, so a worker whose lease ran out (the job was taken
+/// again) holds a ticket that no longer matches, and its writes and its
+/// outcome are refused: a repository is written once per job, by the
+/// worker that holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobTicket {
+    /// The job.
+    pub seq: i64,
+    /// Which taking of it.
+    pub attempt: u32,
+}
+
+impl std::fmt::Display for JobTicket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.seq, self.attempt)
+    }
+}
+
+impl std::str::FromStr for JobTicket {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<JobTicket, String> {
+        let bad = || format!("{s:?}: a crawl ticket is SEQ:ATTEMPT, as a worker passes it");
+        let (seq, attempt) = s.split_once(':').ok_or_else(bad)?;
+        Ok(JobTicket {
+            seq: seq.parse().map_err(|_| bad())?,
+            attempt: attempt.parse().map_err(|_| bad())?,
+        })
+    }
+}
+
 /// How a job ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JobOutcome {
@@ -89,15 +130,18 @@ pub trait CrawlQueue: Send + Sync {
     /// Takes the first queued job for process `owner`. Jobs left running
     /// by a process for which `alive` says no are queued again first.
     fn claim_job(&self, owner: u32, alive: &dyn Fn(u32) -> bool) -> Result<Option<CrawlJob>>;
-    /// Records how a job ended.
-    fn finish_job(&self, seq: i64, outcome: &JobOutcome) -> Result<()>;
+    /// Records how the job `ticket` took ended; false (nothing recorded)
+    /// when the job was taken again since.
+    fn finish_job(&self, ticket: JobTicket, outcome: &JobOutcome) -> Result<bool>;
     /// Every job, in list order.
     fn jobs(&self) -> Result<Vec<CrawlJob>>;
-    /// Tells the queue that `owner` is still working on job `seq`, where
-    /// jobs are leased (PostgreSQL: a job whose lease passes is taken
-    /// again); false when the job is no longer `owner`'s.
-    fn renew(&self, seq: i64, owner: u32) -> Result<bool> {
-        let _ = (seq, owner);
-        Ok(true)
-    }
+    /// Tells the queue that the holder of `ticket` is still working on it,
+    /// where jobs are leased (PostgreSQL: a job whose lease passes is taken
+    /// again); false when the job was taken again since.
+    fn renew(&self, ticket: JobTicket) -> Result<bool>;
+    /// Makes this store's repository writes carry `ticket`: each commits
+    /// only while the job is still that taking's, and marks it done in the
+    /// same transaction; otherwise it fails with [`crate::Error::JobTaken`]
+    /// and writes nothing.
+    fn hold_ticket(&self, ticket: Option<JobTicket>);
 }

@@ -80,12 +80,18 @@ pub(crate) fn take_jobs(
             continue;
         };
         bar.set_message(job.source.clone());
-        let outcome = with_lease(q, &job, me, renew_every, || {
+        let outcome = with_lease(q, &job, renew_every, || {
             index_with_retries(db, &job, limits)
         });
-        q.finish_job(job.seq, &outcome)?;
-        taken += 1;
-        bar.inc(1);
+        if q.finish_job(job.ticket(), &outcome)? {
+            taken += 1;
+            bar.inc(1);
+        } else {
+            bar.println(format!(
+                "{}: taken again by another worker after this one's lease ran out; left to it",
+                job.source
+            ));
+        }
     }
 }
 
@@ -93,7 +99,6 @@ pub(crate) fn take_jobs(
 fn with_lease<T>(
     q: &dyn CrawlQueue,
     job: &CrawlJob,
-    me: u32,
     every: Duration,
     work: impl FnOnce() -> T,
 ) -> T {
@@ -104,7 +109,7 @@ fn with_lease<T>(
             {
                 // A renewal that fails is tried again at the next beat; the
                 // lease runs out only if every one fails.
-                let _ = q.renew(job.seq, me);
+                let _ = q.renew(job.ticket());
             }
         });
         let out = work();
@@ -257,7 +262,9 @@ fn index_once(db: &Path, job: &CrawlJob, limits: &Limits) -> Result<String, Atte
     };
     cmd.arg("--db")
         .arg(db)
-        .args(["index", "--json-summary", &job.source]);
+        .args(["index", "--json-summary", &job.source])
+        .arg("--crawl-ticket")
+        .arg(job.ticket().to_string());
     if let Some(glob) = &job.refs {
         cmd.args(["--tags", glob]);
     }

@@ -78,6 +78,7 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
     };
     let job = prepare(&opts)?;
     let repo = job.repo().to_string();
+    super::crawl::queue(&store).hold_ticket(a.crawl_ticket);
     // The database gets ready (old records read and deleted, inside the
     // run's transaction) on its own thread while the files are parsed;
     // only the inserts wait for the run.

@@ -58,6 +58,7 @@ pub(crate) fn up(db: &Path, a: UpArgs) -> Result<(), Failure> {
             timings: false,
             list: false,
             json_summary: false,
+            crawl_ticket: None,
         },
     )?;
     run(super::open_store(db)?, db, &a.serve)

@@ -35,6 +35,8 @@ pub struct PgStore {
     lease_seconds: std::sync::atomic::AtomicI64,
     /// The dataset version as last read, and when.
     version_seen: std::sync::Mutex<Option<(std::time::Instant, Option<String>)>>,
+    /// The crawl job this process's repository writes settle, if any.
+    ticket: std::sync::Mutex<Option<crate::JobTicket>>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -60,6 +62,7 @@ impl PgStore {
             pool,
             lease_seconds: std::sync::atomic::AtomicI64::new(LEASE_SECONDS),
             version_seen: std::sync::Mutex::new(None),
+            ticket: std::sync::Mutex::new(None),
         };
         store.migrate()?;
         Ok(store)
@@ -315,6 +318,7 @@ impl PgStore {
             )?;
         }
         set_version(&mut tx, &version)?;
+        queue::settle_ticket(&mut tx, self.held_ticket(), &ds.repo)?;
         tx.commit()?;
         Ok(version)
     }

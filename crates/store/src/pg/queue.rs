@@ -4,7 +4,7 @@
 //! is taken again once its lease has passed.
 
 use super::{off_runtime, PgStore};
-use crate::queue::{CrawlJob, CrawlQueue, JobOutcome, JobState};
+use crate::queue::{CrawlJob, CrawlQueue, JobOutcome, JobState, JobTicket};
 use crate::Result;
 
 /// How long a job stays a worker's without a renewal, unless the worker
@@ -76,7 +76,7 @@ impl CrawlQueue for PgStore {
         })
     }
 
-    fn finish_job(&self, seq: i64, outcome: &JobOutcome) -> Result<()> {
+    fn finish_job(&self, ticket: JobTicket, outcome: &JobOutcome) -> Result<bool> {
         let (state, repo, reason, seconds) = match outcome {
             JobOutcome::Done { repo, seconds } => ("done", Some(repo.as_str()), None, *seconds),
             JobOutcome::Failed { reason, seconds } => {
@@ -84,13 +84,28 @@ impl CrawlQueue for PgStore {
             }
         };
         off_runtime(|| {
-            self.pool.get()?.execute(
-                "UPDATE crawl_jobs SET state = $2, repo = $3, reason = $4, seconds = $5,
-                   finished_at = $6, owner = NULL, lease_until = NULL WHERE seq = $1",
-                &[&seq, &state, &repo, &reason, &seconds, &now()],
+            // A done job may already be marked by its repository's write.
+            let n = self.pool.get()?.execute(
+                "UPDATE crawl_jobs SET state = $3, repo = $4, reason = $5, seconds = $6,
+                   finished_at = $7, owner = NULL, lease_until = NULL
+                 WHERE seq = $1 AND attempts = $2
+                   AND (state = 'running' OR (state = 'done' AND $3 = 'done'))",
+                &[
+                    &ticket.seq,
+                    &(ticket.attempt as i32),
+                    &state,
+                    &repo,
+                    &reason,
+                    &seconds,
+                    &now(),
+                ],
             )?;
-            Ok(())
+            Ok(n == 1)
         })
+    }
+
+    fn hold_ticket(&self, ticket: Option<JobTicket>) {
+        *self.ticket.lock().unwrap_or_else(|p| p.into_inner()) = ticket;
     }
 
     fn jobs(&self) -> Result<Vec<CrawlJob>> {
@@ -103,14 +118,47 @@ impl CrawlQueue for PgStore {
         })
     }
 
-    fn renew(&self, seq: i64, owner: u32) -> Result<bool> {
+    fn renew(&self, ticket: JobTicket) -> Result<bool> {
         off_runtime(|| {
             let n = self.pool.get()?.execute(
                 "UPDATE crawl_jobs SET lease_until = now() + make_interval(secs => $3)
-                 WHERE seq = $1 AND owner = $2 AND state = 'running'",
-                &[&seq, &i64::from(owner), &self.lease_seconds()],
+                 WHERE seq = $1 AND attempts = $2 AND state = 'running'",
+                &[
+                    &ticket.seq,
+                    &(ticket.attempt as i32),
+                    &self.lease_seconds(),
+                ],
             )?;
             Ok(n == 1)
         })
+    }
+}
+
+impl PgStore {
+    pub(super) fn held_ticket(&self) -> Option<JobTicket> {
+        *self.ticket.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Marks the job `ticket` took done as `repo`, inside the transaction that
+/// writes it; refuses (and so rolls the write back) when the job was taken
+/// again since. The row stays locked until the commit, so a worker taking
+/// the job again waits for the write and then finds the job done.
+pub(super) fn settle_ticket(
+    tx: &mut postgres::Transaction<'_>,
+    ticket: Option<JobTicket>,
+    repo: &str,
+) -> Result<()> {
+    let Some(t) = ticket else { return Ok(()) };
+    let n = tx.execute(
+        "UPDATE crawl_jobs SET state = 'done', repo = $3, finished_at = $4, owner = NULL,
+           lease_until = NULL
+         WHERE seq = $1 AND attempts = $2 AND state = 'running'",
+        &[&t.seq, &(t.attempt as i32), &repo, &now()],
+    )?;
+    if n == 1 {
+        Ok(())
+    } else {
+        Err(crate::Error::JobTaken(t))
     }
 }

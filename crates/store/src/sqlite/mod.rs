@@ -26,6 +26,8 @@ const MIGRATIONS: &[&str] = &[
 /// An atlas in one SQLite file.
 pub struct SqliteStore {
     conn: Mutex<Connection>,
+    /// The crawl job this process's repository writes settle, if any.
+    ticket: Mutex<Option<crate::JobTicket>>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -78,6 +80,7 @@ impl SqliteStore {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         let mut store = SqliteStore {
             conn: Mutex::new(conn),
+            ticket: Mutex::new(None),
         };
         store.migrate()?;
         Ok(store)
@@ -183,6 +186,7 @@ impl SqliteStore {
         }
         drop(dy);
         set_version(&tx, &version)?;
+        queue::settle_ticket(&tx, self.held_ticket(), &ds.repo)?;
         tx.commit()?;
         Ok(Some(version))
     }

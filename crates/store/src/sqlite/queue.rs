@@ -2,7 +2,7 @@
 //! two crawls on one database never take the same job.
 
 use super::{timestamp, SqliteStore};
-use crate::queue::{CrawlJob, CrawlQueue, JobOutcome, JobState};
+use crate::queue::{CrawlJob, CrawlQueue, JobOutcome, JobState, JobTicket};
 use crate::Result;
 use chrono::Utc;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
@@ -69,19 +69,48 @@ impl CrawlQueue for SqliteStore {
         Ok(Some(job))
     }
 
-    fn finish_job(&self, seq: i64, outcome: &JobOutcome) -> Result<()> {
+    fn finish_job(&self, ticket: JobTicket, outcome: &JobOutcome) -> Result<bool> {
         let (state, repo, reason, seconds) = match outcome {
             JobOutcome::Done { repo, seconds } => ("done", Some(repo.as_str()), None, seconds),
             JobOutcome::Failed { reason, seconds } => {
                 ("failed", None, Some(reason.as_str()), seconds)
             }
         };
-        self.conn().execute(
-            "UPDATE crawl_jobs SET state = ?2, repo = ?3, reason = ?4, seconds = ?5,
-               finished_at = ?6, owner = NULL WHERE seq = ?1",
-            params![seq, state, repo, reason, seconds, timestamp(Utc::now())],
+        // A done job may already be marked by its repository's write.
+        let n = self.conn().execute(
+            "UPDATE crawl_jobs SET state = ?3, repo = ?4, reason = ?5, seconds = ?6,
+               finished_at = ?7, owner = NULL
+             WHERE seq = ?1 AND attempts = ?2
+               AND (state = 'running' OR (state = 'done' AND ?3 = 'done'))",
+            params![
+                ticket.seq,
+                ticket.attempt,
+                state,
+                repo,
+                reason,
+                seconds,
+                timestamp(Utc::now())
+            ],
         )?;
-        Ok(())
+        Ok(n == 1)
+    }
+
+    /// Nothing is leased on SQLite; says whether the job is still the
+    /// ticket's.
+    fn renew(&self, ticket: JobTicket) -> Result<bool> {
+        let held = self
+            .conn()
+            .query_row(
+                "SELECT 1 FROM crawl_jobs WHERE seq = ?1 AND attempts = ?2 AND state = 'running'",
+                params![ticket.seq, ticket.attempt],
+                |_| Ok(()),
+            )
+            .optional()?;
+        Ok(held.is_some())
+    }
+
+    fn hold_ticket(&self, ticket: Option<JobTicket>) {
+        *self.ticket.lock().unwrap_or_else(|p| p.into_inner()) = ticket;
     }
 
     fn jobs(&self) -> Result<Vec<CrawlJob>> {
@@ -89,6 +118,33 @@ impl CrawlQueue for SqliteStore {
         let mut st = conn.prepare(&format!("{SELECT} ORDER BY seq"))?;
         let jobs = st.query_map([], row)?.collect::<rusqlite::Result<_>>()?;
         Ok(jobs)
+    }
+}
+
+impl SqliteStore {
+    pub(super) fn held_ticket(&self) -> Option<JobTicket> {
+        *self.ticket.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Marks the job `ticket` took done as `repo`, inside the transaction that
+/// writes it; refuses (and so rolls the write back) when the job was taken
+/// again since.
+pub(super) fn settle_ticket(
+    tx: &rusqlite::Transaction<'_>,
+    ticket: Option<JobTicket>,
+    repo: &str,
+) -> Result<()> {
+    let Some(t) = ticket else { return Ok(()) };
+    let n = tx.execute(
+        "UPDATE crawl_jobs SET state = 'done', repo = ?3, finished_at = ?4, owner = NULL
+         WHERE seq = ?1 AND attempts = ?2 AND state = 'running'",
+        params![t.seq, t.attempt, repo, timestamp(Utc::now())],
+    )?;
+    if n == 1 {
+        Ok(())
+    } else {
+        Err(crate::Error::JobTaken(t))
     }
 }
 
@@ -133,7 +189,7 @@ mod tests {
             ("/src/r0", "/src/r1")
         );
         s.finish_job(
-            a.seq,
+            a.ticket(),
             &JobOutcome::Done {
                 repo: "o/r0".into(),
                 seconds: 1.0,
@@ -146,7 +202,7 @@ mod tests {
         assert_eq!((again.source.as_str(), again.attempts), ("/src/r1", 2));
         let c = s.claim_job(300, &dead_200).unwrap().unwrap();
         s.finish_job(
-            c.seq,
+            c.ticket(),
             &JobOutcome::Failed {
                 reason: "timed out".into(),
                 seconds: 9.0,
@@ -154,7 +210,7 @@ mod tests {
         )
         .unwrap();
         s.finish_job(
-            again.seq,
+            again.ticket(),
             &JobOutcome::Done {
                 repo: "o/r1".into(),
                 seconds: 1.0,
