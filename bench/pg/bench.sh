@@ -7,6 +7,8 @@
 #     serve` each, wrk on a search and a record page: req/s and p99.
 # Usage: bench/pg/bench.sh [N] (ERRDEX=path/to/errdex; PG=postgres URL,
 # default .ci/postgres.sh's; needs wrk: apt-get install wrk)
+# The scale check (4 workers, 2 servers under wrk, kill trials) is
+# bench/pg/scale.py.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 E=${ERRDEX:-$here/target/release/errdex}

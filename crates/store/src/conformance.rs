@@ -484,7 +484,10 @@ pub(crate) fn a_job_taken_again_fences_out_its_first_taker(b: &dyn Backend) {
         matches!(late, Err(crate::Error::JobTaken(t)) if t == first.ticket()),
         "{late:?}"
     );
-    assert!(s.repos().unwrap().is_empty(), "the refused write left nothing");
+    assert!(
+        s.repos().unwrap().is_empty(),
+        "the refused write left nothing"
+    );
     let done = JobOutcome::Done {
         repo: "a/a".into(),
         seconds: 1.0,
@@ -531,7 +534,6 @@ mod sqlite {
     }
     for_backend!(open);
 }
-
 
 pub(crate) mod postgres {
     use crate::PgStore;

@@ -123,11 +123,7 @@ impl CrawlQueue for PgStore {
             let n = self.pool.get()?.execute(
                 "UPDATE crawl_jobs SET lease_until = now() + make_interval(secs => $3)
                  WHERE seq = $1 AND attempts = $2 AND state = 'running'",
-                &[
-                    &ticket.seq,
-                    &(ticket.attempt as i32),
-                    &self.lease_seconds(),
-                ],
+                &[&ticket.seq, &(ticket.attempt as i32), &self.lease_seconds()],
             )?;
             Ok(n == 1)
         })
