@@ -202,6 +202,84 @@ pub enum Command {
     /// Show the queue of a crawl: jobs by state, what is running, what
     /// failed and why, and the atlas's repositories.
     Status,
+    /// Check a repository's messages for what users cannot trace or handle.
+    ///
+    /// Reads the work tree at PATH as `index` does (no database) and reports:
+    ///
+    ///   ambiguous-message    one text printed at several sites
+    ///   untraceable-message  too little literal text, or built at run time
+    ///   lost-cause           an error wrapped so its cause is lost (%v, no `from`)
+    ///   swallowed-error      an empty handler: `catch (e) {}`, `except: pass`
+    ///   style                Go's ST1005 and Rust's conventions for error strings
+    ///   leaks-secret         a password, token or key printed in a message
+    ///   duplicate-sentinel   one sentinel text declared in two Go packages
+    ///
+    /// Each rule's page explains it with examples (`errdex serve`, /rules/).
+    /// In CI:
+    ///
+    ///   errdex lint --baseline .errdex-lint.json   # first run records today's findings
+    ///   errdex lint --baseline .errdex-lint.json   # later runs fail on new ones only
+    ///   errdex lint --diff origin/main --format sarif > errdex.sarif   # a pull request
+    ///
+    /// `[lint] disable = ["style"]` in errdex.toml turns rules off. Exit
+    /// code 0 when clean, 1 when findings are left, 2 on error.
+    #[command(verbatim_doc_comment)]
+    Lint(LintArgs),
+}
+
+/// How `lint` writes its findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LintFormat {
+    /// One line per finding (`file:line: level [rule] message`).
+    Text,
+    /// `{"findings": […], "summary": {…}}`.
+    Json,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
+}
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// The work tree to lint.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = LintFormat::Text)]
+    pub format: LintFormat,
+    /// Report only findings not recorded in FILE; when FILE does not exist
+    /// yet, record today's findings in it and exit 0.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in the --baseline FILE, replacing it.
+    #[arg(long, requires = "baseline")]
+    pub update_baseline: bool,
+    /// Report only findings on lines changed since REF (a commit, branch or
+    /// tag; uncommitted changes and new files count): for pull requests.
+    #[arg(long, value_name = "REF")]
+    pub diff: Option<String>,
+    /// Run only this rule (repeat for several).
+    #[arg(long = "rule", value_name = "ID")]
+    pub rules: Vec<String>,
+    /// A configuration file instead of PATH/errdex.toml.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Lint test files and testdata/ too.
+    #[arg(long)]
+    pub include_tests: bool,
+    /// Lint vendor/, third_party/ and node_modules/ too.
+    #[arg(long)]
+    pub include_vendor: bool,
+    /// Where the atlas serves rule pages (`errdex serve`), for SARIF's
+    /// helpUri links.
+    #[arg(
+        long,
+        env = "ERRDEX_ATLAS_URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    pub atlas_url: String,
+    /// Write the findings to FILE instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

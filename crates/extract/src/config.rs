@@ -37,6 +37,9 @@ struct Raw {
     llm: Option<toml::Value>,
     #[allow(dead_code)]
     providers: Option<toml::Value>,
+    /// `errdex lint` reads this one.
+    #[allow(dead_code)]
+    lint: Option<toml::Value>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -191,6 +191,20 @@ pub struct Indexed {
     pub cache: CacheStats,
 }
 
+/// The source files an index run over the work tree `opts.root` reads, by
+/// the walk's rules (ignore files, vendor, tests, `errdex.toml`): each
+/// path relative to the root, with its language. For other readers of the
+/// same files (`errdex lint`).
+pub fn source_files(opts: &Options) -> Result<Vec<(String, errdex_model::Lang)>, Error> {
+    let config = Config::load(&opts.root, opts.config.as_deref()).map_err(Error::Config)?;
+    let walked = walk::walk(&opts.root, opts, &config);
+    Ok(walked
+        .files
+        .into_iter()
+        .map(|c| (c.rel, c.lang.lang()))
+        .collect())
+}
+
 /// Indexes one repository: [`prepare`], then [`Job::run`].
 pub fn index(opts: &Options, progress: &dyn Progress) -> Result<Indexed, Error> {
     prepare(opts)?.run(progress)

@@ -119,6 +119,23 @@ pub fn language(lang: Lang) -> &'static dyn LanguageSupport {
         .expect("every Lang is registered")
 }
 
+/// Parses a whole file for a reader other than the extractor (the
+/// linter) through the extractor's guards: a parse past its time budget,
+/// or a tree nested deeper than [`MAX_NESTING`], is refused with why.
+/// Walk the tree without recursion, or on a [`PARSE_STACK`] thread.
+pub fn parse_guarded(
+    lang: &dyn LanguageSupport,
+    source: &str,
+) -> Result<tree_sitter::Tree, String> {
+    let mut p = tree_sitter::Parser::new();
+    p.set_language(&lang.grammar()).map_err(|e| e.to_string())?;
+    let tree = guard::parse(&mut p, source)?.ok_or("the parser gave no tree")?;
+    match guard::too_deep(tree.root_node()) {
+        Some(why) => Err(why),
+        None => Ok(tree),
+    }
+}
+
 /// The language that claims a path, by its ending.
 pub fn language_for_path(path: &str) -> Option<&'static dyn LanguageSupport> {
     LANGUAGES

@@ -5,6 +5,7 @@ mod crawl;
 mod explain;
 mod export;
 mod index;
+mod lint;
 mod list;
 mod mcp;
 mod serve;
@@ -31,6 +32,7 @@ pub(crate) fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Crawl(a) => crawl::run(&cli.db, a),
         Command::Worker(a) => worker::run(&cli.db, a),
         Command::Status => worker::status(&open_existing(&cli.db)?),
+        Command::Lint(a) => lint::run(a),
     }
 }
 
