@@ -203,7 +203,7 @@ impl Explainer {
         let mut payload = 0;
         for row in &rows {
             for site in &row.sites {
-                if is_built_copy(&site.file_path) {
+                if errdex_model::is_built_copy(&site.file_path) {
                     copies.push((row, site, payload));
                 } else {
                     add_site(&mut b, row, site, payload);
@@ -634,22 +634,6 @@ fn worth_a_line(t: &errdex_model::Template) -> bool {
 /// Letters and digits a line of a message of several needs to be traced
 /// alone.
 const LINE_TEMPLATE_ALNUM: usize = 8;
-
-/// Whether a file is a built copy of a package's code: a `dist/` folder,
-/// a minified or bundled script.
-fn is_built_copy(path: &str) -> bool {
-    let file = path.rsplit('/').next().unwrap_or(path);
-    // Built bundles, and vendored copies of another repository's code:
-    // when the atlas holds the origin too, its sites come first.
-    path.split('/').any(|d| {
-        matches!(
-            d,
-            "dist" | "vendor" | "third_party" | "node_modules" | "site-packages"
-        )
-    }) || [".min.js", ".bundle.js", ".min.mjs", ".umd.js"]
-        .iter()
-        .any(|e| file.ends_with(e))
-}
 
 /// The stack reading of a line for the same line without its colour
 /// codes: offsets into the coloured line do not fit it, so a reading

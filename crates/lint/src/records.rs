@@ -85,14 +85,18 @@ const PLATFORM_SUFFIXES: &[&str] = &[
     "osx",
 ];
 
-pub(crate) fn check(ds: &RepoDataset) -> Vec<Finding> {
+/// `declared(file, name)`: whether the package of `file` declares `name`.
+pub(crate) fn check(ds: &RepoDataset, declared: &dyn Fn(&str, &str) -> bool) -> Vec<Finding> {
     let mut out = Vec::new();
     for r in &ds.records {
         let sites = distinct_sites(r);
-        if errorish(r) {
+        if sites.is_empty() {
+            continue;
+        }
+        if errorish(r) && !only_a_class_name(r) {
             ambiguous(r, &sites, &mut out);
             untraceable(r, &sites, &mut out);
-            style(r, &sites, &mut out);
+            style(r, &sites, declared, &mut out);
             duplicate_sentinel(r, &sites, &mut out);
         }
         for s in &sites {
@@ -104,9 +108,20 @@ pub(crate) fn check(ds: &RepoDataset) -> Vec<Finding> {
         }
     }
     for d in &ds.dynamic_sites {
-        untraceable_dynamic(d, &mut out);
+        if !errdex_model::is_built_copy(&d.file_path) {
+            untraceable_dynamic(d, &mut out);
+        }
     }
     out
+}
+
+/// `raise PermissionDenied`: no message written, the class name stands
+/// for it (and a traceback prints it qualified by its module).
+fn only_a_class_name(r: &Record) -> bool {
+    let last = |s: &str| s.rsplit('.').next().unwrap_or(s).to_string();
+    r.error_class
+        .as_deref()
+        .is_some_and(|c| last(c) == last(&r.message_pattern))
 }
 
 /// Errors, warnings and fatal ones: info and debug logs are not read for
@@ -115,11 +130,13 @@ fn errorish(r: &Record) -> bool {
     !matches!(r.severity, Severity::Info | Severity::Debug)
 }
 
-/// A record's sites, one per statement.
+/// A record's sites, one per statement, leaving out built and vendored
+/// copies (their maintainers edit the origin).
 fn distinct_sites(r: &Record) -> Vec<&Site> {
     let mut seen = std::collections::BTreeSet::new();
     r.sites
         .iter()
+        .filter(|s| !errdex_model::is_built_copy(&s.file_path))
         .filter(|s| seen.insert((&s.file_path, s.line_number)))
         .collect()
 }
@@ -155,9 +172,12 @@ pub(crate) fn too_little_text(literal: &str) -> bool {
     telling_words(literal).is_empty() || literal.chars().filter(|c| c.is_alphabetic()).count() < 5
 }
 
+/// A message with too little text of its own. Not reported when a hole
+/// hands on an error (`Error: %v`, `%s: %w`): the log line then holds
+/// that error's text, which traces on its own.
 fn untraceable(r: &Record, sites: &[&Site], out: &mut Vec<Finding>) {
     let t = template(r, sites[0]);
-    if !too_little_text(&literal(&t)) {
+    if !too_little_text(&literal(&t)) || hands_on_an_error(&t) {
         return;
     }
     for s in sites {
@@ -173,16 +193,24 @@ fn untraceable(r: &Record, sites: &[&Site], out: &mut Vec<Finding>) {
     }
 }
 
-/// A message built at run time, unless the value printed is an error
-/// that already has a message of its own (`panic(err)`, `raise e`,
-/// `panic(wrapped{err})`), or a value caught and thrown again
-/// (`panic(r)` after `recover()`).
+/// A message built at run time with too little literal text of its own
+/// (`fmt.Errorf("%v", err)`, `strings.Join(parts, ", ")`). Not reported:
+/// an error handed on (`panic(err)`, `raise CommandError(str(e))`), a
+/// value caught and thrown again (`panic(r)`), and a message held in a
+/// name (`errors.New(msg)`, `self.error_messages["blank"]`), whose text
+/// is wherever the name is set.
 fn untraceable_dynamic(d: &DynamicSite, out: &mut Vec<Finding>) {
-    let expr = d.expression.trim();
-    let inner = expr
-        .split_once(['(', '{'])
-        .map_or(expr, |(_, rest)| rest.trim_end_matches([')', '}']));
-    if is_error_value(inner) || is_error_value(expr) || rethrown(d, inner) {
+    let arg = message_argument(d);
+    if rethrown(d, arg)
+        || held_in_a_name(arg)
+        || mentions_an_error(arg)
+        || text_from_elsewhere(arg)
+        || own_class(d)
+        || only_holes(arg)
+    {
+        return;
+    }
+    if !too_little_text(&quoted_text(arg)) {
         return;
     }
     out.push(finding(
@@ -190,10 +218,194 @@ fn untraceable_dynamic(d: &DynamicSite, out: &mut Vec<Finding>) {
         &d.file_path,
         d.line_number,
         format!(
-            "the message of `{}` is built at run time, so no log line can be traced to it; use a literal format with holes",
-            crate::syntax::one_line(expr, 80)
+            "the message `{}` is built at run time with too little text of its own, so no log line can be traced to it; use a literal format with holes",
+            crate::syntax::one_line(arg, 80)
         ),
     ));
+}
+
+/// Any hole filled by an error (`%w`, `%v` of `err`, `{e}`).
+fn hands_on_an_error(t: &Template) -> bool {
+    t.segments.iter().any(|seg| match seg {
+        Segment::Hole(h) => h.chain || h.arg.as_deref().is_some_and(mentions_an_error),
+        Segment::Lit(_) => false,
+    })
+}
+
+/// Names in an expression (`e.args` → e, args).
+fn names(expr: &str) -> impl Iterator<Item = &str> {
+    expr.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+        })
+}
+
+/// An expression built from an error or a list of them (`str(e)`,
+/// `e.args`, `err.stack`, `strings.Join(errs, "; ")`).
+fn mentions_an_error(expr: &str) -> bool {
+    names(expr).any(|w| {
+        matches!(
+            w,
+            "e" | "ex" | "exc" | "err" | "errs" | "error" | "errors" | "exception" | "cause"
+        ) || is_error_name(w)
+            || w.ends_with("Errs")
+            || w.ends_with("Errors")
+    })
+}
+
+/// Names that hold text written elsewhere: a constant (`REASON_BAD_REFERER`),
+/// the caller's format and arguments (a logger's own code), a message
+/// looked up or returned by a method (`get_violation_error_message()`);
+/// and paths (`filepath.Join`), which are no messages.
+fn text_from_elsewhere(expr: &str) -> bool {
+    const ELSEWHERE: &[&str] = &[
+        "message",
+        "messages",
+        "msg",
+        "text",
+        "reason",
+        "description",
+        "detail",
+        "details",
+        "format",
+        "fmt",
+        "args",
+        "arguments",
+        "template",
+    ];
+    expr.contains("...")
+        || [
+            "filepath.Join",
+            "path.Join",
+            "os.path.join",
+            "path.join",
+            "path.resolve",
+        ]
+        .iter()
+        .any(|p| expr.contains(p))
+        || names(expr).any(|w| {
+            let constant = w.len() >= 3
+                && w.chars()
+                    .all(|c| c.is_uppercase() || c == '_' || c.is_ascii_digit());
+            constant
+                || identifier_words(w)
+                    .iter()
+                    .any(|p| ELSEWHERE.contains(&p.as_str()))
+        })
+}
+
+/// `raise UnhandledSchemeError(scheme, resource)`: a class of the code
+/// writes its own message (and its name is printed with it); only the
+/// runtime's generic classes are read.
+fn own_class(d: &DynamicSite) -> bool {
+    const GENERIC: &[&str] = &[
+        "Exception",
+        "BaseException",
+        "RuntimeError",
+        "ValueError",
+        "TypeError",
+        "KeyError",
+        "OSError",
+        "IOError",
+        "AssertionError",
+        "LookupError",
+        "IndexError",
+        "AttributeError",
+        "NotImplementedError",
+        "Error",
+        "RangeError",
+        "SyntaxError",
+        "ReferenceError",
+        "RuntimeException",
+        "IllegalArgumentException",
+        "IllegalStateException",
+        "UnsupportedOperationException",
+        "IOException",
+        "StandardError",
+        "ArgumentError",
+        "InvalidOperationException",
+        "ArgumentException",
+    ];
+    let e = d.expression.trim_start();
+    let constructs = ["raise ", "throw ", "new "]
+        .iter()
+        .any(|k| e.starts_with(k));
+    let class = d.callee.rsplit(['.', ':']).next().unwrap_or(&d.callee);
+    constructs && !GENERIC.contains(&class)
+}
+
+/// A literal made only of holes (`"%v"`): the values are not seen.
+fn only_holes(expr: &str) -> bool {
+    let e = expr.trim();
+    let quoted = e.chars().count() >= 2 && e.starts_with(['"', '\'', '`']);
+    let inner: Vec<char> = e.chars().skip(1).collect();
+    let inner = &inner[..inner.len().saturating_sub(1)];
+    quoted
+        && !inner
+            .iter()
+            .any(|c| c.is_alphabetic() && !"vsdqwxXTfgep".contains(*c))
+}
+
+/// The message expression of a dynamic site: its expression, or the first
+/// argument when the expression is the whole call (`raise X(msg, …)`).
+fn message_argument(d: &DynamicSite) -> &str {
+    let e = d.expression.trim();
+    let whole_call = ["raise ", "throw ", "new "]
+        .iter()
+        .any(|k| e.starts_with(k))
+        || (!d.callee.is_empty() && e.starts_with(&d.callee));
+    if !whole_call {
+        return e;
+    }
+    let Some(open) = e.find('(') else { return e };
+    let args = &e[open + 1..];
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    for (i, c) in args.char_indices() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => continue,
+            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
+            None => {}
+        }
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => return args[..i].trim(),
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => return args[..i].trim(),
+            _ => {}
+        }
+    }
+    args.trim()
+}
+
+/// A name, an attribute or an index (`msg`, `self.warning`,
+/// `messages["blank"]`): no call, no operator.
+fn held_in_a_name(arg: &str) -> bool {
+    !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_.$[]\"'".contains(c))
+}
+
+/// The text inside the string literals of an expression.
+fn quoted_text(expr: &str) -> String {
+    let mut out = String::new();
+    let mut quote: Option<char> = None;
+    for c in expr.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => out.push(c),
+            None if matches!(c, '"' | '\'' | '`') => {
+                quote = Some(c);
+                out.push(' ');
+            }
+            None => {}
+        }
+    }
+    out
 }
 
 /// `panic(r)`, `throw x`: a one-letter value handed on by a panic or a
@@ -436,11 +648,24 @@ const PROPER_NOUNS: &[&str] = &[
     "I",
 ];
 
-fn style(r: &Record, sites: &[&Site], out: &mut Vec<Finding>) {
+fn style(
+    r: &Record,
+    sites: &[&Site],
+    declared: &dyn Fn(&str, &str) -> bool,
+    out: &mut Vec<Finding>,
+) {
     for s in sites {
         let Some(why) = style_problem(r, s) else {
             continue;
         };
+        let first = r
+            .message_pattern
+            .split([' ', ':', ',', '.'])
+            .next()
+            .unwrap_or("");
+        if why.starts_with("starts") && declared(&s.file_path, first) {
+            continue; // a name of the code, as written there
+        }
         out.push(finding(
             "style",
             &s.file_path,
@@ -535,11 +760,34 @@ const PARSER_WORDS: &[&str] = &[
     "tokenizer",
 ];
 
+/// Words of a message that prints a value derived from a secret (a hash,
+/// a challenge response), not the secret.
+const DERIVED_WORDS: &[&str] = &[
+    "hash",
+    "hashed",
+    "digest",
+    "md5",
+    "sha1",
+    "sha256",
+    "sha512",
+    "hmac",
+    "fingerprint",
+    "cram",
+    "apop",
+    "checksum",
+];
+
 fn leaks_secret(r: &Record, s: &Site, t: &Template, out: &mut Vec<Finding>) {
-    let parser = literal(t)
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|w| PARSER_WORDS.contains(&w));
+    // A line ending in CRLF is protocol text for a peer, not a message.
+    if r.message_pattern.ends_with("\r\n") {
+        return;
+    }
+    let text = literal(t).to_lowercase();
+    let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).collect();
+    if words.iter().any(|w| DERIVED_WORDS.contains(w)) {
+        return;
+    }
+    let parser = words.iter().any(|w| PARSER_WORDS.contains(w));
     for seg in &t.segments {
         let Segment::Hole(h) = seg else { continue };
         let Some(arg) = h.arg.as_deref() else {
@@ -549,7 +797,7 @@ fn leaks_secret(r: &Record, s: &Site, t: &Template, out: &mut Vec<Finding>) {
             continue; // a number, type or pointer prints no secret
         }
         let Some(word) = secret_in(arg) else { continue };
-        if word == "token" && parser {
+        if word == "token" && (parser || !about_auth(arg, &literal(t), &s.file_path)) {
             continue;
         }
         out.push(finding(
@@ -563,6 +811,45 @@ fn leaks_secret(r: &Record, s: &Site, t: &Template, out: &mut Vec<Finding>) {
             ),
         ));
     }
+}
+
+/// Words that make a `token` a credential rather than a parser's or a
+/// lexer's token.
+const AUTH_WORDS: &[&str] = &[
+    "auth",
+    "authn",
+    "authz",
+    "authenticate",
+    "authentication",
+    "authorization",
+    "authorized",
+    "access",
+    "bearer",
+    "refresh",
+    "session",
+    "jwt",
+    "oauth",
+    "oauth2",
+    "csrf",
+    "login",
+    "api",
+    "credential",
+    "credentials",
+    "password",
+    "secret",
+    "sso",
+    "oidc",
+    "saml",
+];
+
+/// Whether a `token` is a credential: its name, the message or the file
+/// says so (`authToken`, `invalid auth token: %s`, `auth/jwt.go`).
+fn about_auth(arg: &str, literal: &str, file: &str) -> bool {
+    let words = identifier_words(arg)
+        .into_iter()
+        .chain(identifier_words(literal))
+        .chain(identifier_words(file));
+    words.into_iter().any(|w| AUTH_WORDS.contains(&w.as_str()))
 }
 
 /// The secret an argument holds, by its name: the last name of the
@@ -611,6 +898,12 @@ pub(crate) fn secret_in(arg: &str) -> Option<&'static str> {
         })
         .collect();
     let last = names.iter().rev().find(|n| !READERS.contains(n))?;
+    if last.starts_with("Err") || last.starts_with("err") {
+        return None; // an error value named after a secret
+    }
+    if last.len() > 1 && !last.chars().any(|c| c.is_lowercase()) {
+        return None; // a constant: the name of a setting (`OPT_PASSWORD`)
+    }
     let words = identifier_words(last);
     let one = words.last()?.as_str();
     let two = words

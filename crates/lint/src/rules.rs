@@ -107,11 +107,11 @@ pub static RULES: &[Rule] = &[
         name: "SwallowedError",
         level: Level::Error,
         summary: "A caught or checked error is neither handled nor logged nor returned.",
-        explanation: "An empty handler (`if err != nil {}`, `except: pass`, `catch (e) {}`, `rescue nil`, `Err(_) => {}`) makes a failure silent: the program goes on in a state nobody checked and no log says why. Handle the error, log it, or return it. If ignoring it is right, say why in a comment inside the handler (or name the Java/C#/PHP variable `ignored`), and the rule stays quiet. `except ImportError: pass` (an optional module) is not reported.",
+        explanation: "An empty handler (`if err != nil {}`, `except: pass`, `catch (e) {}`, `rescue nil`, `Err(_) => {}`) makes a failure silent: the program goes on in a state nobody checked and no log says why. Handle the error, log it, or return it. If ignoring it is right, say why in a comment inside the handler (or name the Java/C#/PHP variable `ignored`), and the rule stays quiet. In Python and Ruby, where catching one named exception and going on is the idiom (`except KeyError: pass`), only broad handlers are reported: bare `except:`/`rescue`, `Exception`, `BaseException`, `StandardError`.",
         languages: &["Go", "Python", "Java", "C#", "JavaScript", "TypeScript", "PHP", "Ruby", "Rust", "C++"],
         examples: &[
             Example { lang: "Go", bad: "if err := f.Close(); err != nil {\n}", good: "if err := f.Close(); err != nil {\n\tlog.Printf(\"close %s: %v\", name, err)\n}" },
-            Example { lang: "Python", bad: "try:\n    os.remove(tmp)\nexcept Exception:\n    pass", good: "try:\n    os.remove(tmp)\nexcept FileNotFoundError:\n    pass  # already gone" },
+            Example { lang: "Python", bad: "try:\n    os.remove(tmp)\nexcept Exception:\n    pass", good: "try:\n    os.remove(tmp)\nexcept FileNotFoundError:\n    pass" },
             Example { lang: "Java", bad: "try { in.close(); } catch (IOException e) {}", good: "try { in.close(); } catch (IOException ignored) {\n    // closing a read-only stream cannot lose data\n}" },
             Example { lang: "C#", bad: "try { File.Delete(tmp); } catch (IOException) { }", good: "try { File.Delete(tmp); } catch (IOException e) { log.LogWarning(e, \"cannot delete {Tmp}\", tmp); }" },
             Example { lang: "JavaScript", bad: "try { fs.unlinkSync(tmp); } catch (e) {}", good: "try { fs.unlinkSync(tmp); } catch (e) { if (e.code !== 'ENOENT') throw e; }" },

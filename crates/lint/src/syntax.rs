@@ -158,8 +158,9 @@ impl<'a> Cx<'a> {
             .then(|| format!("`if {name} != nil {{}}`"))
     }
 
-    /// `except …: pass`, but not `except ImportError: pass` (an optional
-    /// module).
+    /// A broad `except: pass` (bare, `Exception`, `BaseException`):
+    /// catching one named exception and going on is Python's idiom
+    /// (`except KeyError: pass`), so named ones are not reported.
     fn python_empty_except(&self, n: Node<'_>) -> Option<String> {
         let mut cursor = n.walk();
         let block = n
@@ -171,21 +172,30 @@ impl<'a> Cx<'a> {
         let head = self.text(n).split(':').next().unwrap_or("").trim();
         let types = head.trim_start_matches("except").trim();
         let types = types.split(" as ").next().unwrap_or("").trim();
-        let optional_module = types
-            .trim_matches(|c| c == '(' || c == ')')
-            .split(',')
-            .all(|t| matches!(t.trim(), "ImportError" | "ModuleNotFoundError"));
-        if !types.is_empty() && optional_module {
-            return None;
-        }
-        Some(format!("`{}: pass`", one_line(head, 60)))
+        let broad = types.is_empty()
+            || types
+                .trim_matches(|c| c == '(' || c == ')')
+                .split(',')
+                .any(|t| matches!(t.trim(), "Exception" | "BaseException"));
+        broad.then(|| format!("`{}: pass`", one_line(head, 60)))
     }
 
-    /// `rescue` with no body and no comment.
+    /// A broad `rescue` (no class, `StandardError`, `Exception`) with no
+    /// body and no comment; as in Python, rescuing one named error and
+    /// going on is the idiom.
     fn ruby_empty_rescue(&self, n: Node<'_>) -> Option<String> {
         let mut cursor = n.walk();
         if n.named_children(&mut cursor).any(|c| c.kind() == "then") {
             return None;
+        }
+        if let Some(classes) = n.child_by_field_name("exceptions") {
+            let t = self.text(classes);
+            let broad = t
+                .split(',')
+                .any(|c| matches!(c.trim(), "StandardError" | "Exception"));
+            if !broad {
+                return None;
+            }
         }
         let end = n
             .next_sibling()

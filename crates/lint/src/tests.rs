@@ -294,6 +294,10 @@ const PYTHON_SWALLOWED: &str = r#"def clean(tmp):
     except:
         ...
     try:
+        return cache[key]
+    except KeyError:
+        pass
+    try:
         os.remove(tmp)
     except OSError as e:
         log.warning("cannot remove %s: %s", tmp, e)
@@ -401,6 +405,10 @@ const RUBY_SWALLOWED: &str = r#"def clean(tmp)
   rescue => e
     warn "cannot delete #{tmp}: #{e}"
   end
+  begin
+    File.delete(tmp)
+  rescue Errno::ENOENT
+  end
 end
 "#;
 
@@ -466,6 +474,15 @@ var errDot = errors.New("invalid port number.")
 var errAcronym = errors.New("HTTP request to the registry failed")
 var errProper = errors.New("Kubernetes API server unreachable")
 var errFine = errors.New("invalid port number given")
+var errType = errors.New("Checker is not registered for this port")
+
+type Checker interface{}
+
+type writer struct{}
+
+func (w *writer) Truncate(n int64) error {
+	return errors.New("Truncate: unsupported size")
+}
 
 func f(n int) error {
 	log.Fatalf("Cannot start the listener.")
@@ -476,7 +493,7 @@ func f(n int) error {
 #[test]
 fn style_in_go_is_st1005_on_error_values_only() {
     let found = lint_files(&[("a.go", GO_STYLE)]);
-    assert_eq!(of(&found, "style"), at("a.go", &[9, 10, 17]), "{found:#?}");
+    assert_eq!(of(&found, "style"), at("a.go", &[9, 10, 26]), "{found:#?}");
 }
 
 const RUST_STYLE: &str = r#"#[derive(Debug, thiserror::Error)]
@@ -513,6 +530,12 @@ func login(user, password, token string, cfg *Config) error {
 	if len(token) < 8 {
 		return fmt.Errorf("token of %d bytes is too short, key %s", len(token), cfg.APIKey)
 	}
+	if cfg.Lexer != nil {
+		return fmt.Errorf("plan stage %s cannot take %v", cfg.Stage, cfg.Lexer.Token)
+	}
+	if cfg.Auth {
+		return fmt.Errorf("registry answered: %w", ErrInvalidAuthorization)
+	}
 	return fmt.Errorf("secret %s not found in namespace %s", cfg.SecretName, cfg.Namespace)
 }
 "#;
@@ -534,6 +557,20 @@ def auth(user, token, password_file):
     logger.error(f"auth failed for {user}, token={token}")
     raise ValueError(f"cannot read the password file {password_file}")
 "#;
+
+#[test]
+fn leaks_secret_leaves_out_settings_digests_and_protocol_lines() {
+    let c = r#"#include <stdio.h>
+void f(const char *passwd, const char *authorization, int STRING_SSH_PRIVATE_KEY) {
+    fprintf(stderr, "smtp auth cram-md5 response \"%s\"\n", passwd);
+    fprintf(stderr, "cannot read the key file option %d\n", STRING_SSH_PRIVATE_KEY);
+    fprintf(stderr, "Authorization: Basic %s\r\n", authorization);
+    fprintf(stderr, "login refused for password %s\n", passwd);
+}
+"#;
+    let found = lint_files(&[("a.c", c)]);
+    assert_eq!(of(&found, "leaks-secret"), at("a.c", &[6]), "{found:#?}");
+}
 
 const JS_SECRET: &str = r#"function check(apiKey, keyId) {
   throw new Error(`bad api key ${apiKey}`);
@@ -565,6 +602,10 @@ fn ambiguous_message_lists_the_other_sites_and_ignores_platform_copies() {
             "p.py",
             "def a():\n    raise ValueError('bad value given')\n\ndef b():\n    raise ValueError('bad value given')\n",
         ),
+        (
+            "q.py",
+            "def a():\n    raise PermissionDenied\n\ndef b():\n    raise PermissionDenied()\n",
+        ),
     ]);
     let mut want = at("cache.go", &[6]);
     want.extend(at("config.go", &[6]));
@@ -589,11 +630,15 @@ fn untraceable_message_is_too_little_text_or_built_at_run_time() {
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
-func f(name, msg string, err error) error {
+func f(name, msg string, parts []string, err error) error {
 	if name == "" {
-		return fmt.Errorf("%s: %v", name, err)
+		return fmt.Errorf("%s: %s", name, msg)
+	}
+	if len(parts) > 0 {
+		return errors.New(strings.Join(parts, ", "))
 	}
 	if msg != "" {
 		return errors.New(msg)
@@ -604,11 +649,31 @@ func f(name, msg string, err error) error {
 	return errors.New("connection refused by the peer")
 }
 "#;
-    let py = "def f(msg):\n    raise RuntimeError(msg)\n\ndef g():\n    raise RuntimeError('plugin registry is empty')\n";
+    let py = "def f(problems, e):\n    raise RuntimeError(', '.join(problems))\n\ndef g(e):\n    raise RuntimeError(str(e))\n\ndef h():\n    raise RuntimeError('plugin registry is empty')\n\ndef i(scheme):\n    raise UnhandledSchemeError(scheme)\n\ndef j(err):\n    print('Error: %s' % err)\n\ndef k(url):\n    raise ValueError(REASON_BAD_REFERER % url)\n";
     let found = lint_files(&[("a.go", go), ("a.py", py)]);
-    let mut want = at("a.go", &[10, 13]);
+    let mut want = at("a.go", &[11, 14]);
     want.extend(at("a.py", &[2]));
     assert_eq!(of(&found, "untraceable-message"), want, "{found:#?}");
+}
+
+#[test]
+fn odd_text_in_messages_never_panics() {
+    let c = "#include <stdio.h>\nvoid f(const char *a, const char *b) {\n    fprintf(stderr, \"%s\\n\" /* méthode… */ \"%s…\", a, b);\n    fprintf(stderr, a);\n}\n";
+    let py = "def f(a):\n    raise ValueError('… ' + a + '…')\n";
+    // A long format of literals and comments, whose expression the index
+    // cuts with `…`.
+    let parts: String = (0..12)
+        .map(|i| format!("        \"%s\\n\" /* Part{i} */\n"))
+        .collect();
+    let long = format!(
+        "char *aprintf(const char *f, ...);\nvoid g(const char *a) {{\n    char *s = aprintf(\n{parts}        , a, a, a, a, a, a, a, a, a, a, a, a);\n}}\n"
+    );
+    lint_files(&[
+        ("a.c", c),
+        ("d.c", long.as_str()),
+        ("a.py", py),
+        ("b.js", "throw new Error(`${a}…`);\n"),
+    ]);
 }
 
 #[test]

@@ -11,11 +11,13 @@
 #![deny(missing_docs)]
 
 mod ids;
+mod paths;
 mod record;
 mod template;
 mod versions;
 
 pub use ids::{record_id, slugify, unique_slugs, SLUG_MAX_LEN};
+pub use paths::is_built_copy;
 pub use record::{
     Cause, DynamicSite, ErrorType, Fill, IndexStats, Lang, RawSite, Record, RelatedError,
     RepoDataset, RepoVersion, Severity, Site, SiteFacts, VersionRange, MAX_CHECKS, SCHEMA_VERSION,

@@ -299,6 +299,16 @@ pub fn export_site(store: impl Store + 'static, base_url: &str, out: &Path) -> R
             "api-docs/index.html",
             pages::api_docs_page(&s).into_string().as_bytes(),
         )?;
+        f.write(
+            "rules/index.html",
+            crate::rule_pages::index_page(&s).into_string().as_bytes(),
+        )?;
+        for r in errdex_lint::RULES {
+            f.write(
+                &format!("rules/{}/index.html", r.id),
+                crate::rule_pages::rule_page(&s, r).into_string().as_bytes(),
+            )?;
+        }
         for r in &repos {
             let (owner, name) = r.repo.split_once('/').unwrap_or((&r.repo, ""));
             if let Some(m) = pages::repo_page(&s, owner, name, &Default::default()).map_err(fail)? {

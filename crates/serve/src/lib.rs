@@ -22,6 +22,7 @@ mod meta;
 mod observe;
 pub use observe::REQUEST_ID;
 mod pages;
+mod rule_pages;
 
 use axum::body::Bytes;
 use axum::extract::{Request, State};
@@ -144,6 +145,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/search", get(pages::search))
         .route("/info/{family}/", get(pages::family))
         .route("/api-docs/", get(pages::api_docs))
+        .route("/rules/", get(rule_pages::index))
+        .route("/rules/{id}/", get(rule_pages::rule))
         .route("/{owner}/{repo}/", get(pages::repo))
         .route("/{owner}/{repo}", get(pages::add_slash))
         .route("/{owner}/{repo}/{slug}/", get(pages::error))
@@ -247,6 +250,7 @@ fn route_class(path: &str) -> &'static str {
         ["api", "explain"] => "api_explain",
         ["search"] => "search",
         ["info", ..] => "family",
+        ["rules", ..] => "rules",
         ["healthz"] => "healthz",
         ["metrics"] => "metrics",
         ["openapi.json"] | ["api-docs"] | ["robots.txt"] | ["llms.txt"] => "meta",

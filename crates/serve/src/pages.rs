@@ -27,7 +27,13 @@ form.f{display:flex;flex-wrap:wrap;gap:.5rem}input[type=search],textarea{width:1
 details{margin:.5rem 0}h2{margin-top:1.6rem;font-size:1.2rem}";
 
 /// The common frame of every page.
-fn page(s: &AppState, title: &str, canonical: &str, head: Markup, body: Markup) -> Markup {
+pub(crate) fn page(
+    s: &AppState,
+    title: &str,
+    canonical: &str,
+    head: Markup,
+    body: Markup,
+) -> Markup {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -84,7 +90,7 @@ fn search_box(q: &str) -> Markup {
     }
 }
 
-fn not_found(s: &AppState, what: &str) -> Response {
+pub(crate) fn not_found(s: &AppState, what: &str) -> Response {
     let body = html! {
         h1 { "Not found" }
         p { (what) }

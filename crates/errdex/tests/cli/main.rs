@@ -4,6 +4,7 @@
 mod analyze;
 mod browser;
 mod config;
+mod lint;
 mod mcp;
 mod postgres;
 mod repos;
