@@ -31,22 +31,35 @@ MORE += sorted(glob.glob(f"{C}/debsrc/*"))
 MORE += sorted(glob.glob(f"{C}/lint/*"))  # bench/lint/setup.sh
 
 
+HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "code.google.com")
+
+
 def go_repositories():
     """Each repository of Debian's Go tree (host/owner/name), but the two above."""
     out = []
     for d in sorted(glob.glob(f"{GO}/*/*/*")):
         host = d[len(GO) + 1:].split("/")[0]
-        if host in ("github.com", "gitlab.com", "bitbucket.org") and os.path.isdir(d):
+        if host in HOSTS and os.path.isdir(d):
             out.append(d)
     for d in sorted(glob.glob(f"{GO}/*/*")):
         host = d[len(GO) + 1:].split("/")[0]
-        if host not in ("github.com", "gitlab.com", "bitbucket.org") and os.path.isdir(d):
+        if host not in HOSTS and os.path.isdir(d):
             out.append(d)
-    return [d for d in out if d not in PRIMARY]
+    # Symlinked trees (github.com/coreos/etcd → go.etcd.io/etcd) once.
+    seen = {os.path.realpath(p) for p in PRIMARY}
+    unique = []
+    for d in out:
+        real = os.path.realpath(d)
+        if real not in seen:
+            seen.add(real)
+            unique.append(d)
+    return unique
 
 
 def lint(root):
     out = subprocess.run([E, "lint", root, "--format", "json"], capture_output=True, text=True)
+    if out.returncode == 2 and "no source file" in out.stderr:
+        return []  # a folder of tests or data only
     if out.returncode not in (0, 1):
         raise SystemExit(f"errdex lint {root} failed ({out.returncode}): {out.stderr[-2000:]}")
     found = json.loads(out.stdout)["findings"]

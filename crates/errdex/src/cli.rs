@@ -207,7 +207,7 @@ pub enum Command {
     /// Reads the work tree at PATH as `index` does (no database) and reports:
     ///
     ///   ambiguous-message    one text printed at several sites
-    ///   untraceable-message  too little literal text, or built at run time
+    ///   untraceable-message  an error with too little literal text to find
     ///   lost-cause           an error wrapped so its cause is lost (%v, no `from`)
     ///   swallowed-error      an empty handler: `catch (e) {}`, `except: pass`
     ///   style                Go's ST1005 and Rust's conventions for error strings
@@ -280,6 +280,13 @@ pub struct LintArgs {
     /// Write the findings to FILE instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Where the facts cache lives (shared with `index`): a later run
+    /// parses only the files that changed.
+    #[arg(long, value_name = "DIR", env = "ERRDEX_CACHE_DIR")]
+    pub cache_dir: Option<PathBuf>,
+    /// Parse every file, without the facts cache.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 #[derive(Debug, Args)]

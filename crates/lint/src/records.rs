@@ -3,7 +3,7 @@
 
 use crate::{finding, Finding, Place};
 use errdex_model::{
-    DynamicSite, ErrorType, HoleKind, Lang, Record, RepoDataset, Segment, Severity, Site, Template,
+    ErrorType, HoleKind, Lang, Record, RepoDataset, Segment, Severity, Site, Template,
 };
 use std::collections::BTreeMap;
 
@@ -107,11 +107,6 @@ pub(crate) fn check(ds: &RepoDataset, declared: &dyn Fn(&str, &str) -> bool) -> 
             }
         }
     }
-    for d in &ds.dynamic_sites {
-        if !errdex_model::is_built_copy(&d.file_path) {
-            untraceable_dynamic(d, &mut out);
-        }
-    }
     out
 }
 
@@ -172,15 +167,23 @@ pub(crate) fn too_little_text(literal: &str) -> bool {
     telling_words(literal).is_empty() || literal.chars().filter(|c| c.is_alphabetic()).count() < 5
 }
 
-/// A message with too little text of its own. Not reported when a hole
-/// hands on an error (`Error: %v`, `%s: %w`): the log line then holds
-/// that error's text, which traces on its own.
+/// A message with too little text of its own, where an error is made or
+/// the program stops (errors, exceptions, panics, exits). Not reported:
+/// logs and prints (their "messages" are often field values, progress or
+/// listings); a hole that hands on an error (`Error: %v`, `%s: %w`) or
+/// text written elsewhere (`%s` of `msg`), since the log line then holds
+/// that text; an error type's own `Error()`/`__str__`, which formats
+/// fields set where the error is made; sentinels, which are wrapped with
+/// context where they are returned; and strings the index only saw
+/// assigned (`name := fmt.Sprintf(…)`). Messages built wholly at run time
+/// (`errors.New(msg)`) are listed by `errdex list --dynamic`: their text
+/// comes from elsewhere, which a linter cannot see.
 fn untraceable(r: &Record, sites: &[&Site], out: &mut Vec<Finding>) {
     let t = template(r, sites[0]);
     if !too_little_text(&literal(&t)) || hands_on_an_error(&t) {
         return;
     }
-    for s in sites {
+    for s in sites.iter().filter(|s| makes_an_error(s)) {
         out.push(finding(
             "untraceable-message",
             &s.file_path,
@@ -193,41 +196,102 @@ fn untraceable(r: &Record, sites: &[&Site], out: &mut Vec<Finding>) {
     }
 }
 
-/// A message built at run time with too little literal text of its own
-/// (`fmt.Errorf("%v", err)`, `strings.Join(parts, ", ")`). Not reported:
-/// an error handed on (`panic(err)`, `raise CommandError(str(e))`), a
-/// value caught and thrown again (`panic(r)`), and a message held in a
-/// name (`errors.New(msg)`, `self.error_messages["blank"]`), whose text
-/// is wherever the name is set.
-fn untraceable_dynamic(d: &DynamicSite, out: &mut Vec<Finding>) {
-    let arg = message_argument(d);
-    if rethrown(d, arg)
-        || held_in_a_name(arg)
-        || mentions_an_error(arg)
-        || text_from_elsewhere(arg)
-        || own_class(d)
-        || only_holes(arg)
-    {
-        return;
+/// A site that makes an error or stops the program, as a statement of its
+/// own: not a log, an assignment, a string a function returns (C's
+/// `return "UNKNOWN";` in a formatter), a sentinel, an error type's method
+/// that renders it, or an argument check named by its parameter
+/// (`Validate.notNull(cls, "cls")`: the stack says where).
+fn makes_an_error(s: &Site) -> bool {
+    const ARGUMENT_CHECKS: &[&str] = &[
+        "notNull",
+        "requireNonNull",
+        "notEmpty",
+        "notBlank",
+        "checkNotNull",
+        "noNullElements",
+        "checkArgument",
+        "isTrue",
+    ];
+    let call = s.callee.rsplit(['.', ':']).next().unwrap_or(&s.callee);
+    if s.callee == "return" || ARGUMENT_CHECKS.contains(&call) {
+        return false;
     }
-    if !too_little_text(&quoted_text(arg)) {
-        return;
+    if debug_only(s) || control_flow(s) {
+        return false;
     }
-    out.push(finding(
-        "untraceable-message",
-        &d.file_path,
-        d.line_number,
-        format!(
-            "the message `{}` is built at run time with too little text of its own, so no log line can be traced to it; use a literal format with holes",
-            crate::syntax::one_line(arg, 80)
-        ),
-    ));
+    const RENDERERS: &[&str] = &[
+        "Error",
+        "String",
+        "__str__",
+        "__repr__",
+        "toString",
+        "to_string",
+        "fmt",
+        "what",
+        "Message",
+        "message",
+        "GoString",
+    ];
+    let method = s
+        .function
+        .as_deref()
+        .map(|f| f.rsplit(['.', ':']).next().unwrap_or(f));
+    let log = matches!(s.error_type, ErrorType::Log);
+    let assigned = s.callee == "=";
+    let sentinel = s.function.is_none() && s.error_class.is_some();
+    let renders = method.is_some_and(|m| RENDERERS.contains(&m));
+    !(log || assigned || sentinel || renders)
 }
 
-/// Any hole filled by an error (`%w`, `%v` of `err`, `{e}`).
+/// An assertion under a debug switch (`if debugAsserts { panic(…) }`,
+/// `if false {…}`): compiled out, or seen by the code's developers only.
+fn debug_only(s: &Site) -> bool {
+    s.facts.guards.iter().any(|g| {
+        let g = g.trim().trim_start_matches('(').trim_end_matches(')');
+        g == "false" || g.starts_with("false &&") || g.to_lowercase().contains("debug")
+    })
+}
+
+/// An exception class that does not call itself an error
+/// (`raise RequestPath(path)`): control flow, caught by the code.
+fn control_flow(s: &Site) -> bool {
+    const ERROR_NAMES: &[&str] = &[
+        "Error",
+        "Exception",
+        "Err",
+        "Failure",
+        "Fault",
+        "Abort",
+        "Exit",
+        "Warning",
+        "Denied",
+        "NotFound",
+        "Invalid",
+        "Timeout",
+        "Panic",
+        "Fatal",
+    ];
+    let Some(class) = s.error_class.as_deref() else {
+        return false;
+    };
+    let name = class.rsplit(['.', ':']).next().unwrap_or(class);
+    s.function.is_some()
+        && !name.starts_with("Err")
+        && !name.starts_with("err")
+        && !ERROR_NAMES.iter().any(|e| name.contains(e))
+        && !name.starts_with("Http")
+}
+
+/// Any hole filled by an error (`%w`, `%v` of `err`, `{e}`) or by text
+/// written elsewhere (`%s` of `msg`).
 fn hands_on_an_error(t: &Template) -> bool {
     t.segments.iter().any(|seg| match seg {
-        Segment::Hole(h) => h.chain || h.arg.as_deref().is_some_and(mentions_an_error),
+        Segment::Hole(h) => {
+            h.chain
+                || h.arg
+                    .as_deref()
+                    .is_some_and(|a| mentions_an_error(a) || text_from_elsewhere(a))
+        }
         Segment::Lit(_) => false,
     })
 }
@@ -252,6 +316,15 @@ fn mentions_an_error(expr: &str) -> bool {
         ) || is_error_name(w)
             || w.ends_with("Errs")
             || w.ends_with("Errors")
+            || sentinel_name(w)
+    })
+}
+
+/// `ErrNotFound`, `errInvalidKeyName`: a sentinel error's name.
+fn sentinel_name(w: &str) -> bool {
+    ["Err", "err"].iter().any(|p| {
+        w.strip_prefix(p)
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_uppercase()))
     })
 }
 
@@ -294,125 +367,6 @@ fn text_from_elsewhere(expr: &str) -> bool {
                     .iter()
                     .any(|p| ELSEWHERE.contains(&p.as_str()))
         })
-}
-
-/// `raise UnhandledSchemeError(scheme, resource)`: a class of the code
-/// writes its own message (and its name is printed with it); only the
-/// runtime's generic classes are read.
-fn own_class(d: &DynamicSite) -> bool {
-    const GENERIC: &[&str] = &[
-        "Exception",
-        "BaseException",
-        "RuntimeError",
-        "ValueError",
-        "TypeError",
-        "KeyError",
-        "OSError",
-        "IOError",
-        "AssertionError",
-        "LookupError",
-        "IndexError",
-        "AttributeError",
-        "NotImplementedError",
-        "Error",
-        "RangeError",
-        "SyntaxError",
-        "ReferenceError",
-        "RuntimeException",
-        "IllegalArgumentException",
-        "IllegalStateException",
-        "UnsupportedOperationException",
-        "IOException",
-        "StandardError",
-        "ArgumentError",
-        "InvalidOperationException",
-        "ArgumentException",
-    ];
-    let e = d.expression.trim_start();
-    let constructs = ["raise ", "throw ", "new "]
-        .iter()
-        .any(|k| e.starts_with(k));
-    let class = d.callee.rsplit(['.', ':']).next().unwrap_or(&d.callee);
-    constructs && !GENERIC.contains(&class)
-}
-
-/// A literal made only of holes (`"%v"`): the values are not seen.
-fn only_holes(expr: &str) -> bool {
-    let e = expr.trim();
-    let quoted = e.chars().count() >= 2 && e.starts_with(['"', '\'', '`']);
-    let inner: Vec<char> = e.chars().skip(1).collect();
-    let inner = &inner[..inner.len().saturating_sub(1)];
-    quoted
-        && !inner
-            .iter()
-            .any(|c| c.is_alphabetic() && !"vsdqwxXTfgep".contains(*c))
-}
-
-/// The message expression of a dynamic site: its expression, or the first
-/// argument when the expression is the whole call (`raise X(msg, …)`).
-fn message_argument(d: &DynamicSite) -> &str {
-    let e = d.expression.trim();
-    let whole_call = ["raise ", "throw ", "new "]
-        .iter()
-        .any(|k| e.starts_with(k))
-        || (!d.callee.is_empty() && e.starts_with(&d.callee));
-    if !whole_call {
-        return e;
-    }
-    let Some(open) = e.find('(') else { return e };
-    let args = &e[open + 1..];
-    let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    for (i, c) in args.char_indices() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => continue,
-            None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
-            None => {}
-        }
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' if depth == 0 => return args[..i].trim(),
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => return args[..i].trim(),
-            _ => {}
-        }
-    }
-    args.trim()
-}
-
-/// A name, an attribute or an index (`msg`, `self.warning`,
-/// `messages["blank"]`): no call, no operator.
-fn held_in_a_name(arg: &str) -> bool {
-    !arg.is_empty()
-        && arg
-            .chars()
-            .all(|c| c.is_alphanumeric() || "_.$[]\"'".contains(c))
-}
-
-/// The text inside the string literals of an expression.
-fn quoted_text(expr: &str) -> String {
-    let mut out = String::new();
-    let mut quote: Option<char> = None;
-    for c in expr.chars() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => out.push(c),
-            None if matches!(c, '"' | '\'' | '`') => {
-                quote = Some(c);
-                out.push(' ');
-            }
-            None => {}
-        }
-    }
-    out
-}
-
-/// `panic(r)`, `throw x`: a one-letter value handed on by a panic or a
-/// throw is one caught or made elsewhere.
-fn rethrown(d: &DynamicSite, value: &str) -> bool {
-    let hands_on = matches!(d.callee.as_str(), "panic" | "raise" | "throw");
-    hands_on && value.len() == 1 && value.chars().all(|c| c.is_alphabetic())
 }
 
 /// An expression whose value is an error (or its text): `err`,

@@ -76,13 +76,13 @@ pub static RULES: &[Rule] = &[
         id: "untraceable-message",
         name: "UntraceableMessage",
         level: Level::Warning,
-        summary: "A message with too little literal text to find, or built entirely at run time.",
-        explanation: "A message made only of holes (`%v`, `%s: %s`), of generic words (`error`, `failed`), of one short word (`EOF`, `closed`), or computed at run time (`errors.New(msg)`) cannot be traced to its statement: its text in a log matches everything or nothing. Give each message a few words of its own that say what failed, and keep variable parts in holes of a literal format.",
+        summary: "An error made with too little literal text to be found from a log line.",
+        explanation: "An error, exception, panic or exit message made only of holes (`%s: %s`), of generic words (`error: %s`, `unexpected error`) or of one short token (`EOF`, `STUB`) cannot be traced to its statement: its text in a log matches everything or nothing. Give each message a few words of its own that say what failed, and keep variable parts in holes of a literal format. Not reported, because the log line then carries text that traces on its own: a hole that hands on an error or a caller's message (`Error: %v`, `%s: %w`), an error type's own `Error()`/`__str__`, sentinels (wrapped with context where returned), strings a function returns (a formatter's `return \"UNKNOWN\";`) argument checks named by their parameter (`Validate.notNull(cls, \"cls\")`), assertions under a debug switch (`if debugAsserts { panic(…) }`) and exception classes that do not call themselves errors (`raise RequestPath(path)`: control flow). Logs and prints are not read (their formats are often field values or listings). Messages built wholly at run time (`errors.New(msg)`) are listed by `errdex list --dynamic`; where their text comes from is not visible to a linter, so they are not reported.",
         languages: &["every language errdex reads"],
         examples: &[
             Example { lang: "Go", bad: "return fmt.Errorf(\"%s: %v\", name, err)", good: "return fmt.Errorf(\"load plugin %s: %w\", name, err)" },
-            Example { lang: "Python", bad: "raise RuntimeError(msg)", good: "raise RuntimeError(f\"cannot load plugin {name}: {msg}\")" },
-            Example { lang: "JavaScript", bad: "throw new Error(err.message)", good: "throw new Error(`load plugin ${name}: ${err.message}`, { cause: err })" },
+            Example { lang: "Python", bad: "raise ValueError(f\"{name}: {value}\")", good: "raise ValueError(f\"plugin {name}: bad version {value!r}\")" },
+            Example { lang: "JavaScript", bad: "throw new Error(`${name}: ${value}`)", good: "throw new Error(`plugin ${name}: bad version ${value}`)" },
         ],
     },
     Rule {

@@ -624,35 +624,57 @@ fn ambiguous_message_lists_the_other_sites_and_ignores_platform_copies() {
 }
 
 #[test]
-fn untraceable_message_is_too_little_text_or_built_at_run_time() {
+fn untraceable_message_is_too_little_text_where_an_error_is_made() {
     let go = r#"package a
 
 import (
 	"errors"
 	"fmt"
+	"log"
 	"strings"
 )
 
-func f(name, msg string, parts []string, err error) error {
+var ErrUnknown = errors.New("unknown")
+
+type parseError struct{ pos, msg string }
+
+func (e *parseError) Error() string {
+	return fmt.Sprintf("[%s]: %s", e.pos, e.msg)
+}
+
+func f(name, value, msg string, parts []string, err error) error {
 	if name == "" {
-		return fmt.Errorf("%s: %s", name, msg)
+		return fmt.Errorf("%s: %s", name, value)
+	}
+	if value == "" {
+		panic("STUB")
 	}
 	if len(parts) > 0 {
 		return errors.New(strings.Join(parts, ", "))
 	}
 	if msg != "" {
-		return errors.New(msg)
+		return fmt.Errorf("error: %s", msg)
 	}
-	if err != nil {
-		panic(err)
+	if debugAsserts {
+		panic(fmt.Sprintf("s (%d) <= t (%d)", len(name), len(value)))
 	}
-	return errors.New("connection refused by the peer")
+	if false && len(name) > 3 {
+		panic("bad n")
+	}
+	if len(value) > 99 {
+		return fmt.Errorf("%q: %v", value, errInvalidKeyName)
+	}
+	log.Printf("%s=%v", name, value)
+	path := fmt.Sprintf("%v.part", name)
+	return fmt.Errorf("%s: %v", path, err)
 }
 "#;
-    let py = "def f(problems, e):\n    raise RuntimeError(', '.join(problems))\n\ndef g(e):\n    raise RuntimeError(str(e))\n\ndef h():\n    raise RuntimeError('plugin registry is empty')\n\ndef i(scheme):\n    raise UnhandledSchemeError(scheme)\n\ndef j(err):\n    print('Error: %s' % err)\n\ndef k(url):\n    raise ValueError(REASON_BAD_REFERER % url)\n";
-    let found = lint_files(&[("a.go", go), ("a.py", py)]);
-    let mut want = at("a.go", &[11, 14]);
-    want.extend(at("a.py", &[2]));
+    let py = "def h(path):\n    raise RuntimeError('plugin registry is empty')\n\ndef i(name, value):\n    raise ValueError(f'{name}: {value}')\n\ndef j(path):\n    raise RequestPath(f'{path}/')\n";
+    let java = "class A {\n    Object m(Class<?> cls) {\n        Validate.notNull(cls, \"cls\");\n        return cls;\n    }\n}\n";
+    let c = "const char *yes_no(int v) {\n    if (v) {\n        return \"yes\";\n    }\n    return \"no\";\n}\n";
+    let found = lint_files(&[("a.go", go), ("a.py", py), ("A.java", java), ("f.c", c)]);
+    let mut want = at("a.go", &[20, 23]);
+    want.extend(at("a.py", &[5]));
     assert_eq!(of(&found, "untraceable-message"), want, "{found:#?}");
 }
 

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// Warnings shown without `--verbose`.
 const WARNINGS_SHOWN: usize = 10;
 /// The facts cache's file in the cache folder.
-const FACTS_CACHE: &str = "facts.sqlite3";
+pub(crate) const FACTS_CACHE: &str = "facts.sqlite3";
 
 /// `--cache-dir`, or the user's cache folder (`$XDG_CACHE_HOME/errdex`,
 /// `~/.cache/errdex`).

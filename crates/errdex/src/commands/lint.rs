@@ -26,6 +26,10 @@ pub(crate) fn run(a: LintArgs) -> Result<(), Failure> {
     opts.include_vendor = a.include_vendor;
     opts.config = a.config.clone();
     opts.repo = Some("lint/lint".into());
+    if !a.no_cache {
+        let dir = a.cache_dir.clone().or_else(super::user_cache_dir);
+        opts.cache = dir.map(|d| d.join(super::index::FACTS_CACHE));
+    }
     let indexed = errdex_extract::index(&opts, &errdex_extract::NoProgress)?;
     let files = errdex_extract::source_files(&opts)?;
     let input = Input {

@@ -35,6 +35,8 @@ fn lint(dir: &Path, args: &[&str]) -> Output {
         .arg(dir)
         .args(args)
         .env_remove("ERRDEX_ATLAS_URL")
+        .env_remove("ERRDEX_CACHE_DIR")
+        .env("XDG_CACHE_HOME", dir.join(".no-home-cache"))
         .output()
         .expect("errdex runs")
 }
@@ -280,4 +282,21 @@ fn diff_reports_only_findings_on_lines_changed_since_the_ref() {
     let o = lint(t.path(), &["--diff", "no-such-ref"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no-such-ref"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_run_with_the_facts_cache_finds_what_a_run_without_it_finds() {
+    let t = tree();
+    let cache = tempfile::tempdir().unwrap();
+    let cache = cache.path().to_str().unwrap();
+    let cold = lint(t.path(), &["--format", "json", "--no-cache"]);
+    let first = lint(t.path(), &["--format", "json", "--cache-dir", cache]);
+    let warm = lint(t.path(), &["--format", "json", "--cache-dir", cache]);
+    let read = |o: &Output| from_json(&serde_json::from_slice(&o.stdout).unwrap());
+    assert_eq!(read(&cold), read(&first));
+    assert_eq!(read(&cold), read(&warm));
+    assert!(
+        std::fs::read_dir(cache).unwrap().next().is_some(),
+        "the cache was written"
+    );
 }
