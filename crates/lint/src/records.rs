@@ -673,7 +673,9 @@ fn capitalised(text: &str) -> bool {
         && !PROPER_NOUNS.contains(&word)
 }
 
-/// Words a value's name ends with when it holds a secret.
+/// Words a value's name ends with when it holds a secret. Not
+/// `credentials`: it names an identity (`domain\user`) as often as a
+/// secret.
 const SECRET_WORDS: &[&str] = &[
     "password",
     "passwd",
@@ -681,8 +683,6 @@ const SECRET_WORDS: &[&str] = &[
     "secret",
     "token",
     "apikey",
-    "credential",
-    "credentials",
     "authorization",
     "privatekey",
     "secretkey",

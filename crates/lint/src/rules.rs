@@ -138,7 +138,7 @@ pub static RULES: &[Rule] = &[
         name: "LeaksSecret",
         level: Level::Error,
         summary: "A message or log prints a value named like a secret (password, token, API key, Authorization).",
-        explanation: "Messages end up in logs, terminals, issue trackers and error pages, where secrets must not. A hole filled by a value named `password`, `token`, `secret`, `apiKey`, `credentials` or `Authorization` prints the secret itself. Print something that identifies it without revealing it (the user, a key id, the secret's name or length), or nothing. Names that only describe a secret (`secretName`, `tokenFile`, `passwordHash`, `len(token)`) are not reported, nor `token` in a parser's message (`unexpected token %q`).",
+        explanation: "Messages end up in logs, terminals, issue trackers and error pages, where secrets must not. A hole filled by a value named `password`, `token`, `secret`, `apiKey` or `Authorization` prints the secret itself. Print something that identifies it without revealing it (the user, a key id, the secret's name or length), or nothing. Names that only describe a secret (`secretName`, `tokenFile`, `passwordHash`, `len(token)`) are not reported, nor `credentials`, which names a user as often as a secret, nor `token` in a parser's message (`unexpected token %q`).",
         languages: &["every language errdex reads"],
         examples: &[
             Example { lang: "Go", bad: "log.Errorf(\"login %s with %s failed\", user, password)", good: "log.Errorf(\"login %s failed\", user)" },

@@ -561,11 +561,12 @@ def auth(user, token, password_file):
 #[test]
 fn leaks_secret_leaves_out_settings_digests_and_protocol_lines() {
     let c = r#"#include <stdio.h>
-void f(const char *passwd, const char *authorization, int STRING_SSH_PRIVATE_KEY) {
+void f(const char *passwd, const char *authorization, int STRING_SSH_PRIVATE_KEY, const char *credentials) {
     fprintf(stderr, "smtp auth cram-md5 response \"%s\"\n", passwd);
     fprintf(stderr, "cannot read the key file option %d\n", STRING_SSH_PRIVATE_KEY);
     fprintf(stderr, "Authorization: Basic %s\r\n", authorization);
     fprintf(stderr, "login refused for password %s\n", passwd);
+    fprintf(stderr, "ntlm authentication for %s failed\n", credentials);
 }
 "#;
     let found = lint_files(&[("a.c", c)]);
