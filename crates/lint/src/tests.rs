@@ -782,13 +782,3 @@ fn every_rule_has_a_paragraph_and_an_example_per_language_it_reads() {
         }
     }
 }
-
-#[test]
-#[ignore]
-fn print_tree() {
-    let path = std::env::var("SEXP_FILE").unwrap();
-    let src = std::fs::read_to_string(&path).unwrap();
-    let lang = errdex_lang::language_for_path(&path).unwrap();
-    let tree = errdex_lang::parse_guarded(lang, &src).unwrap();
-    println!("{}", tree.root_node().to_sexp());
-}

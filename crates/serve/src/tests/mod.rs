@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 mod hardening;
+mod rule_pages;
 
 const SHA: &str = "4c8573c808a73d578c5eadc86d410646ea0b0d73";
 
@@ -280,27 +281,6 @@ fn pages_and_machine_documents() {
     );
     assert!(metrics.contains("errdex_records{repo=\"kubernetes/kops\"} 4"));
     assert_eq!(get(&format!("{base}/api-docs/")).0, 200);
-}
-
-#[test]
-fn every_lint_rule_has_a_page_with_its_examples() {
-    let (base, _dir) = start();
-    let (status, _, index) = get(&format!("{base}/rules/"));
-    assert_eq!(status, 200);
-    for r in errdex_lint::RULES {
-        assert!(index.contains(&format!("/rules/{}/", r.id)), "{}", r.id);
-        let (status, _, page) = get(&format!("{base}/rules/{}/", r.id));
-        assert_eq!(status, 200, "{}", r.id);
-        for e in r.examples {
-            assert!(
-                page.contains(&format!("<h2>{}</h2>", e.lang)),
-                "{} {}",
-                r.id,
-                e.lang
-            );
-        }
-    }
-    assert_eq!(get(&format!("{base}/rules/no-such-rule/")).0, 404);
 }
 
 #[test]

@@ -1,0 +1,200 @@
+//! `leaks-secret`: holes filled by a value named like a secret.
+
+use super::*;
+
+/// Words a value's name ends with when it holds a secret. Not
+/// `credentials`: it names an identity (`domain\user`) as often as a
+/// secret.
+const SECRET_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+    "authorization",
+    "privatekey",
+    "secretkey",
+    "accesskey",
+    "clientsecret",
+];
+
+/// Headers whose value is a secret.
+const SECRET_HEADERS: &[&str] = &[
+    "authorization",
+    "proxy-authorization",
+    "x-api-key",
+    "cookie",
+];
+
+/// Words of a message about parsing, where `token` is the parser's.
+const PARSER_WORDS: &[&str] = &[
+    "unexpected",
+    "expected",
+    "expecting",
+    "parse",
+    "parsing",
+    "syntax",
+    "lexer",
+    "scanner",
+    "grammar",
+    "character",
+    "tokenize",
+    "tokenizer",
+];
+
+/// Words of a message that prints a value derived from a secret (a hash,
+/// a challenge response), not the secret.
+const DERIVED_WORDS: &[&str] = &[
+    "hash",
+    "hashed",
+    "digest",
+    "md5",
+    "sha1",
+    "sha256",
+    "sha512",
+    "hmac",
+    "fingerprint",
+    "cram",
+    "apop",
+    "checksum",
+];
+
+pub(super) fn leaks_secret(r: &Record, s: &Site, t: &Template, out: &mut Vec<Finding>) {
+    // A line ending in CRLF is protocol text for a peer, not a message.
+    if r.message_pattern.ends_with("\r\n") {
+        return;
+    }
+    let text = literal(t).to_lowercase();
+    let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).collect();
+    if words.iter().any(|w| DERIVED_WORDS.contains(w)) {
+        return;
+    }
+    let parser = words.iter().any(|w| PARSER_WORDS.contains(w));
+    for seg in &t.segments {
+        let Segment::Hole(h) = seg else { continue };
+        let Some(arg) = h.arg.as_deref() else {
+            continue;
+        };
+        if !matches!(h.kind, HoleKind::Any | HoleKind::Quoted | HoleKind::Hex) {
+            continue; // a number, type or pointer prints no secret
+        }
+        let Some(word) = secret_in(arg) else { continue };
+        if word == "token" && (parser || !about_auth(arg, &literal(t), &s.file_path)) {
+            continue;
+        }
+        out.push(finding(
+            "leaks-secret",
+            &s.file_path,
+            s.line_number,
+            format!(
+                "`{}` prints `{}`, a {word}: messages reach logs and bug reports; print what identifies it (a user, a key id, a name or length), not its value",
+                r.message_pattern,
+                crate::syntax::one_line(arg, 60)
+            ),
+        ));
+    }
+}
+
+/// Words that make a `token` a credential rather than a parser's or a
+/// lexer's token.
+const AUTH_WORDS: &[&str] = &[
+    "auth",
+    "authn",
+    "authz",
+    "authenticate",
+    "authentication",
+    "authorization",
+    "authorized",
+    "access",
+    "bearer",
+    "refresh",
+    "session",
+    "jwt",
+    "oauth",
+    "oauth2",
+    "csrf",
+    "login",
+    "api",
+    "credential",
+    "credentials",
+    "password",
+    "secret",
+    "sso",
+    "oidc",
+    "saml",
+];
+
+/// Whether a `token` is a credential: its name, the message or the file
+/// says so (`authToken`, `invalid auth token: %s`, `auth/jwt.go`).
+fn about_auth(arg: &str, literal: &str, file: &str) -> bool {
+    let words = identifier_words(arg)
+        .into_iter()
+        .chain(identifier_words(literal))
+        .chain(identifier_words(file));
+    words.into_iter().any(|w| AUTH_WORDS.contains(&w.as_str()))
+}
+
+/// The secret an argument holds, by its name: the last name of the
+/// expression (`cfg.Password`, `authToken`, `api_key`), or a secret
+/// header read by name (`r.Header.Get("Authorization")`).
+pub(crate) fn secret_in(arg: &str) -> Option<&'static str> {
+    let a = arg.trim();
+    if a.contains("len(")
+        || a.contains(".len()")
+        || a.contains(".length")
+        || a.contains("==")
+        || a.contains("!=")
+    {
+        return None;
+    }
+    if let Some(lit) = a.split('"').nth(1) {
+        let lit = lit.to_lowercase();
+        return SECRET_HEADERS
+            .iter()
+            .find(|h| **h == lit)
+            .map(|_| "secret header");
+    }
+    const READERS: &[&str] = &[
+        "String",
+        "Error",
+        "Get",
+        "Value",
+        "str",
+        "to_string",
+        "ToString",
+        "toString",
+        "as_str",
+        "value",
+        "get",
+        "unwrap",
+        "clone",
+        "expose_secret",
+        "Reveal",
+    ];
+    let names: Vec<&str> = a
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+        })
+        .collect();
+    let last = names.iter().rev().find(|n| !READERS.contains(n))?;
+    if last.starts_with("Err") || last.starts_with("err") {
+        return None; // an error value named after a secret
+    }
+    if last.len() > 1 && !last.chars().any(|c| c.is_lowercase()) {
+        return None; // a constant: the name of a setting (`OPT_PASSWORD`)
+    }
+    let words = identifier_words(last);
+    let one = words.last()?.as_str();
+    let two = words
+        .len()
+        .checked_sub(2)
+        .map(|i| format!("{}{}", words[i], words[i + 1]));
+    SECRET_WORDS
+        .iter()
+        .find(|w| **w == one || two.as_deref() == Some(**w))
+        .copied()
+}
