@@ -897,9 +897,12 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
         }
     }
     let callee = cx.text(f);
+    // `str(key + ' already used as alias')`: text made of text keeps its
+    // words (`str(e)` stays a hole).
+    let converts = callee == "str" && args.len() == 1;
     let first = args
         .first()
-        .filter(|_| formats::is_translation(callee) || formats::keeps_words(callee))?;
+        .filter(|_| converts || formats::is_translation(callee) || formats::keeps_words(callee))?;
     Some(M.message_of(*first, cx))
 }
 
@@ -923,6 +926,22 @@ def pick(spec, forbidden):
             "{got:?}"
         );
         assert!(got.contains(&"Download forbidden by policy"), "{got:?}");
+    }
+
+    #[test]
+    fn text_converted_with_str_keeps_its_words() {
+        let s = patterns_of(
+            "src/app/aliases.py",
+            r#"
+def alias(key, e):
+    if key:
+        raise KeyError("'" + str(key + " already used as alias"))
+    raise KeyError("lookup failed: " + str(e))
+"#,
+        );
+        let got = pattern_column(&s);
+        assert!(got.contains(&"'%v already used as alias"), "{got:?}");
+        assert!(got.contains(&"lookup failed: %v"), "{got:?}");
     }
 
     #[test]

@@ -169,9 +169,29 @@ impl<'a> Cx<'a> {
     /// Records a site with its message; one with no literal text at all
     /// is listed as dynamic.
     pub fn push(&mut self, mut site: RawSite, message: Message, args: Vec<String>, n: Node<'_>) {
+        if self.compiled_out(n) {
+            return;
+        }
         site.args = args;
         let expression = clip(self.text(n));
         self.facts.push_site(site, message, expression);
+    }
+
+    /// Whether `n` sits in a `#if 0` block (outside its `#else`): text
+    /// the compiler never sees, which no program prints.
+    pub fn compiled_out(&self, n: Node<'_>) -> bool {
+        let mut child = n;
+        while let Some(p) = child.parent() {
+            let off = p.kind() == "preproc_if"
+                && p.child_by_field_name("condition")
+                    .is_some_and(|c| self.text(c).trim() == "0")
+                && p.child_by_field_name("alternative").map(|a| a.id()) != Some(child.id());
+            if off {
+                return true;
+            }
+            child = p;
+        }
+        false
     }
 
     /// Records a message kept under a name or in a table (`msg = "…"`,
@@ -188,7 +208,8 @@ impl<'a> Cx<'a> {
         if crate::message::is_os_error_text(&message) {
             return;
         }
-        let site = self.site(n, callee, ErrorType::Exception, Severity::Error);
+        let mut site = self.site(n, callee, ErrorType::Exception, Severity::Error);
+        site.facts.kept = true;
         self.push(site, message, args, n);
     }
 

@@ -283,6 +283,12 @@ pub struct SiteFacts {
     /// a local name the log prints): that function and the hole's value.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fills: Option<Fill>,
+    /// The text is kept under a name, in a buffer or in a table
+    /// (`msg = f"…"`, `snprintf(errbuf, …)`, `case X: return "…";`) and
+    /// printed or raised elsewhere: a piece of a message, not the
+    /// statement that makes the error.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub kept: bool,
 }
 
 /// Where a piece of text goes: the function whose message prints it and

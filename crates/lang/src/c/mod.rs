@@ -743,6 +743,9 @@ fn message_function_call(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx
     // `serverLog(LL_WARNING, fmt, …)`: a level argument before the format
     // sets the level, whatever the name implies.
     let level = args[..i].iter().find_map(|a| level_of(cx.text(*a)));
+    if cx.compiled_out(n) {
+        return;
+    }
     cx.wrapper_call(name, i, site, m, h, n);
     cx.wrapper_call_level(level);
 }

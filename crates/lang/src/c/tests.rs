@@ -474,3 +474,28 @@ fn corpora() {
         crate::test_support::run(name, &files, &opts, false);
     }
 }
+
+#[test]
+fn text_under_if_0_is_never_printed() {
+    let s = all_level_patterns_of(
+        "src/auth.c",
+        r#"
+void plugin_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void check(const char *user, const char *pass) {
+#if 0
+    plugin_log(1, "BACKGROUND: USER/PASS: %s/%s", user, pass);
+    fprintf(stderr, "old check failed for %s\n", user);
+#else
+    plugin_log(1, "BACKGROUND: USER: %s", user);
+#endif
+#if 1
+    fprintf(stderr, "check failed for %s\n", user);
+#endif
+}
+"#,
+    );
+    assert_eq!(
+        pattern_column(&s),
+        ["check failed for %s", "BACKGROUND: USER: %s"]
+    );
+}

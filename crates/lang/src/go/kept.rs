@@ -68,6 +68,7 @@ impl FileCx<'_> {
         let mut site = self.site(n, "=".into(), ErrorType::Exception, Severity::Error);
         site.args = self.hole_exprs(value);
         site.facts.fills = fills;
+        site.facts.kept = true;
         self.push(site, message, source.to_string());
     }
 
