@@ -1,34 +1,73 @@
 //! The names a package declares (types, functions, methods, fields,
 //! constants), read from its files' text: an error string may start with
 //! one in capitals (`Truncate: unsupported size`, `Checker is unknown`),
-//! which `style` does not report.
+//! which `style` does not report; and the text of its string constants,
+//! which a message may print in a hole (`fmt.Sprintf("%s: %s", warning,
+//! set)` with `const warning = "recursive set of Transformers detected"`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Mutex;
 
-/// Declared names by folder, read on first ask.
+/// What one folder's files declare.
+#[derive(Default)]
+struct Package {
+    names: HashSet<String>,
+    texts: HashMap<String, String>,
+}
+
+/// Declarations by folder, read on first ask, and the exception classes
+/// of the whole tree that word their own message.
 pub(crate) struct Declared<'a> {
     root: &'a Path,
-    by_dir: Mutex<HashMap<String, HashSet<String>>>,
+    by_dir: Mutex<HashMap<String, std::sync::Arc<Package>>>,
+    self_worded: HashSet<String>,
 }
 
 impl<'a> Declared<'a> {
-    pub(crate) fn new(root: &'a Path) -> Self {
+    pub(crate) fn new(root: &'a Path, files: &[(String, errdex_model::Lang)]) -> Self {
+        let mut self_worded = HashSet::new();
+        for (rel, lang) in files {
+            if *lang == errdex_model::Lang::Python {
+                if let Ok(text) = std::fs::read_to_string(root.join(rel)) {
+                    python_self_worded(&text, &mut self_worded);
+                }
+            }
+        }
         Declared {
             root,
             by_dir: Mutex::new(HashMap::new()),
+            self_worded,
         }
+    }
+
+    /// Whether the exception class `name` words its own message from the
+    /// values it is raised with (`InvalidClaimError('aud')` prints
+    /// `Invalid claim "aud"`).
+    pub(crate) fn words_own_message(&self, name: &str) -> bool {
+        self.self_worded.contains(name)
     }
 
     /// Whether the package of `file` (its folder) declares `name`.
     pub(crate) fn has(&self, file: &str, name: &str) -> bool {
+        self.package(file).names.contains(name)
+    }
+
+    /// The text of the string constant `name` that the package of `file`
+    /// declares, if it declares one.
+    pub(crate) fn text_of(&self, file: &str, name: &str) -> Option<String> {
+        self.package(file).texts.get(name).cloned()
+    }
+
+    fn package(&self, file: &str) -> std::sync::Arc<Package> {
         let dir = file.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         let mut by_dir = self.by_dir.lock().unwrap_or_else(|p| p.into_inner());
         by_dir
             .entry(dir.clone())
-            .or_insert_with(|| names_in(&self.root.join(&dir), file_ext(file)))
-            .contains(name)
+            .or_insert_with(|| {
+                std::sync::Arc::new(package_in(&self.root.join(&dir), file_ext(file)))
+            })
+            .clone()
     }
 }
 
@@ -36,21 +75,128 @@ fn file_ext(file: &str) -> &str {
     file.rsplit_once('.').map_or("", |(_, e)| e)
 }
 
-/// The names declared by the `.ext` files of one folder.
-fn names_in(dir: &Path, ext: &str) -> HashSet<String> {
-    let mut names = HashSet::new();
+/// What the `.ext` files of one folder declare (C's headers with its
+/// sources).
+fn package_in(dir: &Path, ext: &str) -> Package {
+    let mut p = Package::default();
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return names;
+        return p;
     };
+    let same_language = |x: &str| x == ext || (ext == "c" && x == "h");
     for e in entries.flatten() {
-        let p = e.path();
-        if p.extension().and_then(|x| x.to_str()) == Some(ext) {
-            if let Ok(text) = std::fs::read_to_string(&p) {
-                declarations(&text, &mut names);
+        let path = e.path();
+        if path
+            .extension()
+            .and_then(|x| x.to_str())
+            .is_some_and(same_language)
+        {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                declarations(&text, &mut p.names);
+                string_constants(&text, &mut p.texts);
             }
         }
     }
-    names
+    p
+}
+
+/// Python classes that word their own message: a `__str__`, or an
+/// `__init__` that formats text (an f-string, `.format(`, `%`) and hands
+/// it to the base class.
+pub(crate) fn python_self_worded(text: &str, out: &mut HashSet<String>) {
+    let mut class: Option<(String, usize)> = None;
+    let (mut in_init, mut formats) = (false, false);
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let indent = line.len() - t.len();
+        if class.as_ref().is_some_and(|(_, at)| indent <= *at) {
+            class = None;
+        }
+        if let Some(rest) = t.strip_prefix("class ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            class = Some((name, indent));
+            (in_init, formats) = (false, false);
+            continue;
+        }
+        let Some((name, _)) = &class else { continue };
+        if t.starts_with("def ") {
+            in_init = t.starts_with("def __init__(");
+            formats = false;
+            if t.starts_with("def __str__(") {
+                out.insert(name.clone());
+            }
+            continue;
+        }
+        if in_init {
+            formats |= t.contains("f'")
+                || t.contains("f\"")
+                || t.contains(".format(")
+                || t.contains("' %")
+                || t.contains("\" %");
+            if formats && t.contains("__init__(") {
+                out.insert(name.clone());
+            }
+        }
+    }
+}
+
+/// String constants, one per line: `const name = "…"` (Go, JavaScript,
+/// Rust's `const NAME: &str = "…";`), the lines of Go's `const ( … )`,
+/// `#define NAME "…"`, Java's `final String NAME = "…";`, Kotlin's `const
+/// val`, and Python's and Ruby's unindented `NAME = "…"`.
+pub(crate) fn string_constants(text: &str, out: &mut HashMap<String, String>) {
+    let mut in_const_block = false;
+    for line in text.lines() {
+        let t = line.trim();
+        if in_const_block && t.starts_with(')') {
+            in_const_block = false;
+            continue;
+        }
+        if t == "const (" {
+            in_const_block = true;
+            continue;
+        }
+        let unindented = !line.starts_with([' ', '\t']);
+        let declares = in_const_block
+            || t.starts_with("const ")
+            || t.starts_with("pub const ")
+            || t.starts_with("#define ")
+            || t.contains("final String ")
+            || t.contains("const val ")
+            || unindented;
+        if let Some((name, value)) = declares.then(|| constant_line(t)).flatten() {
+            out.entry(name).or_insert(value);
+        }
+    }
+}
+
+/// `NAME = "text"` or `#define NAME "text"` (after any keywords and a
+/// type) → (NAME, text): one string literal and nothing else.
+fn constant_line(t: &str) -> Option<(String, String)> {
+    let (left, right) = match t.strip_prefix("#define ") {
+        Some(rest) => rest.trim_start().split_once([' ', '\t'])?,
+        None => t.split_once('=')?,
+    };
+    let left = left.split(':').next().unwrap_or(left);
+    let name = left.split_whitespace().last()?;
+    if !name.chars().all(|c| c.is_alphanumeric() || c == '_') || name.is_empty() {
+        return None;
+    }
+    let value = right.trim().trim_end_matches(';').trim();
+    let quote = value
+        .chars()
+        .next()
+        .filter(|q| matches!(q, '"' | '\'' | '`'))?;
+    let inner = value.strip_prefix(quote)?.strip_suffix(quote)?;
+    if inner.contains(quote) || inner.contains("${") {
+        return None; // several literals, or a template with values
+    }
+    Some((name.to_string(), inner.to_string()))
 }
 
 /// Go and Rust declarations: `type X`, `func X`, `func (r T) X`, `struct
@@ -129,6 +275,83 @@ mod tests {
         declarations(rs, &mut n);
         for name in ["Token", "expiry", "Kind", "parse"] {
             assert!(n.contains(name), "{name}: {n:?}");
+        }
+    }
+
+    #[test]
+    fn python_classes_that_word_their_own_message() {
+        let text = r#"
+class InvalidClaimError(JoseError):
+    error = 'invalid_claim'
+
+    def __init__(self, claim):
+        self.claim_name = claim
+        description = f'Invalid claim "{claim}"'
+        super().__init__(description=description)
+
+
+class MissingRequiredClaimError(InvalidTokenError):
+    def __init__(self, claim: str) -> None:
+        self.claim = claim
+
+    def __str__(self) -> str:
+        return f'Token is missing the "{self.claim}" claim'
+
+
+class PlainError(Exception):
+    def __init__(self, msg):
+        super().__init__(msg)
+
+
+class Other(Exception):
+    pass
+"#;
+        let mut out = HashSet::new();
+        python_self_worded(text, &mut out);
+        let mut got: Vec<&str> = out.iter().map(String::as_str).collect();
+        got.sort();
+        assert_eq!(got, ["InvalidClaimError", "MissingRequiredClaimError"]);
+    }
+
+    #[test]
+    fn string_constants_are_read_in_each_languages_form() {
+        let text = r#"package p
+
+const (
+	help = "consider using cmpopts.AcyclicTransformer"
+	limit = 4
+)
+
+func f() {
+	const warning = "recursive set of Transformers detected"
+	x := "a local value"
+}
+#define BANNER "proxy ready"
+    private static final String USAGE = "usage: tool FILE";
+const hint = 'see the manual';
+const joined = `${a} and b`;
+pub const NAME: &str = "errdex";
+NOT_FOUND = "no such entry"
+"#;
+        let mut t = HashMap::new();
+        string_constants(text, &mut t);
+        for (name, value) in [
+            ("help", "consider using cmpopts.AcyclicTransformer"),
+            ("warning", "recursive set of Transformers detected"),
+            ("BANNER", "proxy ready"),
+            ("USAGE", "usage: tool FILE"),
+            ("hint", "see the manual"),
+            ("NAME", "errdex"),
+            ("NOT_FOUND", "no such entry"),
+        ] {
+            assert_eq!(
+                t.get(name).map(String::as_str),
+                Some(value),
+                "{name}: {t:?}"
+            );
+        }
+        for name in ["limit", "x", "joined"] {
+            assert!(!t.contains_key(name), "{name}: {t:?}");
         }
     }
 }

@@ -99,12 +99,11 @@ pub struct Input<'a> {
 /// EDIT`, `@generated`) have none.
 pub fn lint(input: &Input<'_>, only: &[&str]) -> Vec<Finding> {
     let wanted = |id: &str| only.is_empty() || only.contains(&id);
-    let declared = declared::Declared::new(input.root);
-    let mut found: Vec<Finding> =
-        records::check(input.dataset, &|file, name| declared.has(file, name))
-            .into_iter()
-            .filter(|f| wanted(f.rule))
-            .collect();
+    let declared = declared::Declared::new(input.root, input.files);
+    let mut found: Vec<Finding> = records::check(input.dataset, &declared)
+        .into_iter()
+        .filter(|f| wanted(f.rule))
+        .collect();
     if wanted("swallowed-error") || wanted("lost-cause") {
         let per_file: Vec<Vec<Finding>> = input
             .files

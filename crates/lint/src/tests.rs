@@ -573,6 +573,35 @@ void f(const char *passwd, const char *authorization, int STRING_SSH_PRIVATE_KEY
     assert_eq!(of(&found, "leaks-secret"), at("a.c", &[6]), "{found:#?}");
 }
 
+#[test]
+fn leaks_secret_leaves_out_credentials_in_their_wire_form_and_hashes() {
+    let c = r#"#include <stdio.h>
+char *t_strdup_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
+void str_printfa(struct str *s, const char *format, ...) __attribute__((format(printf, 2, 3)));
+void buf_printf(struct buffer *b, const char *format, ...) __attribute__((format(printf, 2, 3)));
+void f(struct client *c, const char *crypted_password, const char *password) {
+    send_line(c, t_strdup_printf("PASS %s\r\n", c->proxy_password));
+    str_printfa(c->out, "auth=Bearer %s\x01", c->password);
+    header = t_strdup_printf("Bearer %s", c->token_secret);
+    buf_printf(&c->out, "%s:%s", c->username, c->password);
+    value = t_strdup_printf("doveadm:%s", c->doveadm_password);
+    fprintf(stderr, "password mismatch for %s: '%s'\n", c->user, crypted_password);
+    fprintf(stderr, "password mismatch: %s != stored\n", password);
+    o_stream_nsend_str(c->output, t_strdup_printf(
+        "PASS %s\r\n", c->proxy_password));
+    fprintf(stderr, "BAD PASSWORD: %s\n", password);
+    fprintf(stderr, "TLS: Failed to load private key '%s'\n", c->private_key);
+    fprintf(stderr, "TLS: using private key %s\n", c->private_key);
+}
+"#;
+    let found = lint_files(&[("a.c", c)]);
+    assert_eq!(
+        of(&found, "leaks-secret"),
+        at("a.c", &[12, 15, 17]),
+        "{found:#?}"
+    );
+}
+
 const JS_SECRET: &str = r#"function check(apiKey, keyId) {
   throw new Error(`bad api key ${apiKey}`);
 }
@@ -624,6 +653,20 @@ fn ambiguous_message_lists_the_other_sites_and_ignores_platform_copies() {
     assert!(f.message.contains("config"), "{}", f.message);
 }
 
+/// An exception class that words its own message from the claim it is
+/// raised with: `raise InvalidClaimError('aud')` prints `Invalid claim
+/// "aud"`; a `KeyError('aud')` prints `'aud'`.
+const CLAIMS: &str = r#"class InvalidClaimError(Exception):
+    def __init__(self, claim):
+        description = f'Invalid claim "{claim}"'
+        super().__init__(description)
+
+def validate(claims):
+    if 'aud' not in claims:
+        raise InvalidClaimError('aud')
+    raise KeyError('aud')
+"#;
+
 #[test]
 fn untraceable_message_is_too_little_text_where_an_error_is_made() {
     let go = r#"package a
@@ -673,10 +716,75 @@ func f(name, value, msg string, parts []string, err error) error {
     let py = "def h(path):\n    raise RuntimeError('plugin registry is empty')\n\ndef i(name, value):\n    raise ValueError(f'{name}: {value}')\n\ndef j(path):\n    raise RequestPath(f'{path}/')\n";
     let java = "class A {\n    Object m(Class<?> cls) {\n        Validate.notNull(cls, \"cls\");\n        return cls;\n    }\n}\n";
     let c = "const char *yes_no(int v) {\n    if (v) {\n        return \"yes\";\n    }\n    return \"no\";\n}\n";
-    let found = lint_files(&[("a.go", go), ("a.py", py), ("A.java", java), ("f.c", c)]);
+    // Text formatted into a message buffer is a piece of a later print; a
+    // line starting with `\r` is a progress meter redrawn in place; a
+    // hole of `strerror` hands on the system's error text.
+    let buffers = r#"#include <stdio.h>
+#include <string.h>
+int emit(struct conf *c, int code, const char *dsn, FILE *err) {
+    char msg[64];
+    snprintf(msg, sizeof(msg), "%s %d", dsn, code);
+    snprintf(c->cr_msg, sizeof(c->cr_msg), "<%s> %s", c->name, dsn);
+    fprintf(err, "\r%3d %s  %3d %s", code, dsn, code, dsn);
+    return reply(c, msg);
+}
+"#;
+    let strerror = "import os\n\ndef chdir(path, code):\n    raise OSError(code, '{}: {}'.format(os.strerror(code), path))\n";
+    // Holes filled by the package's string constants, an assertion that
+    // spells its condition, a recovered panic with its stack: each says
+    // enough. `panic("oops")` does not.
+    let consts = r#"package a
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+)
+
+const help = "consider using cmpopts.AcyclicTransformer"
+
+func check(ss []string, n int) (err error) {
+	const warning = "recursive set of Transformers detected"
+	if len(ss) > 1 {
+		panic(fmt.Sprintf("%s:\n\t%s\n%s", warning, strings.Join(ss, "\n\t"), help))
+	}
+	if n != 0 {
+		panic("d.nx != 0")
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	if n > 64 {
+		panic(fmt.Errorf("bits (%d) > 64", n))
+	}
+	panic("oops")
+}
+
+func placeholder() error {
+	return errors.New("/* nil */")
+}
+"#;
+    let found = lint_files(&[
+        ("a.go", go),
+        ("a.py", py),
+        ("A.java", java),
+        ("f.c", c),
+        ("buffers.c", buffers),
+        ("os_error.py", strerror),
+        ("consts.go", consts),
+        ("claims.py", CLAIMS),
+    ]);
     let mut want = at("a.go", &[20, 23]);
     want.extend(at("a.py", &[5]));
-    assert_eq!(of(&found, "untraceable-message"), want, "{found:#?}");
+    want.extend(at("consts.go", &[28]));
+    want.extend(at("claims.py", &[9]));
+    let mut got = of(&found, "untraceable-message");
+    got.sort();
+    want.sort();
+    assert_eq!(got, want, "{found:#?}");
 }
 
 #[test]

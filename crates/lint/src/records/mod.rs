@@ -93,8 +93,8 @@ const PLATFORM_SUFFIXES: &[&str] = &[
     "osx",
 ];
 
-/// `declared(file, name)`: whether the package of `file` declares `name`.
-pub(crate) fn check(ds: &RepoDataset, declared: &dyn Fn(&str, &str) -> bool) -> Vec<Finding> {
+/// `declared` answers what the package of a file declares.
+pub(crate) fn check(ds: &RepoDataset, declared: &crate::declared::Declared) -> Vec<Finding> {
     let mut out = Vec::new();
     for r in &ds.records {
         let sites = distinct_sites(r);
@@ -103,8 +103,8 @@ pub(crate) fn check(ds: &RepoDataset, declared: &dyn Fn(&str, &str) -> bool) -> 
         }
         if errorish(r) && !only_a_class_name(r) {
             ambiguous(r, &sites, &mut out);
-            untraceable(r, &sites, &mut out);
-            style(r, &sites, declared, &mut out);
+            untraceable(r, &sites, declared, &mut out);
+            style(r, &sites, &|file, name| declared.has(file, name), &mut out);
             duplicate_sentinel(r, &sites, &mut out);
         }
         for s in &sites {

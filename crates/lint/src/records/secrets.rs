@@ -61,8 +61,7 @@ const DERIVED_WORDS: &[&str] = &[
 ];
 
 pub(super) fn leaks_secret(r: &Record, s: &Site, t: &Template, out: &mut Vec<Finding>) {
-    // A line ending in CRLF is protocol text for a peer, not a message.
-    if r.message_pattern.ends_with("\r\n") {
+    if for_a_peer(&r.message_pattern, t) {
         return;
     }
     let text = literal(t).to_lowercase();
@@ -80,8 +79,17 @@ pub(super) fn leaks_secret(r: &Record, s: &Site, t: &Template, out: &mut Vec<Fin
             continue; // a number, type or pointer prints no secret
         }
         let Some(word) = secret_in(arg) else { continue };
+        if identifier_words(arg)
+            .iter()
+            .any(|w| DERIVED_NAMES.contains(&w.as_str()))
+        {
+            continue; // `crypted_password`: a hash of it
+        }
         if word == "token" && (parser || !about_auth(arg, &literal(t), &s.file_path)) {
             continue;
+        }
+        if word == "privatekey" && words.iter().any(|w| FILE_WORDS.contains(w)) {
+            continue; // `Failed to load private key '%s'`: its file
         }
         out.push(finding(
             "leaks-secret",
@@ -94,6 +102,53 @@ pub(super) fn leaks_secret(r: &Record, s: &Site, t: &Template, out: &mut Vec<Fin
             ),
         ));
     }
+}
+
+/// Words of a message that names a file: a key given by its path.
+const FILE_WORDS: &[&str] = &[
+    "file", "path", "load", "read", "parse", "open", "der", "pem", "pkcs",
+];
+
+/// Words of a value's name that say it is derived from the secret.
+const DERIVED_NAMES: &[&str] = &[
+    "crypted",
+    "encrypted",
+    "hashed",
+    "salted",
+    "masked",
+    "redacted",
+];
+
+/// Text for a peer, not a message: a protocol line (ending in CRLF, or
+/// SASL's `\x01`), a command in capitals (`PASS %s`), a credential in
+/// its wire form (`Bearer %s`, `Basic %s`, `auth=Bearer %s`), or a
+/// `user:password` pair (`%s:%s`, `doveadm:%s`) that becomes an
+/// Authorization header.
+fn for_a_peer(pattern: &str, t: &Template) -> bool {
+    let line_end = pattern.trim_end_matches('\n');
+    if line_end.ends_with('\r') || pattern.ends_with('\u{1}') {
+        return true;
+    }
+    let lits: Vec<&str> = t
+        .segments
+        .iter()
+        .filter_map(|seg| match seg {
+            Segment::Lit(l) => Some(l.as_str()),
+            Segment::Hole(_) => None,
+        })
+        .collect();
+    let words: Vec<&str> = lits.iter().flat_map(|l| l.split_whitespace()).collect();
+    let command = (1..=3).contains(&words.len())
+        && words
+            .iter()
+            .all(|w| w.len() >= 3 && w.chars().all(|c| c.is_ascii_uppercase()));
+    let scheme = lits.iter().any(|l| {
+        let l = l.to_lowercase();
+        l.ends_with("bearer ") || l.ends_with("basic ")
+    });
+    let pair = matches!(t.segments.as_slice(), [.., Segment::Lit(sep), Segment::Hole(_)]
+        if sep.ends_with(':') && !sep.trim_end_matches(':').contains(char::is_whitespace));
+    command || scheme || pair
 }
 
 /// Words that make a `token` a credential rather than a parser's or a

@@ -13,12 +13,32 @@ use super::*;
 /// assigned (`name := fmt.Sprintf(…)`). Messages built wholly at run time
 /// (`errors.New(msg)`) are listed by `errdex list --dynamic`: their text
 /// comes from elsewhere, which a linter cannot see.
-pub(super) fn untraceable(r: &Record, sites: &[&Site], out: &mut Vec<Finding>) {
-    let t = template(r, sites[0]);
-    if !too_little_text(&literal(&t)) || hands_on_an_error(&t) {
+pub(super) fn untraceable(
+    r: &Record,
+    sites: &[&Site],
+    declared: &crate::declared::Declared,
+    out: &mut Vec<Finding>,
+) {
+    if is_output(r) {
         return;
     }
-    for s in sites.iter().filter(|s| makes_an_error(s)) {
+    // Each site fills the holes with its own values: one may hand on an
+    // error or print a constant where another prints a name.
+    let worded_elsewhere = |s: &Site| {
+        s.error_class
+            .as_deref()
+            .map(|c| c.rsplit(['.', ':']).next().unwrap_or(c))
+            .is_some_and(|c| declared.words_own_message(c))
+    };
+    for s in sites
+        .iter()
+        .filter(|s| makes_an_error(s) && !worded_elsewhere(s))
+    {
+        let t = template(r, s);
+        let own = own_text(&t, |name| declared.text_of(&s.file_path, name));
+        if hands_on_an_error(&t) || !too_little_text(&own) || names_a_condition(&own) {
+            continue;
+        }
         out.push(finding(
             "untraceable-message",
             &s.file_path,
@@ -31,11 +51,39 @@ pub(super) fn untraceable(r: &Record, sites: &[&Site], out: &mut Vec<Finding>) {
     }
 }
 
+/// The text a site prints whatever its values: the literal, and the text
+/// of each hole filled by a string constant of the package
+/// (`const warning = "recursive set of Transformers detected"`).
+fn own_text(t: &Template, constant: impl Fn(&str) -> Option<String>) -> String {
+    let plain_name = |a: &str| !a.is_empty() && a.chars().all(|c| c.is_alphanumeric() || c == '_');
+    t.segments
+        .iter()
+        .filter_map(|seg| match seg {
+            Segment::Lit(l) => Some(l.clone()),
+            Segment::Hole(h) => h
+                .arg
+                .as_deref()
+                .filter(|a| plain_name(a))
+                .and_then(&constant),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// An assertion that spells out the condition it checks (`d.nx != 0`,
+/// `bits (%d) > 64`): that code text finds it.
+fn names_a_condition(text: &str) -> bool {
+    [" != ", " == ", " >= ", " <= ", " > ", " < ", " && ", " || "]
+        .iter()
+        .any(|op| text.contains(op))
+}
+
 /// A site that makes an error or stops the program, as a statement of its
-/// own: not a log, an assignment, a string a function returns (C's
-/// `return "UNKNOWN";` in a formatter), a sentinel, an error type's method
-/// that renders it, or an argument check named by its parameter
-/// (`Validate.notNull(cls, "cls")`: the stack says where).
+/// own: not a log, text kept under a name or in a buffer for a later
+/// print (`msg = f"…"`, `snprintf(errbuf, …)`, C's `return "UNKNOWN";` in
+/// a formatter), a sentinel, an error type's method that renders it, or
+/// an argument check named by its parameter (`Validate.notNull(cls,
+/// "cls")`: the stack says where).
 fn makes_an_error(s: &Site) -> bool {
     const ARGUMENT_CHECKS: &[&str] = &[
         "notNull",
@@ -72,10 +120,10 @@ fn makes_an_error(s: &Site) -> bool {
         .as_deref()
         .map(|f| f.rsplit(['.', ':']).next().unwrap_or(f));
     let log = matches!(s.error_type, ErrorType::Log);
-    let assigned = s.callee == "=";
+    let kept = s.facts.kept;
     let sentinel = s.function.is_none() && s.error_class.is_some();
     let renders = method.is_some_and(|m| RENDERERS.contains(&m));
-    !(log || assigned || sentinel || renders)
+    !(log || kept || sentinel || renders)
 }
 
 /// An assertion under a debug switch (`if debugAsserts { panic(…) }`,
@@ -117,6 +165,17 @@ fn control_flow(s: &Site) -> bool {
         && !name.starts_with("Http")
 }
 
+/// Text a program writes as output, not an error: a line that starts
+/// with a carriage return redraws itself on a terminal (curl's `\r%3d %s
+/// %3d %s …` meter); a comment (`/* nil */`) is a placeholder rendered
+/// into generated text.
+fn is_output(r: &Record) -> bool {
+    let p = r.message_pattern.trim();
+    r.message_pattern.starts_with('\r')
+        || (p.starts_with("/*") && p.ends_with("*/"))
+        || (p.starts_with("<!--") && p.ends_with("-->"))
+}
+
 /// Any hole filled by an error (`%w`, `%v` of `err`, `{e}`) or by text
 /// written elsewhere (`%s` of `msg`).
 fn hands_on_an_error(t: &Template) -> bool {
@@ -142,12 +201,29 @@ fn names(expr: &str) -> impl Iterator<Item = &str> {
 }
 
 /// An expression built from an error or a list of them (`str(e)`,
-/// `e.args`, `err.stack`, `strings.Join(errs, "; ")`).
+/// `e.args`, `err.stack`, `strings.Join(errs, "; ")`), or the operating
+/// system's text for an error number (`strerror(errno)`,
+/// `os.strerror(code)`), or a stack trace (`debug.Stack()`,
+/// `traceback.format_exc()`), which says where it was made.
 fn mentions_an_error(expr: &str) -> bool {
     names(expr).any(|w| {
         matches!(
             w,
-            "e" | "ex" | "exc" | "err" | "errs" | "error" | "errors" | "exception" | "cause"
+            "e" | "ex"
+                | "exc"
+                | "err"
+                | "errs"
+                | "error"
+                | "errors"
+                | "exception"
+                | "cause"
+                | "strerror"
+                | "strerror_r"
+                | "gai_strerror"
+                | "Stack"
+                | "format_exc"
+                | "format_exception"
+                | "getStackTrace"
         ) || is_error_name(w)
             || w.ends_with("Errs")
             || w.ends_with("Errors")
