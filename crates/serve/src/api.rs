@@ -1,7 +1,6 @@
 //! The JSON API.
 
 use crate::{blocking, AppState, Failure, MAX_EXPLAIN_BYTES};
-use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
@@ -206,14 +205,35 @@ pub(crate) async fn search(
 pub(crate) async fn explain(
     State(s): State<Arc<AppState>>,
     headers: HeaderMap,
-    body: Bytes,
+    body: axum::body::Body,
 ) -> Result<Json<Value>, Failure> {
-    if body.len() > MAX_EXPLAIN_BYTES {
-        return Err(Failure::Client(
+    let too_large = || {
+        Failure::Client(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("at most {MAX_EXPLAIN_BYTES} bytes per request; split the log or use `errdex explain -`"),
-        ));
+        )
+    };
+    // A body announced too large is turned away before any of it is read.
+    let announced = headers
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > MAX_EXPLAIN_BYTES as u64) {
+        return Err(too_large());
     }
+    let body = axum::body::to_bytes(body, MAX_EXPLAIN_BYTES)
+        .await
+        .map_err(|e| {
+            let over = std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+            if over {
+                too_large()
+            } else {
+                Failure::Client(
+                    StatusCode::BAD_REQUEST,
+                    format!("could not read the request body: {e}"),
+                )
+            }
+        })?;
     let json_body = headers
         .get(axum::http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
