@@ -6,8 +6,9 @@ findings per rule with a fixed seed: first from the issue's corpora (etcd,
 containerd, Django, the JavaScript corpus), then, for a rule with fewer
 than 50 there, from the other real corpora (the Pallets projects, Debian's
 C and Java sources, paramiko, ldap3 and pymongo from bench/lint/setup.sh,
-every other repository of Debian's Go tree, each linted on its own). Writes OUT/RULE.md: each finding with its source lines, for a
-reviewer to mark TP or FP by reading the code.
+every other repository of Debian's Go tree, each linted on its own).
+Writes OUT/RULE.md: each finding with its source lines, for a reviewer
+to mark TP or FP by reading the code; OUT/findings.jsonl: every finding.
 
 Usage: bench/lint/sample.py OUT  (ERRDEX=path/to/errdex)
 """
@@ -90,6 +91,10 @@ def main():
         pools["more"] += lint(r)
     for r in go_repositories():
         pools["go"] += lint(r)
+    with open(os.path.join(out_dir, "findings.jsonl"), "w") as fh:
+        for name, pool in pools.items():
+            for f in pool:
+                fh.write(json.dumps({"pool": name, **f}) + "\n")
     rng = random.Random(25)
     summary = {}
     for rule in rules:
