@@ -11,7 +11,7 @@ cd "$dir"
 for p in paramiko==3.5.0 ldap3==2.9.1 pymongo==4.10.1 oauthlib==3.2.2 Authlib==1.3.2 \
   PyJWT==2.9.0 PyMySQL==1.1.1 redis==5.2.0 kombu==5.4.2 impacket==0.12.0 psycopg2==2.9.10 \
   fabric==3.2.2 keystoneauth1==5.8.0 python-keystoneclient==5.5.0 social-auth-core==4.5.4 \
-  hvac==2.3.0 smbprotocol==1.14.0; do
+  hvac==2.3.0 smbprotocol==1.14.0 asyncssh==2.18.0 exchangelib==5.4.3 pywinrm==0.5.0; do
   name=$(echo "${p/==/-}" | tr 'A-Z' 'a-z' | tr '_' '-')
   ls -d "$dir"/*/ | tr 'A-Z_' 'a-z-' | grep -q "/$name/\$" && continue
   pip download -q --no-deps --no-binary :all: "$p" -d .
