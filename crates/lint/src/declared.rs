@@ -16,36 +16,45 @@ struct Package {
     texts: HashMap<String, String>,
 }
 
-/// Declarations by folder, read on first ask, and the exception classes
-/// of the whole tree that word their own message.
+/// Declarations by folder, and the exception classes of the whole tree
+/// that word their own message, each read on first ask.
 pub(crate) struct Declared<'a> {
     root: &'a Path,
+    files: &'a [(String, errdex_model::Lang)],
     by_dir: Mutex<HashMap<String, std::sync::Arc<Package>>>,
-    self_worded: HashSet<String>,
+    self_worded: std::sync::OnceLock<HashSet<String>>,
 }
 
 impl<'a> Declared<'a> {
-    pub(crate) fn new(root: &'a Path, files: &[(String, errdex_model::Lang)]) -> Self {
-        let mut self_worded = HashSet::new();
-        for (rel, lang) in files {
-            if *lang == errdex_model::Lang::Python {
-                if let Ok(text) = std::fs::read_to_string(root.join(rel)) {
-                    python_self_worded(&text, &mut self_worded);
-                }
-            }
-        }
+    pub(crate) fn new(root: &'a Path, files: &'a [(String, errdex_model::Lang)]) -> Self {
         Declared {
             root,
+            files,
             by_dir: Mutex::new(HashMap::new()),
-            self_worded,
+            self_worded: std::sync::OnceLock::new(),
         }
     }
 
     /// Whether the exception class `name` words its own message from the
     /// values it is raised with (`InvalidClaimError('aud')` prints
-    /// `Invalid claim "aud"`).
+    /// `Invalid claim "aud"`). The tree's Python files are read on the
+    /// first ask, which only a message with too little text makes.
     pub(crate) fn words_own_message(&self, name: &str) -> bool {
-        self.self_worded.contains(name)
+        self.self_worded
+            .get_or_init(|| {
+                let mut found = HashSet::new();
+                let python = self
+                    .files
+                    .iter()
+                    .filter(|(_, lang)| *lang == errdex_model::Lang::Python);
+                for (rel, _) in python {
+                    if let Ok(text) = std::fs::read_to_string(self.root.join(rel)) {
+                        python_self_worded(&text, &mut found);
+                    }
+                }
+                found
+            })
+            .contains(name)
     }
 
     /// Whether the package of `file` (its folder) declares `name`.

@@ -150,14 +150,32 @@ fn template(r: &Record, s: &Site) -> Template {
 
 /// The literal text of a template.
 fn literal(t: &Template) -> String {
+    own_text(t, |_| None)
+}
+
+/// The text a site prints whatever its values: the literal, and the text
+/// of each hole filled by a string constant of the package
+/// (`const warning = "recursive set of Transformers detected"`).
+fn own_text(t: &Template, constant: impl Fn(&str) -> Option<String>) -> String {
+    let plain_name = |a: &str| !a.is_empty() && a.chars().all(|c| c.is_alphanumeric() || c == '_');
     t.segments
         .iter()
-        .filter_map(|s| match s {
-            Segment::Lit(l) => Some(l.as_str()),
-            Segment::Hole(_) => None,
+        .filter_map(|seg| match seg {
+            Segment::Lit(l) => Some(l.clone()),
+            Segment::Hole(h) => h
+                .arg
+                .as_deref()
+                .filter(|a| plain_name(a))
+                .and_then(&constant),
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The last name of a dotted or `::` path (`errors.InvalidClaimError` →
+/// `InvalidClaimError`).
+fn last_name(path: &str) -> &str {
+    path.rsplit(['.', ':']).next().unwrap_or(path)
 }
 
 /// Words of two letters or more that are not [`GENERIC_WORDS`].

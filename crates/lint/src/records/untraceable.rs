@@ -27,16 +27,18 @@ pub(super) fn untraceable(
     let worded_elsewhere = |s: &Site| {
         s.error_class
             .as_deref()
-            .map(|c| c.rsplit(['.', ':']).next().unwrap_or(c))
+            .map(last_name)
             .is_some_and(|c| declared.words_own_message(c))
     };
-    for s in sites
-        .iter()
-        .filter(|s| makes_an_error(s) && !worded_elsewhere(s))
-    {
+    for s in sites.iter().filter(|s| makes_an_error(s)) {
         let t = template(r, s);
+        if !too_little_text(&literal(&t)) || hands_on_an_error(&t) {
+            continue;
+        }
+        // Only then the package's files: constants, and the tree's
+        // exception classes.
         let own = own_text(&t, |name| declared.text_of(&s.file_path, name));
-        if hands_on_an_error(&t) || !too_little_text(&own) || names_a_condition(&own) {
+        if !too_little_text(&own) || names_a_condition(&own) || worded_elsewhere(s) {
             continue;
         }
         out.push(finding(
@@ -49,25 +51,6 @@ pub(super) fn untraceable(
             ),
         ));
     }
-}
-
-/// The text a site prints whatever its values: the literal, and the text
-/// of each hole filled by a string constant of the package
-/// (`const warning = "recursive set of Transformers detected"`).
-fn own_text(t: &Template, constant: impl Fn(&str) -> Option<String>) -> String {
-    let plain_name = |a: &str| !a.is_empty() && a.chars().all(|c| c.is_alphanumeric() || c == '_');
-    t.segments
-        .iter()
-        .filter_map(|seg| match seg {
-            Segment::Lit(l) => Some(l.clone()),
-            Segment::Hole(h) => h
-                .arg
-                .as_deref()
-                .filter(|a| plain_name(a))
-                .and_then(&constant),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// An assertion that spells out the condition it checks (`d.nx != 0`,
@@ -95,7 +78,7 @@ fn makes_an_error(s: &Site) -> bool {
         "checkArgument",
         "isTrue",
     ];
-    let call = s.callee.rsplit(['.', ':']).next().unwrap_or(&s.callee);
+    let call = last_name(&s.callee);
     if s.callee == "return" || ARGUMENT_CHECKS.contains(&call) {
         return false;
     }
@@ -115,10 +98,7 @@ fn makes_an_error(s: &Site) -> bool {
         "message",
         "GoString",
     ];
-    let method = s
-        .function
-        .as_deref()
-        .map(|f| f.rsplit(['.', ':']).next().unwrap_or(f));
+    let method = s.function.as_deref().map(last_name);
     let log = matches!(s.error_type, ErrorType::Log);
     let kept = s.facts.kept;
     let sentinel = s.function.is_none() && s.error_class.is_some();
@@ -157,7 +137,7 @@ fn control_flow(s: &Site) -> bool {
     let Some(class) = s.error_class.as_deref() else {
         return false;
     };
-    let name = class.rsplit(['.', ':']).next().unwrap_or(class);
+    let name = last_name(class);
     s.function.is_some()
         && !name.starts_with("Err")
         && !name.starts_with("err")
