@@ -278,7 +278,12 @@ impl Explainer {
     /// from `stack`, the lines' [`stack::read`]), with the sites' guards.
     pub fn read_across_lines(&self, explained: &mut [Explanation], stack: &[StackLine]) {
         continuation::continue_messages(explained);
-        neighbours::settle_ties(explained, stack, &|site| self.records.guards(site));
+        neighbours::settle_ties_with(
+            explained,
+            stack,
+            &|site| self.records.guards(site),
+            &|site| self.records.errors(site),
+        );
     }
 
     /// Explains one line as [`stack::read`] read it. Terminal colour

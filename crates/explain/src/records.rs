@@ -20,9 +20,9 @@ struct Span {
 
 const NONE: u32 = u32::MAX;
 
-/// Words [`Records::encode`] writes a site in: five spans, its line, its
+/// Words [`Records::encode`] writes a site in: six spans, its line, its
 /// record and the two holes of its JSON.
-const SITE_WORDS: usize = 14;
+const SITE_WORDS: usize = 16;
 
 /// A record's strings, and its sites: `sites[first_site..]` up to the next
 /// record's first site.
@@ -50,6 +50,8 @@ struct SiteSpans {
     url: Span,
     /// The site's guards, one a line.
     guards: Span,
+    /// The error values it prints by name ([`named_errors`]), one a line.
+    errors: Span,
     /// The site's candidate JSON ([`crate::json::fragment`]), a span of
     /// the JSON arena.
     json: Span,
@@ -267,6 +269,7 @@ impl Records {
                     function: a.add_opt(site.function),
                     url: a.add_opt(site.github_url),
                     guards: a.add(&s.guards.join("\n")),
+                    errors: a.add(&named_errors(&s.args).join("\n")),
                     json: Span {
                         off: fragments.len() as u32,
                         len: json.len() as u32,
@@ -351,6 +354,14 @@ impl Records {
             .map_or("", |s| self.text(s.guards))
     }
 
+    /// The error values site `site` prints by name, one a line
+    /// (`errdefs.ErrNotFound`).
+    pub(crate) fn errors(&self, site: u32) -> &str {
+        self.sites
+            .get(site as usize)
+            .map_or("", |s| self.text(s.errors))
+    }
+
     /// Site `site`'s candidate JSON and where its two holes are
     /// ([`crate::json::fragment`]); `None` for a number that names no
     /// site.
@@ -383,7 +394,7 @@ impl Records {
         e.u32s(&r);
         let mut s = Vec::with_capacity(self.sites.len() * SITE_WORDS);
         for (x, &record) in self.sites.iter().zip(&self.site_record) {
-            for sp in [x.file, x.function, x.url, x.guards, x.json] {
+            for sp in [x.file, x.function, x.url, x.guards, x.errors, x.json] {
                 span(&mut s, sp);
             }
             s.extend([x.line, record]);
@@ -450,10 +461,10 @@ impl Records {
         let mut site_record = Vec::with_capacity(s.len() / SITE_WORDS);
         for w in s.chunks_exact(SITE_WORDS) {
             let json = Span {
-                off: w[8],
-                len: w[9],
+                off: w[10],
+                len: w[11],
             };
-            let json_holes = [w[12], w[13]];
+            let json_holes = [w[14], w[15]];
             // The fragment lies in the JSON arena, its holes in it, in order.
             let fragment_end = json.off as usize + json.len as usize;
             if fragment_end > json_len || json_holes[0] > json_holes[1] || json_holes[1] > json.len
@@ -465,11 +476,12 @@ impl Records {
                 function: span(&w[2..4])?,
                 url: span(&w[4..6])?,
                 guards: required(span(&w[6..8])?)?,
+                errors: required(span(&w[8..10])?)?,
                 json,
                 json_holes,
-                line: w[10],
+                line: w[12],
             });
-            site_record.push(w[11]);
+            site_record.push(w[13]);
         }
         // Each record's sites are the run from its first site to the next
         // record's, and each site names the record whose run holds it.
@@ -501,6 +513,28 @@ impl Records {
             site_record,
         })
     }
+}
+
+/// The values of a site that name an error value declared by name, a
+/// sentinel (`errdefs.ErrNotFound`, `ErrClosed`, `errTimeout`): the
+/// record of that name is the layer inside this one.
+fn named_errors(args: &[String]) -> Vec<&str> {
+    args.iter()
+        .map(|a| a.trim())
+        .filter(|a| {
+            let (pkg, name) = a.rsplit_once('.').unwrap_or(("", a));
+            let ident = |s: &str| {
+                s.chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_')
+                    && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+            };
+            (pkg.is_empty() || ident(pkg))
+                && ident(name)
+                && (name.starts_with("Err") || name.starts_with("err"))
+                && name[3..].starts_with(|c: char| c.is_ascii_uppercase())
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -623,5 +657,24 @@ mod tests {
         assert!(!raw(&|_, s| s[13] = 100_000));
         // Runs not starting at the first site.
         assert!(!raw(&|r, _| r[12] = 1));
+    }
+
+    #[test]
+    fn sentinels_are_the_values_named_as_errors() {
+        let args = [
+            "id",
+            "errdefs.ErrNotFound",
+            " ErrClosed ",
+            "errTimeout",
+            "err",
+            "Errors",
+            "a.b.ErrX",
+            "f(ErrX)",
+        ]
+        .map(String::from);
+        assert_eq!(
+            named_errors(&args),
+            ["errdefs.ErrNotFound", "ErrClosed", "errTimeout"]
+        );
     }
 }

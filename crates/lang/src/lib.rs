@@ -38,6 +38,7 @@ pub use go::checks::ErrorCheck;
 mod guard;
 mod javascript;
 mod jvm;
+mod literal_args;
 pub mod message;
 mod php;
 mod prefilter;
@@ -231,7 +232,13 @@ impl FileFacts {
 
     /// Records a site with its message; one with no literal text at all
     /// is listed as dynamic.
-    pub(crate) fn push_site(&mut self, site: RawSite, message: Message, expression: String) {
+    pub(crate) fn push_site(
+        &mut self,
+        mut site: RawSite,
+        mut message: Message,
+        expression: String,
+    ) {
+        literal_args::fold(&mut message, &mut site.args, site.lang);
         if message.iter().all(|p| matches!(p, message::MsgPart::Hole)) {
             self.dynamic.push(dynamic_site(site, expression));
         } else {
@@ -481,6 +488,7 @@ pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
             let mut p = call.site;
             p.site.error_type = ty;
             p.site.severity = sev;
+            literal_args::fold(&mut p.message, &mut p.site.args, p.site.lang);
             f.sites.push(p);
         }
     }

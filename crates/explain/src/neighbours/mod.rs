@@ -70,10 +70,22 @@ impl Place<'_> {
 /// every tie is settled the verdict it would have had without them.
 /// `stack` is the lines' stack-trace reading (its frames' places), and
 /// `guards` gives a site's guards, one a line, by its number.
+#[cfg(test)]
 pub(crate) fn settle_ties<'g>(
     explained: &mut [Explanation],
     stack: &[StackLine],
     guards: &dyn Fn(u32) -> &'g str,
+) {
+    settle_ties_with(explained, stack, guards, &|_| "");
+}
+
+/// [`settle_ties`], where `errors` gives the error values a site prints
+/// by name, one a line (`errdefs.ErrNotFound`).
+pub(crate) fn settle_ties_with<'g>(
+    explained: &mut [Explanation],
+    stack: &[StackLine],
+    guards: &dyn Fn(u32) -> &'g str,
+    errors: &dyn Fn(u32) -> &'g str,
 ) {
     let tied: Vec<(usize, usize)> = explained
         .iter()
@@ -92,6 +104,7 @@ pub(crate) fn settle_ties<'g>(
     for &(i, k) in &tied {
         let f = &explained[i].frames[k];
         let best = named_by_line(&explained[i], f)
+            .or_else(|| named_by_outer(&explained[i], k, errors))
             .or_else(|| guarded_by_inner(&explained[i], k, guards))
             .or_else(|| nearest(&explained[i], f, places.around(explained, i)));
         if let Some(best) = best {
@@ -150,6 +163,36 @@ fn guarded_by_inner<'g>(
         (Some(best), None) => Some(best),
         _ => None,
     }
+}
+
+/// `fmt.Errorf("container %q: %w", id, errdefs.ErrNotFound)` over a
+/// tied `not found`: the layer outside frame `k` prints an error value by
+/// name, so of the tied sites the one in that package's folder (or, for
+/// a bare name, in the outer site's own folder) is it, when it is alone.
+fn named_by_outer<'g>(e: &Explanation, k: usize, errors: &dyn Fn(u32) -> &'g str) -> Option<usize> {
+    let outer = e.frames.get(k.checked_sub(1)?)?;
+    if tied_count(outer) != 1 {
+        return None;
+    }
+    let site = outer.candidates.first()?;
+    let f = &e.frames[k];
+    let tied = &f.candidates[..tied_count(f)];
+    errors(site.site).lines().find_map(|name| {
+        let in_place = |c: &CandidateOut| match name.rsplit_once('.') {
+            Some((pkg, _)) => folder_of(c.file_path).rsplit('/').next() == Some(pkg),
+            None => c.repo == site.repo && folder_of(c.file_path) == folder_of(site.file_path),
+        };
+        let mut matching = tied.iter().enumerate().filter(|(_, c)| in_place(c));
+        match (matching.next(), matching.next()) {
+            (Some((best, _)), None) => Some(best),
+            _ => None,
+        }
+    })
+}
+
+/// The folder of a path (`errdefs/errors.go` → `errdefs`).
+fn folder_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
 /// Whether `text` holds `name` as a whole word.

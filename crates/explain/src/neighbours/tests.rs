@@ -409,3 +409,54 @@ fn the_tied_wrapper_whose_guard_calls_the_inner_layers_function_wins() {
     settle_ties(&mut untied, &[], &no_guards);
     assert_eq!(untied[0].verdict, Verdict::Ambiguous);
 }
+
+/// `container "x": not found` over a `not found` that two packages
+/// declare: the wrapping site prints `errdefs.ErrNotFound` by name.
+#[test]
+fn the_tied_site_the_outer_layer_names_wins() {
+    let wrapped = |inner: Vec<CandidateOut<'static>>| {
+        let mut e = line(
+            Verdict::Ambiguous,
+            vec![CandidateOut {
+                site: 7,
+                ..cand("metadata/containers.go", 60, "containerStore.Get")
+            }],
+        );
+        let mut f = e.frames[0].clone();
+        f.candidate_count = inner.len();
+        f.candidates = inner;
+        e.frames.push(f);
+        vec![e]
+    };
+    let sentinels = || {
+        vec![
+            cand("cni/errors.go", 26, ""),
+            cand("errdefs/errors.go", 44, ""),
+        ]
+    };
+    let names = |site: u32| {
+        if site == 7 {
+            "id\nerrdefs.ErrNotFound"
+        } else {
+            ""
+        }
+    };
+    let mut e = wrapped(sentinels());
+    settle_ties_with(&mut e, &[], &no_guards, &names);
+    let inner = &e[0].frames[1].candidates[0];
+    assert_eq!(inner.file_path, "errdefs/errors.go");
+    assert_eq!(e[0].verdict, Verdict::Traced);
+    // A bare name is the outer site's own package.
+    let local = |site: u32| if site == 7 { "ErrNotFound" } else { "" };
+    let mut e = wrapped(vec![
+        cand("errdefs/errors.go", 44, ""),
+        cand("metadata/errors.go", 12, ""),
+    ]);
+    settle_ties_with(&mut e, &[], &no_guards, &local);
+    assert_eq!(e[0].frames[1].candidates[0].file_path, "metadata/errors.go");
+    // A name no tied site's package has settles nothing.
+    let other = |site: u32| if site == 7 { "os.ErrNotExist" } else { "" };
+    let mut e = wrapped(sentinels());
+    settle_ties_with(&mut e, &[], &no_guards, &other);
+    assert_eq!(e[0].verdict, Verdict::Ambiguous);
+}

@@ -399,8 +399,12 @@ impl<'a> FileCx<'a> {
             ("fmt", "Fprintln") => Style::Println,
             _ => return None,
         };
-        let stream = *call_args(call).first()?;
-        crate::is_error_stream(self.text(stream)).then_some(Spec::new(
+        let args = call_args(call);
+        let stream = *args.first()?;
+        // A CLI framework's writer (urfave/cli's `a.Writer`) may be any
+        // stream: an error value among the operands makes it error output.
+        let prints_error = || args[1..].iter().any(|a| is_error_value(self.text(*a)));
+        (crate::is_error_stream(self.text(stream)) || prints_error()).then_some(Spec::new(
             1,
             style,
             ErrorType::Log,
@@ -1284,6 +1288,20 @@ mod tests {
         assert_eq!(found[0].args, ["err"]);
     }
 
+    /// urfave/cli's `fmt.Fprintf(a.Writer, "%s %s\n\n", "Incorrect
+    /// Usage.", err.Error())`: an error printed to any writer is error
+    /// output, and the literal operand is its text.
+    #[test]
+    fn printing_an_error_to_any_writer_is_a_site() {
+        let src = "package p\n\nimport \"fmt\"\n\nfunc a(app *App, err error, n int) {\n\tfmt.Fprintf(app.Writer, \"%s %s\\n\\n\", \"Incorrect Usage.\", err.Error())\n\tfmt.Fprintf(app.Writer, \"%d items\\n\", n)\n}\n";
+        let found = sites(src);
+        let got: Vec<(&str, u32)> = found
+            .iter()
+            .map(|s| (s.message_pattern.as_str(), s.line_number))
+            .collect();
+        assert_eq!(got, [("Incorrect Usage. %s", 6)]);
+        assert_eq!(found[0].args, ["err.Error()"]);
+    }
     #[test]
     fn a_package_imported_as_f_keeps_its_calls() {
         let src = format!(
