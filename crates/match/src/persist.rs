@@ -67,10 +67,14 @@ impl TemplateSet {
                     e.u8(byte);
                     e.u64(first);
                 }
-                Seg::Hole { kind, chain } => {
+                Seg::Hole {
+                    kind,
+                    chain,
+                    system,
+                } => {
                     e.u8(1);
                     e.u8(hole_kind_number(kind));
-                    e.u8(u8::from(chain));
+                    e.u8(u8::from(chain) | (u8::from(system) << 1));
                 }
             }
         }
@@ -121,14 +125,18 @@ impl TemplateSet {
                     byte: d.u8()?,
                     first: d.u64()?,
                 },
-                1 => Seg::Hole {
-                    kind: *HOLE_KINDS.get(usize::from(d.u8()?))?,
-                    chain: match d.u8()? {
-                        0 => false,
-                        1 => true,
-                        _ => return None,
-                    },
-                },
+                1 => {
+                    let kind = *HOLE_KINDS.get(usize::from(d.u8()?))?;
+                    let flags = d.u8()?;
+                    if flags > 3 {
+                        return None;
+                    }
+                    Seg::Hole {
+                        kind,
+                        chain: flags & 1 != 0,
+                        system: flags & 2 != 0,
+                    }
+                }
                 _ => return None,
             })
         })?;

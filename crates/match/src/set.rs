@@ -59,6 +59,10 @@ pub(crate) enum Seg {
     Hole {
         kind: HoleKind,
         chain: bool,
+        /// Whether its value is the operating system's text for an errno
+        /// ([`prints_system_text`]): read by the runtime knowledge base,
+        /// never by a repository's templates.
+        system: bool,
     },
 }
 
@@ -355,6 +359,7 @@ impl TemplateSet {
                 Segment::Hole(h) => Seg::Hole {
                     kind: h.kind,
                     chain: h.chain,
+                    system: h.arg.as_deref().is_some_and(prints_system_text),
                 },
             };
             self.segs.push(seg);
@@ -433,4 +438,28 @@ impl TemplateSet {
             None => (false, false),
         }
     }
+}
+
+/// Whether a hole's argument is the operating system's text for an
+/// errno: `strerror(errno)` (also glibc's `%m`), `gai_strerror(rc)`,
+/// the wrappers that look the errno up for it (nginx's `ngx_strerror`,
+/// curl's `Curl_strerror`), Python's `e.strerror` and `os.strerror(n)`.
+/// A repository that prints the same words (`"Unknown error"`,
+/// `Connection reset by %s`) did not print them here. A library's own
+/// table (`curl_easy_strerror`, `SSL_alert_desc_string`) is its text.
+pub(crate) fn prints_system_text(arg: &str) -> bool {
+    let a = arg.trim();
+    let callee = a.split_once('(').map_or("", |(c, _)| c).trim();
+    let name = callee.rsplit(['.', ':', '>']).next().unwrap_or(callee);
+    let system = [
+        "strerror",
+        "strerror_r",
+        "strerror_l",
+        "gai_strerror",
+        "hstrerror",
+        "g_strerror",
+        "ngx_strerror",
+        "Curl_strerror",
+    ];
+    system.contains(&name) || (a.rsplit('.').next() == Some("strerror") && !a.contains('('))
 }

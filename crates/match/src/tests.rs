@@ -820,3 +820,60 @@ fn a_short_piece_linked_into_a_quoted_hole_is_a_layer() {
     let line = "request \"put key\" with result \"size:6\" took too long";
     assert_eq!(layers_of(&s, line), [vec![1], vec![2]]);
 }
+
+/// OpenSSH's `kex_exchange_identification: read: %s` of
+/// `strerror(errno)`: the operating system wrote `Connection reset by
+/// peer`, not another site's `Connection reset by %s`; the text is left
+/// for the runtime knowledge base.
+#[test]
+fn the_system_text_in_a_strerror_hole_is_never_a_repository_layer() {
+    let strerror_hole = |arg: &str| {
+        Segment::Hole(Hole {
+            kind: HoleKind::Any,
+            verb: "%s".into(),
+            arg: Some(arg.into()),
+            chain: true,
+        })
+    };
+    for arg in [
+        "strerror(errno)",
+        "ngx_strerror(err, errstr, n)",
+        "e.strerror",
+    ] {
+        let s = set(vec![
+            (
+                tpl(vec![
+                    lit("kex_exchange_identification: read: "),
+                    strerror_hole(arg),
+                ]),
+                0,
+            ),
+            (
+                tpl(vec![
+                    lit("Connection reset by "),
+                    hole(HoleKind::Any, "%s", false),
+                ]),
+                1,
+            ),
+        ]);
+        let line = "kex_exchange_identification: read: Connection reset by peer";
+        let t = s.trace(line, &Hints::default());
+        assert_eq!(layers_of(&s, line), [vec![0]], "{arg}");
+        assert_eq!(t.unmatched, [(35, line.len())], "{arg}");
+    }
+    // A library's own table of texts is its message, traced as any.
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("connect failed: "),
+                strerror_hole("curl_easy_strerror(result)"),
+            ]),
+            0,
+        ),
+        (tpl(vec![lit("Couldn't connect to server")]), 1),
+    ]);
+    assert_eq!(
+        layers_of(&s, "connect failed: Couldn't connect to server"),
+        [vec![0], vec![1]]
+    );
+}

@@ -167,7 +167,12 @@ impl TemplateSet {
         let x = &self.anchored[h.entry as usize];
         let len = x.lit_len as usize;
         let segs = self.segs(x);
-        let Some(&Seg::Hole { kind, chain }) = segs.last() else {
+        let Some(&Seg::Hole {
+            kind,
+            chain,
+            system: false,
+        }) = segs.last()
+        else {
             return len;
         };
         let holes = segs

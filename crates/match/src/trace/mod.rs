@@ -328,10 +328,20 @@ impl TemplateSet {
         let mut hole = first_hole;
         let segs = self.segs(x);
         for (i, seg) in segs.iter().enumerate() {
-            if let Seg::Hole { chain, kind } = *seg {
+            if let Seg::Hole {
+                chain,
+                kind,
+                system,
+            } = *seg
+            {
                 let hole_span = sc.spans[hole];
                 let number = (hole - first_hole) as u32;
-                if chain {
+                if system {
+                    // The runtime knowledge base reads what is left.
+                    if hole_span.len() > 0 {
+                        out.unmatched(hole_span);
+                    }
+                } else if chain {
                     self.trace_span(cx, sc, hole_span, depth + 1, false, out);
                 } else if matches!(kind, HoleKind::Any | HoleKind::Quoted)
                     && !self.message_in_hole(cx, sc, hole_span, depth, out)
