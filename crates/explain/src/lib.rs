@@ -282,7 +282,7 @@ impl Explainer {
             explained,
             stack,
             &|site| self.records.guards(site),
-            &|site| self.records.errors(site),
+            &|site| self.records.args(site),
         );
     }
 

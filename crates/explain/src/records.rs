@@ -50,8 +50,8 @@ struct SiteSpans {
     url: Span,
     /// The site's guards, one a line.
     guards: Span,
-    /// The error values it prints by name ([`named_errors`]), one a line.
-    errors: Span,
+    /// The values it prints, as the source writes them, one a line.
+    args: Span,
     /// The site's candidate JSON ([`crate::json::fragment`]), a span of
     /// the JSON arena.
     json: Span,
@@ -269,7 +269,7 @@ impl Records {
                     function: a.add_opt(site.function),
                     url: a.add_opt(site.github_url),
                     guards: a.add(&s.guards.join("\n")),
-                    errors: a.add(&named_errors(&s.args).join("\n")),
+                    args: a.add(&one_a_line(&s.args)),
                     json: Span {
                         off: fragments.len() as u32,
                         len: json.len() as u32,
@@ -354,12 +354,12 @@ impl Records {
             .map_or("", |s| self.text(s.guards))
     }
 
-    /// The error values site `site` prints by name, one a line
-    /// (`errdefs.ErrNotFound`).
-    pub(crate) fn errors(&self, site: u32) -> &str {
+    /// The values site `site` prints, as the source writes them, one a
+    /// line (`id`, `errdefs.ErrNotFound`, `zap.String("remote-addr", a)`).
+    pub(crate) fn args(&self, site: u32) -> &str {
         self.sites
             .get(site as usize)
-            .map_or("", |s| self.text(s.errors))
+            .map_or("", |s| self.text(s.args))
     }
 
     /// Site `site`'s candidate JSON and where its two holes are
@@ -394,7 +394,7 @@ impl Records {
         e.u32s(&r);
         let mut s = Vec::with_capacity(self.sites.len() * SITE_WORDS);
         for (x, &record) in self.sites.iter().zip(&self.site_record) {
-            for sp in [x.file, x.function, x.url, x.guards, x.errors, x.json] {
+            for sp in [x.file, x.function, x.url, x.guards, x.args, x.json] {
                 span(&mut s, sp);
             }
             s.extend([x.line, record]);
@@ -476,7 +476,7 @@ impl Records {
                 function: span(&w[2..4])?,
                 url: span(&w[4..6])?,
                 guards: required(span(&w[6..8])?)?,
-                errors: required(span(&w[8..10])?)?,
+                args: required(span(&w[8..10])?)?,
                 json,
                 json_holes,
                 line: w[12],
@@ -515,26 +515,10 @@ impl Records {
     }
 }
 
-/// The values of a site that name an error value declared by name, a
-/// sentinel (`errdefs.ErrNotFound`, `ErrClosed`, `errTimeout`): the
-/// record of that name is the layer inside this one.
-fn named_errors(args: &[String]) -> Vec<&str> {
-    args.iter()
-        .map(|a| a.trim())
-        .filter(|a| {
-            let (pkg, name) = a.rsplit_once('.').unwrap_or(("", a));
-            let ident = |s: &str| {
-                s.chars()
-                    .next()
-                    .is_some_and(|c| c.is_alphabetic() || c == '_')
-                    && s.chars().all(|c| c.is_alphanumeric() || c == '_')
-            };
-            (pkg.is_empty() || ident(pkg))
-                && ident(name)
-                && (name.starts_with("Err") || name.starts_with("err"))
-                && name[3..].starts_with(|c: char| c.is_ascii_uppercase())
-        })
-        .collect()
+/// Values one a line, a value written over several lines folded onto one.
+fn one_a_line(args: &[String]) -> String {
+    let folded: Vec<String> = args.iter().map(|a| a.replace(['\n', '\r'], " ")).collect();
+    folded.join("\n")
 }
 
 #[cfg(test)]
@@ -652,29 +636,10 @@ mod tests {
         // The second record's sites starting before the first's end.
         assert!(!raw(&|r, _| r[RECORD_WORDS + 12] = 1));
         // A site naming the wrong record.
-        assert!(!raw(&|_, s| s[11] = 1));
+        assert!(!raw(&|_, s| s[13] = 1));
         // A JSON hole past its fragment.
-        assert!(!raw(&|_, s| s[13] = 100_000));
+        assert!(!raw(&|_, s| s[15] = 100_000));
         // Runs not starting at the first site.
         assert!(!raw(&|r, _| r[12] = 1));
-    }
-
-    #[test]
-    fn sentinels_are_the_values_named_as_errors() {
-        let args = [
-            "id",
-            "errdefs.ErrNotFound",
-            " ErrClosed ",
-            "errTimeout",
-            "err",
-            "Errors",
-            "a.b.ErrX",
-            "f(ErrX)",
-        ]
-        .map(String::from);
-        assert_eq!(
-            named_errors(&args),
-            ["errdefs.ErrNotFound", "ErrClosed", "errTimeout"]
-        );
     }
 }

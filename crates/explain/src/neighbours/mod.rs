@@ -14,6 +14,8 @@
 //! are the two that printed them (regex-syntax's `regex parse error:` and
 //! `error: %s`, written by each of two branches).
 
+mod fields;
+
 use crate::{CandidateOut, Explanation, FrameOut, Verdict};
 use errdex_match::stack::{Role, StackLine};
 use std::collections::HashMap;
@@ -79,13 +81,13 @@ pub(crate) fn settle_ties<'g>(
     settle_ties_with(explained, stack, guards, &|_| "");
 }
 
-/// [`settle_ties`], where `errors` gives the error values a site prints
-/// by name, one a line (`errdefs.ErrNotFound`).
+/// [`settle_ties`], where `args` gives the values a site prints, as the
+/// source writes them, one a line.
 pub(crate) fn settle_ties_with<'g>(
     explained: &mut [Explanation],
     stack: &[StackLine],
     guards: &dyn Fn(u32) -> &'g str,
-    errors: &dyn Fn(u32) -> &'g str,
+    args: &dyn Fn(u32) -> &'g str,
 ) {
     let tied: Vec<(usize, usize)> = explained
         .iter()
@@ -104,7 +106,8 @@ pub(crate) fn settle_ties_with<'g>(
     for &(i, k) in &tied {
         let f = &explained[i].frames[k];
         let best = named_by_line(&explained[i], f)
-            .or_else(|| named_by_outer(&explained[i], k, errors))
+            .or_else(|| fields::keyed_by_line(&explained[i], f, args))
+            .or_else(|| named_by_outer(&explained[i], k, args))
             .or_else(|| guarded_by_inner(&explained[i], k, guards))
             .or_else(|| nearest(&explained[i], f, places.around(explained, i)));
         if let Some(best) = best {
@@ -169,7 +172,7 @@ fn guarded_by_inner<'g>(
 /// tied `not found`: the layer outside frame `k` prints an error value by
 /// name, so of the tied sites the one in that package's folder (or, for
 /// a bare name, in the outer site's own folder) is it, when it is alone.
-fn named_by_outer<'g>(e: &Explanation, k: usize, errors: &dyn Fn(u32) -> &'g str) -> Option<usize> {
+fn named_by_outer<'g>(e: &Explanation, k: usize, args: &dyn Fn(u32) -> &'g str) -> Option<usize> {
     let outer = e.frames.get(k.checked_sub(1)?)?;
     if tied_count(outer) != 1 {
         return None;
@@ -177,17 +180,36 @@ fn named_by_outer<'g>(e: &Explanation, k: usize, errors: &dyn Fn(u32) -> &'g str
     let site = outer.candidates.first()?;
     let f = &e.frames[k];
     let tied = &f.candidates[..tied_count(f)];
-    errors(site.site).lines().find_map(|name| {
-        let in_place = |c: &CandidateOut| match name.rsplit_once('.') {
-            Some((pkg, _)) => folder_of(c.file_path).rsplit('/').next() == Some(pkg),
-            None => c.repo == site.repo && folder_of(c.file_path) == folder_of(site.file_path),
-        };
-        let mut matching = tied.iter().enumerate().filter(|(_, c)| in_place(c));
-        match (matching.next(), matching.next()) {
-            (Some((best, _)), None) => Some(best),
-            _ => None,
-        }
-    })
+    args(site.site)
+        .lines()
+        .filter(|a| names_an_error(a))
+        .find_map(|name| {
+            let in_place = |c: &CandidateOut| match name.rsplit_once('.') {
+                Some((pkg, _)) => folder_of(c.file_path).rsplit('/').next() == Some(pkg),
+                None => c.repo == site.repo && folder_of(c.file_path) == folder_of(site.file_path),
+            };
+            let mut matching = tied.iter().enumerate().filter(|(_, c)| in_place(c));
+            match (matching.next(), matching.next()) {
+                (Some((best, _)), None) => Some(best),
+                _ => None,
+            }
+        })
+}
+
+/// Whether a value names an error value declared by name, a sentinel
+/// (`errdefs.ErrNotFound`, `ErrClosed`, `errTimeout`).
+fn names_an_error(arg: &str) -> bool {
+    let (pkg, name) = arg.rsplit_once('.').unwrap_or(("", arg));
+    let ident = |s: &str| {
+        s.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    (pkg.is_empty() || ident(pkg))
+        && ident(name)
+        && (name.starts_with("Err") || name.starts_with("err"))
+        && name[3..].starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 /// The folder of a path (`errdefs/errors.go` → `errdefs`).

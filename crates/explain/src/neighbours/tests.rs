@@ -460,3 +460,45 @@ fn the_tied_site_the_outer_layer_names_wins() {
     settle_ties_with(&mut e, &[], &no_guards, &other);
     assert_eq!(e[0].verdict, Verdict::Ambiguous);
 }
+
+/// etcd's two zap `rejected connection` warnings: the JSON line has no
+/// `ip-addresses`, so the call that does not set it printed it.
+#[test]
+fn the_tied_site_whose_fields_the_line_has_wins() {
+    let both = || {
+        vec![
+            CandidateOut {
+                site: 1,
+                ..cand("embed/config_logging.go", 278, "f")
+            },
+            CandidateOut {
+                site: 2,
+                ..cand("embed/config_logging.go", 287, "f")
+            },
+        ]
+    };
+    let args = |site: u32| {
+        match site {
+        1 => "\"rejected connection\"\nzap.String(\"remote-addr\", a)\nzap.Strings(\"ip-addresses\", ips)\nzap.Error(err)",
+        2 => "\"rejected connection\"\nzap.String(\"remote-addr\", a)\nzap.Error(err)",
+        _ => "",
+    }
+    };
+    let mut e = vec![line(Verdict::Ambiguous, both())];
+    e[0].input =
+        r#"{"level":"warn","msg":"rejected connection","remote-addr":"1.2.3.4:5","error":"x"}"#
+            .into();
+    settle_ties_with(&mut e, &[], &no_guards, &args);
+    assert_eq!(top(&e[0]), ("embed/config_logging.go", 287));
+    // With every key on the line, the call that sets the most of them.
+    let mut e = vec![line(Verdict::Ambiguous, both())];
+    e[0].input =
+        r#"{"msg":"rejected connection","remote-addr":"a","ip-addresses":[],"error":"x"}"#.into();
+    settle_ties_with(&mut e, &[], &no_guards, &args);
+    assert_eq!(top(&e[0]), ("embed/config_logging.go", 278));
+    // A line that is not structured tells nothing.
+    let mut e = vec![line(Verdict::Ambiguous, both())];
+    e[0].input = "W | embed: rejected connection".into();
+    settle_ties_with(&mut e, &[], &no_guards, &args);
+    assert_eq!(e[0].verdict, Verdict::Ambiguous);
+}
