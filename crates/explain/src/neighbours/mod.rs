@@ -14,8 +14,6 @@
 //! are the two that printed them (regex-syntax's `regex parse error:` and
 //! `error: %s`, written by each of two branches).
 
-mod fields;
-
 use crate::{CandidateOut, Explanation, FrameOut, Verdict};
 use errdex_match::stack::{Role, StackLine};
 use std::collections::HashMap;
@@ -106,7 +104,6 @@ pub(crate) fn settle_ties_with<'g>(
     for &(i, k) in &tied {
         let f = &explained[i].frames[k];
         let best = named_by_line(&explained[i], f)
-            .or_else(|| fields::keyed_by_line(&explained[i], f, args))
             .or_else(|| named_by_outer(&explained[i], k, args))
             .or_else(|| guarded_by_inner(&explained[i], k, guards))
             .or_else(|| nearest(&explained[i], f, places.around(explained, i)));
