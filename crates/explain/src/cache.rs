@@ -203,6 +203,7 @@ mod tests {
             github_url: Some(format!("https://github.com/o/r/blob/abc/{file}#L{line}")),
             guards: Vec::new(),
             fills: None,
+            fields: Vec::new(),
         };
         vec![
             TraceRow {

@@ -96,6 +96,7 @@ mod tests {
                 github_url: None,
                 guards: Vec::new(),
                 fills: None,
+                fields: Vec::new(),
             }],
             presence: None,
         }

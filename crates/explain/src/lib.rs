@@ -278,12 +278,12 @@ impl Explainer {
     /// from `stack`, the lines' [`stack::read`]), with the sites' guards.
     pub fn read_across_lines(&self, explained: &mut [Explanation], stack: &[StackLine]) {
         continuation::continue_messages(explained);
-        neighbours::settle_ties_with(
-            explained,
-            stack,
-            &|site| self.records.guards(site),
-            &|site| self.records.args(site),
-        );
+        let notes = neighbours::SiteNotes {
+            guards: &|site| self.records.guards(site),
+            args: &|site| self.records.args(site),
+            fields: &|site| self.records.fields(site),
+        };
+        neighbours::settle_ties_with(explained, stack, &notes);
     }
 
     /// Explains one line as [`stack::read`] read it. Terminal colour

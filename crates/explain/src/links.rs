@@ -146,6 +146,7 @@ mod tests {
                 github_url: None,
                 guards: Vec::new(),
                 fills: None,
+                fields: Vec::new(),
             }],
             presence: None,
         }

@@ -20,9 +20,9 @@ struct Span {
 
 const NONE: u32 = u32::MAX;
 
-/// Words [`Records::encode`] writes a site in: six spans, its line, its
+/// Words [`Records::encode`] writes a site in: seven spans, its line, its
 /// record and the two holes of its JSON.
-const SITE_WORDS: usize = 16;
+const SITE_WORDS: usize = 18;
 
 /// A record's strings, and its sites: `sites[first_site..]` up to the next
 /// record's first site.
@@ -52,6 +52,9 @@ struct SiteSpans {
     guards: Span,
     /// The values it prints, as the source writes them, one a line.
     args: Span,
+    /// The keys of the fields it sets as a structured logging call, one
+    /// a line.
+    fields: Span,
     /// The site's candidate JSON ([`crate::json::fragment`]), a span of
     /// the JSON arena.
     json: Span,
@@ -270,6 +273,7 @@ impl Records {
                     url: a.add_opt(site.github_url),
                     guards: a.add(&s.guards.join("\n")),
                     args: a.add(&one_a_line(&s.args)),
+                    fields: a.add(&s.fields.join("\n")),
                     json: Span {
                         off: fragments.len() as u32,
                         len: json.len() as u32,
@@ -362,6 +366,14 @@ impl Records {
             .map_or("", |s| self.text(s.args))
     }
 
+    /// The keys of the fields site `site` sets as a structured logging
+    /// call, one a line.
+    pub(crate) fn fields(&self, site: u32) -> &str {
+        self.sites
+            .get(site as usize)
+            .map_or("", |s| self.text(s.fields))
+    }
+
     /// Site `site`'s candidate JSON and where its two holes are
     /// ([`crate::json::fragment`]); `None` for a number that names no
     /// site.
@@ -394,7 +406,9 @@ impl Records {
         e.u32s(&r);
         let mut s = Vec::with_capacity(self.sites.len() * SITE_WORDS);
         for (x, &record) in self.sites.iter().zip(&self.site_record) {
-            for sp in [x.file, x.function, x.url, x.guards, x.args, x.json] {
+            for sp in [
+                x.file, x.function, x.url, x.guards, x.args, x.fields, x.json,
+            ] {
                 span(&mut s, sp);
             }
             s.extend([x.line, record]);
@@ -461,10 +475,10 @@ impl Records {
         let mut site_record = Vec::with_capacity(s.len() / SITE_WORDS);
         for w in s.chunks_exact(SITE_WORDS) {
             let json = Span {
-                off: w[10],
-                len: w[11],
+                off: w[12],
+                len: w[13],
             };
-            let json_holes = [w[14], w[15]];
+            let json_holes = [w[16], w[17]];
             // The fragment lies in the JSON arena, its holes in it, in order.
             let fragment_end = json.off as usize + json.len as usize;
             if fragment_end > json_len || json_holes[0] > json_holes[1] || json_holes[1] > json.len
@@ -477,11 +491,12 @@ impl Records {
                 url: span(&w[4..6])?,
                 guards: required(span(&w[6..8])?)?,
                 args: required(span(&w[8..10])?)?,
+                fields: required(span(&w[10..12])?)?,
                 json,
                 json_holes,
-                line: w[12],
+                line: w[14],
             });
-            site_record.push(w[13]);
+            site_record.push(w[15]);
         }
         // Each record's sites are the run from its first site to the next
         // record's, and each site names the record whose run holds it.
@@ -537,6 +552,7 @@ mod tests {
             github_url: Some(format!("https://github.com/o/r/blob/abc/{file}#L{line}")),
             guards: Vec::new(),
             fills: None,
+            fields: Vec::new(),
         };
         vec![
             TraceRow {
@@ -636,9 +652,9 @@ mod tests {
         // The second record's sites starting before the first's end.
         assert!(!raw(&|r, _| r[RECORD_WORDS + 12] = 1));
         // A site naming the wrong record.
-        assert!(!raw(&|_, s| s[13] = 1));
+        assert!(!raw(&|_, s| s[15] = 1));
         // A JSON hole past its fragment.
-        assert!(!raw(&|_, s| s[15] = 100_000));
+        assert!(!raw(&|_, s| s[17] = 100_000));
         // Runs not starting at the first site.
         assert!(!raw(&|r, _| r[12] = 1));
     }

@@ -30,6 +30,7 @@ fn row(id: &str, repo: &str, pattern: &str, args: &[&str]) -> TraceRow {
             github_url: None,
             guards: Vec::new(),
             fills: None,
+            fields: Vec::new(),
         }],
         presence: None,
     }

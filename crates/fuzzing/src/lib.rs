@@ -69,6 +69,7 @@ fn row(id: &str, pattern: &str, language: Lang, callee: &str) -> TraceRow {
             github_url: None,
             guards: Vec::new(),
             fills: None,
+            fields: Vec::new(),
         }],
         presence: None,
     }

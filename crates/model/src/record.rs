@@ -289,6 +289,11 @@ pub struct SiteFacts {
     /// statement that makes the error.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub kept: bool,
+    /// The keys of the fields a structured logging call sets
+    /// (`zap.String("remote-addr", a)`, `"pod", name` pairs, `zap.Error`
+    /// as `error`): a JSON or logfmt line it writes carries them all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<String>,
 }
 
 /// Where a piece of text goes: the function whose message prints it and

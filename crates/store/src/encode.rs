@@ -269,10 +269,11 @@ pub(crate) struct TraceFields(
     #[serde(default, skip_serializing_if = "Option::is_none")] pub Option<crate::Presence>,
 );
 
-/// A site without its facts but its guards and fills, which tracing reads
-/// of them: `[file, line, function, callee, errorType, errorClass, args,
-/// start, end, url, guards, fills]` (rows written before guards have ten,
-/// before fills eleven).
+/// A site without its facts but its guards, fills and fields, which
+/// tracing reads of them: `[file, line, function, callee, errorType,
+/// errorClass, args, start, end, url, guards, fills, fields]` (rows
+/// written before guards have ten, before fills eleven, before fields
+/// twelve).
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(crate) struct TraceSite(
     String,
@@ -287,6 +288,7 @@ pub(crate) struct TraceSite(
     Option<String>,
     #[serde(default)] Vec<String>,
     #[serde(default)] Option<errdex_model::Fill>,
+    #[serde(default)] Vec<String>,
 );
 
 impl TraceFields {
@@ -310,6 +312,7 @@ impl TraceFields {
                         s.github_url.clone(),
                         s.facts.guards.clone(),
                         s.facts.fills.clone(),
+                        s.facts.fields.clone(),
                     )
                 })
                 .collect(),
@@ -329,6 +332,7 @@ impl From<TraceSite> for crate::TraceSite {
             github_url: t.9,
             guards: t.10,
             fills: t.11,
+            fields: t.12,
         }
     }
 }
@@ -358,6 +362,8 @@ struct WholeSiteFacts {
     guards: Vec<String>,
     #[serde(default)]
     fills: Option<errdex_model::Fill>,
+    #[serde(default)]
+    fields: Vec<String>,
 }
 
 impl From<WholeSite> for crate::TraceSite {
@@ -365,6 +371,7 @@ impl From<WholeSite> for crate::TraceSite {
         crate::TraceSite {
             guards: w.facts.guards,
             fills: w.facts.fills,
+            fields: w.facts.fields,
             ..w.site
         }
     }

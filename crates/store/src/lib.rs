@@ -172,6 +172,9 @@ pub struct TraceSite {
     /// is such a piece.
     #[serde(default)]
     pub fills: Option<errdex_model::Fill>,
+    /// The keys of the fields a structured logging call sets.
+    #[serde(default)]
+    pub fields: Vec<String>,
 }
 
 /// Which records to list.

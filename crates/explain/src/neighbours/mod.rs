@@ -14,6 +14,8 @@
 //! are the two that printed them (regex-syntax's `regex parse error:` and
 //! `error: %s`, written by each of two branches).
 
+mod fields;
+
 use crate::{CandidateOut, Explanation, FrameOut, Verdict};
 use errdex_match::stack::{Role, StackLine};
 use std::collections::HashMap;
@@ -76,17 +78,31 @@ pub(crate) fn settle_ties<'g>(
     stack: &[StackLine],
     guards: &dyn Fn(u32) -> &'g str,
 ) {
-    settle_ties_with(explained, stack, guards, &|_| "");
+    let none = |_| "";
+    let notes = SiteNotes {
+        guards,
+        args: &none,
+        fields: &none,
+    };
+    settle_ties_with(explained, stack, &notes);
 }
 
-/// [`settle_ties`], where `args` gives the values a site prints, as the
-/// source writes them, one a line.
+/// What the tie rules read of a site, by its number, one item a line:
+/// its guards, the values it prints as the source writes them, and the
+/// keys of the fields it sets as a structured logging call.
+pub(crate) struct SiteNotes<'n, 'g> {
+    pub(crate) guards: &'n dyn Fn(u32) -> &'g str,
+    pub(crate) args: &'n dyn Fn(u32) -> &'g str,
+    pub(crate) fields: &'n dyn Fn(u32) -> &'g str,
+}
+
+/// [`settle_ties`], with all of a site's notes.
 pub(crate) fn settle_ties_with<'g>(
     explained: &mut [Explanation],
     stack: &[StackLine],
-    guards: &dyn Fn(u32) -> &'g str,
-    args: &dyn Fn(u32) -> &'g str,
+    notes: &SiteNotes<'_, 'g>,
 ) {
+    let (guards, args) = (notes.guards, notes.args);
     let tied: Vec<(usize, usize)> = explained
         .iter()
         .enumerate()
@@ -104,6 +120,7 @@ pub(crate) fn settle_ties_with<'g>(
     for &(i, k) in &tied {
         let f = &explained[i].frames[k];
         let best = named_by_line(&explained[i], f)
+            .or_else(|| fields::keyed_by_line(&explained[i], f, notes.fields))
             .or_else(|| named_by_outer(&explained[i], k, args))
             .or_else(|| guarded_by_inner(&explained[i], k, guards))
             .or_else(|| nearest(&explained[i], f, places.around(explained, i)));

@@ -53,6 +53,20 @@ fn no_guards(_: u32) -> &'static str {
     ""
 }
 
+/// Settles with the sites' values and fields, one a line, by site.
+fn settle_with(
+    e: &mut [Explanation],
+    args: &dyn Fn(u32) -> &'static str,
+    fields: &dyn Fn(u32) -> &'static str,
+) {
+    let notes = SiteNotes {
+        guards: &no_guards,
+        args,
+        fields,
+    };
+    settle_ties_with(e, &[], &notes);
+}
+
 fn top<'a>(e: &Explanation<'a>) -> (&'a str, u32) {
     let c = &e.frames[0].candidates[0];
     (c.file_path, c.line_number)
@@ -442,7 +456,7 @@ fn the_tied_site_the_outer_layer_names_wins() {
         }
     };
     let mut e = wrapped(sentinels());
-    settle_ties_with(&mut e, &[], &no_guards, &names);
+    settle_with(&mut e, &names, &no_guards);
     let inner = &e[0].frames[1].candidates[0];
     assert_eq!(inner.file_path, "errdefs/errors.go");
     assert_eq!(e[0].verdict, Verdict::Traced);
@@ -452,11 +466,51 @@ fn the_tied_site_the_outer_layer_names_wins() {
         cand("errdefs/errors.go", 44, ""),
         cand("metadata/errors.go", 12, ""),
     ]);
-    settle_ties_with(&mut e, &[], &no_guards, &local);
+    settle_with(&mut e, &local, &no_guards);
     assert_eq!(e[0].frames[1].candidates[0].file_path, "metadata/errors.go");
     // A name no tied site's package has settles nothing.
     let other = |site: u32| if site == 7 { "os.ErrNotExist" } else { "" };
     let mut e = wrapped(sentinels());
-    settle_ties_with(&mut e, &[], &no_guards, &other);
+    settle_with(&mut e, &other, &no_guards);
+    assert_eq!(e[0].verdict, Verdict::Ambiguous);
+}
+
+/// etcd's two zap `rejected connection` warnings: the JSON line has no
+/// `ip-addresses`, so the call that does not set it printed it.
+#[test]
+fn the_tied_site_whose_fields_the_line_has_wins() {
+    let both = || {
+        vec![
+            CandidateOut {
+                site: 1,
+                ..cand("embed/config_logging.go", 278, "f")
+            },
+            CandidateOut {
+                site: 2,
+                ..cand("embed/config_logging.go", 287, "f")
+            },
+        ]
+    };
+    let fields = |site: u32| match site {
+        1 => "remote-addr\nip-addresses\nerror",
+        2 => "remote-addr\nerror",
+        _ => "",
+    };
+    let mut e = vec![line(Verdict::Ambiguous, both())];
+    e[0].input =
+        r#"{"level":"warn","msg":"rejected connection","remote-addr":"1.2.3.4:5","error":"x"}"#
+            .into();
+    settle_with(&mut e, &no_guards, &fields);
+    assert_eq!(top(&e[0]), ("embed/config_logging.go", 287));
+    // With every key on the line, the call that sets the most of them.
+    let mut e = vec![line(Verdict::Ambiguous, both())];
+    e[0].input =
+        r#"{"msg":"rejected connection","remote-addr":"a","ip-addresses":[],"error":"x"}"#.into();
+    settle_with(&mut e, &no_guards, &fields);
+    assert_eq!(top(&e[0]), ("embed/config_logging.go", 278));
+    // A line that is not structured tells nothing.
+    let mut e = vec![line(Verdict::Ambiguous, both())];
+    e[0].input = "W | embed: rejected connection".into();
+    settle_with(&mut e, &no_guards, &fields);
     assert_eq!(e[0].verdict, Verdict::Ambiguous);
 }

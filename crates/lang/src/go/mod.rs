@@ -440,6 +440,10 @@ impl<'a> FileCx<'a> {
         }
         let mut site = self.site(call, callee, ty, sev);
         site.args = self.args_holes(&args, spec.msg, spec.style);
+        if matches!(spec.style, Style::Plain) {
+            site.facts.fields =
+                self.structured_fields(args.get(spec.msg + 1..).unwrap_or_default());
+        }
         if let Some(value) = continued {
             message.push(MsgPart::Hole);
             site.args.push(value);
@@ -841,6 +845,44 @@ impl<'a> FileCx<'a> {
             }
             _ => false,
         })
+    }
+
+    /// The keys a structured logging call's values set: zap's and slog's
+    /// field constructors (`zap.String("remote-addr", a)`; `zap.Error(err)`
+    /// is `error`) and key-value pairs (`klog.InfoS(msg, "pod", name)`).
+    fn structured_fields(&self, values: &[Node<'_>]) -> Vec<String> {
+        let literal = |n: Node<'_>| {
+            matches!(
+                n.kind(),
+                "interpreted_string_literal" | "raw_string_literal"
+            )
+            .then(|| string_literal(n, self.src))
+            .flatten()
+        };
+        let mut keys = Vec::new();
+        let mut i = 0;
+        while i < values.len() {
+            let v = values[i];
+            if let Some(key) = literal(v) {
+                // A key, then its value.
+                keys.push(key);
+                i += 2;
+                continue;
+            }
+            if v.kind() == "call_expression" {
+                let callee = v
+                    .child_by_field_name("function")
+                    .map_or("", |f| self.text(f));
+                let first = call_args(v).first().copied();
+                match first.and_then(literal) {
+                    Some(key) => keys.push(key),
+                    None if callee.ends_with(".Error") => keys.push("error".to_string()),
+                    None => {}
+                }
+            }
+            i += 1;
+        }
+        keys
     }
 
     /// `codes.NotFound` → `NotFound`.
@@ -1286,6 +1328,21 @@ mod tests {
             ]
         );
         assert_eq!(found[0].args, ["err"]);
+    }
+
+    /// A structured call's fields are kept: the keys its JSON line has.
+    #[test]
+    fn a_structured_logger_call_keeps_its_field_keys() {
+        let src = "package p\n\nimport (\n\t\"go.uber.org/zap\"\n\t\"k8s.io/klog/v2\"\n)\n\nfunc a(lg *zap.Logger, err error, ips []string) {\n\tlg.Warn(\"rejected connection\", zap.String(\"remote-addr\", a), zap.Strings(\"ip-addresses\", ips), zap.Error(err))\n\tklog.ErrorS(err, \"failed to sync pod\", \"pod\", name, \"uid\", uid)\n}\n";
+        let found = sites(src);
+        let fields: Vec<&[String]> = found.iter().map(|s| s.facts.fields.as_slice()).collect();
+        assert_eq!(
+            fields,
+            [
+                &["remote-addr", "ip-addresses", "error"][..],
+                &["pod", "uid"][..]
+            ]
+        );
     }
 
     /// urfave/cli's `fmt.Fprintf(a.Writer, "%s %s\n\n", "Incorrect
