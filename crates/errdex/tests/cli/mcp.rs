@@ -40,7 +40,11 @@ async fn exercise(args: Vec<String>) {
         async move {
             let p =
                 CallToolRequestParams::new(name).with_arguments(args.as_object().unwrap().clone());
-            client.call_tool(p).await.unwrap()
+            // A server that stops answering fails here, not at CI's limit.
+            tokio::time::timeout(std::time::Duration::from_secs(120), client.call_tool(p))
+                .await
+                .unwrap_or_else(|_| panic!("{name}: no answer in 120 s"))
+                .unwrap()
         }
     };
     let repos = text_of(&call("list_repos", serde_json::json!({})).await);
