@@ -60,7 +60,7 @@ fn json_keys(line: &str) -> Vec<&str> {
                     i += if b[i] == b'\\' { 2 } else { 1 };
                 }
                 let end = i.min(b.len());
-                let colon = line[end.min(line.len())..]
+                let colon = line[end..]
                     .trim_start_matches('"')
                     .trim_start()
                     .starts_with(':');
