@@ -7,6 +7,11 @@
 //! options that change extraction, the kind of answer, the file's path
 //! (sites carry it) and its git blob id. Values are JSON. The file is a
 //! SQLite database in the cache folder, shared by concurrent runs (WAL).
+//!
+//! Each row names the build that wrote it. A build's answers are never
+//! read by another, so the file keeps only the [`BUILDS_KEPT`] builds used
+//! last: an upgrade or a rebuild would otherwise add a full copy of every
+//! answer each time, and the file would only grow.
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{de::DeserializeOwned, Serialize};
@@ -16,6 +21,13 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+
+/// How many builds of errdex keep their answers in the file.
+const BUILDS_KEPT: usize = 3;
+
+/// The layout of the file (`PRAGMA user_version`); a file of another
+/// layout starts empty.
+const LAYOUT: i64 = 2;
 
 /// An answer already decoded (or computed) in this process.
 type Memo = Arc<dyn Any + Send + Sync>;
@@ -35,6 +47,8 @@ pub(crate) struct FactsCache {
     /// once. Off for a run of one commit, which asks for each answer once.
     memo: Option<Mutex<HashMap<[u8; 32], Memo>>>,
     fingerprint: String,
+    /// This build's number in the `builds` table.
+    build: i64,
     hits: AtomicU64,
     misses: AtomicU64,
 }
@@ -52,29 +66,36 @@ impl FactsCache {
     /// Opens (creating) the cache at `path` for runs with `options`
     /// (a description of every option that changes what a file yields).
     pub(crate) fn open(path: &Path, options: &str) -> Result<FactsCache, String> {
+        Self::open_as(path, options, build_id())
+    }
+
+    /// [`FactsCache::open`] for the build named `build_name`.
+    fn open_as(path: &Path, options: &str, build_name: &str) -> Result<FactsCache, String> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        let conn = Connection::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let named = |e: rusqlite::Error| format!("{}: {e}", path.display());
+        let conn = Connection::open(path).map_err(named)?;
         conn.busy_timeout(std::time::Duration::from_secs(30))
             .and_then(|_| conn.pragma_update(None, "journal_mode", "WAL"))
             .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
+            // One run's answers are written in one transaction: without a
+            // limit the write-ahead log keeps that size after checkpoints.
+            .and_then(|_| conn.pragma_update(None, "journal_size_limit", 64i64 << 20))
             // A run reads thousands of answers at random: mapped, a read is
             // a memory access, not a system call and a copy per page.
             .and_then(|_| conn.pragma_update(None, "mmap_size", 1i64 << 32))
-            .and_then(|_| {
-                conn.execute_batch(
-                    "CREATE TABLE IF NOT EXISTS facts (key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID",
-                )
-            })
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .and_then(|_| lay_out(&conn))
+            .map_err(named)?;
+        let build = register_build(&conn, build_name).map_err(named)?;
         Ok(FactsCache {
             path: path.to_path_buf(),
             conn: Mutex::new(conn),
             readers: thread_local::ThreadLocal::new(),
             fresh: Mutex::new(Vec::new()),
             memo: None,
-            fingerprint: format!("{}\n{options}", build_id()),
+            fingerprint: format!("{build_name}\n{options}"),
+            build,
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
         })
@@ -182,8 +203,9 @@ impl FactsCache {
         self.remember(key, value.clone());
     }
 
-    /// Writes what the run added, in one transaction. A cache that cannot
-    /// be written costs the next run time, never this run its result.
+    /// Writes what the run added, in one transaction, then drops the
+    /// answers of builds no longer kept. A cache that cannot be written
+    /// costs the next run time, never this run its result.
     pub(crate) fn flush(&self) -> Result<(), String> {
         let fresh = std::mem::take(&mut *self.fresh.lock().unwrap_or_else(|e| e.into_inner()));
         if fresh.is_empty() {
@@ -193,14 +215,15 @@ impl FactsCache {
         let tx = conn.transaction().map_err(|e| e.to_string())?;
         {
             let mut stmt = tx
-                .prepare("INSERT OR REPLACE INTO facts (key, value) VALUES (?1, ?2)")
+                .prepare("INSERT OR REPLACE INTO facts (key, value, build) VALUES (?1, ?2, ?3)")
                 .map_err(|e| e.to_string())?;
             for (k, v) in &fresh {
-                stmt.execute(params![&k[..], v])
+                stmt.execute(params![&k[..], v, self.build])
                     .map_err(|e| e.to_string())?;
             }
         }
-        tx.commit().map_err(|e| e.to_string())
+        tx.commit().map_err(|e| e.to_string())?;
+        evict_old_builds(&mut conn).map_err(|e| e.to_string())
     }
 
     /// Hits and misses so far.
@@ -210,6 +233,63 @@ impl FactsCache {
             misses: self.misses.load(Ordering::Relaxed),
         }
     }
+}
+
+/// Makes the file's tables, emptying a file of another layout first. The
+/// file gives freed pages back (incremental auto-vacuum), so dropping a
+/// build's answers shrinks it.
+fn lay_out(conn: &Connection) -> rusqlite::Result<()> {
+    let layout: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if layout != LAYOUT {
+        conn.execute_batch("DROP TABLE IF EXISTS facts; DROP TABLE IF EXISTS builds;")?;
+        conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
+        // auto_vacuum takes effect on an existing file only through VACUUM,
+        // which is quick once the tables are gone.
+        conn.execute_batch("VACUUM")?;
+        conn.pragma_update(None, "user_version", LAYOUT)?;
+        // In WAL mode the file shrinks when the log is copied back.
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")?;
+    }
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS builds (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, used INTEGER NOT NULL);
+         CREATE TABLE IF NOT EXISTS facts (key BLOB PRIMARY KEY, value BLOB NOT NULL, build INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+         CREATE INDEX IF NOT EXISTS facts_by_build ON facts (build);",
+    )
+}
+
+/// Records that `name` uses the file now; its number in `builds`.
+fn register_build(conn: &Connection, name: &str) -> rusqlite::Result<i64> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i64);
+    conn.query_row(
+        "INSERT INTO builds (name, used) VALUES (?1, ?2)
+         ON CONFLICT (name) DO UPDATE SET used = max(used, excluded.used) RETURNING id",
+        params![name, now],
+        |r| r.get(0),
+    )
+}
+
+/// Drops the answers of every build but the [`BUILDS_KEPT`] used last
+/// (and of builds older than this layout, which write build 0), and gives
+/// their pages back to the file system.
+fn evict_old_builds(conn: &mut Connection) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    let mut stale: Vec<i64> = tx
+        .prepare("SELECT id FROM builds ORDER BY used DESC, id DESC LIMIT -1 OFFSET ?1")?
+        .query_map(params![BUILDS_KEPT as i64], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    stale.push(0);
+    let mut dropped = 0;
+    for id in stale {
+        dropped += tx.execute("DELETE FROM facts WHERE build = ?1", params![id])?;
+        tx.execute("DELETE FROM builds WHERE id = ?1", params![id])?;
+    }
+    tx.commit()?;
+    if dropped > 0 {
+        conn.execute_batch("PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);")?;
+    }
+    Ok(())
 }
 
 /// This build of errdex: its version and its executable's size and
@@ -279,5 +359,73 @@ mod tests {
         let other_options = FactsCache::open(&path, "levels=all").unwrap();
         let k2 = other_options.key("facts", "a.go", blob.as_bytes(), "");
         assert_ne!(k, k2, "options are part of the key");
+    }
+
+    fn rows(path: &Path) -> i64 {
+        let conn = Connection::open(path).unwrap();
+        conn.query_row("SELECT count(*) FROM facts", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn the_file_keeps_the_answers_of_the_builds_used_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("facts.sqlite3");
+        let blob = blob_id(b"x");
+        let mut keys = Vec::new();
+        for build in ["b1", "b2", "b3", "b4"] {
+            let cache = FactsCache::open_as(&path, "", build).unwrap();
+            for file in 0..50 {
+                let k = cache.key("facts", &format!("{file}.go"), blob.as_bytes(), "");
+                cache.put(k, &vec![build.to_string(); 20]);
+            }
+            keys.push(cache.key("facts", "0.go", blob.as_bytes(), ""));
+            cache.flush().unwrap();
+        }
+        assert_eq!(rows(&path), 150, "b1's answers are dropped");
+        let b1 = FactsCache::open_as(&path, "", "b1").unwrap();
+        assert_eq!(b1.get::<Vec<String>>(&keys[0]), None);
+        let b4 = FactsCache::open_as(&path, "", "b4").unwrap();
+        assert_eq!(b4.get::<Vec<String>>(&keys[3]).unwrap()[0], "b4");
+        // b1 came back: it is used last now, and b2 (used least lately)
+        // makes room once b1 writes.
+        b1.put(keys[0], &vec!["again".to_string()]);
+        b1.flush().unwrap();
+        assert_eq!(rows(&path), 101);
+        let b2 = FactsCache::open_as(&path, "", "b2").unwrap();
+        assert_eq!(b2.get::<Vec<String>>(&keys[1]), None);
+    }
+
+    #[test]
+    fn a_file_of_the_older_layout_starts_empty_and_old_writers_are_evicted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("facts.sqlite3");
+        {
+            let old = Connection::open(&path).unwrap();
+            old.execute_batch(
+                "CREATE TABLE facts (key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID;
+                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4000)
+                 INSERT INTO facts SELECT randomblob(32), zeroblob(1000) FROM n;",
+            )
+            .unwrap();
+        }
+        assert!(std::fs::metadata(&path).unwrap().len() > 4_000_000);
+        let cache = FactsCache::open_as(&path, "", "new").unwrap();
+        assert_eq!(rows(&path), 0);
+        let size = std::fs::metadata(&path).unwrap().len();
+        assert!(
+            size < 100_000,
+            "the old answers' pages are given back: {size}"
+        );
+        // An errdex of the older layout still writes (key, value) rows.
+        Connection::open(&path)
+            .unwrap()
+            .execute("INSERT INTO facts (key, value) VALUES (x'03', x'5b5d')", [])
+            .unwrap();
+        let k = cache.key("facts", "a.go", b"1", "");
+        cache.put(k, &1u32);
+        cache.flush().unwrap();
+        assert_eq!(rows(&path), 1);
+        assert_eq!(cache.get::<u32>(&k), Some(1));
     }
 }
