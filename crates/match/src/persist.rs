@@ -185,11 +185,13 @@ impl TemplateSet {
             links,
             piece_heads: Default::default(),
             literal_ends: Default::default(),
+            full_heads: Default::default(),
         };
         if !set.is_whole() {
             return None;
         }
         (set.piece_heads, set.literal_ends) = (set.pieces(), set.ends());
+        set.full_heads = set.heads();
         Some(set)
     }
 

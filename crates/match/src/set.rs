@@ -163,6 +163,7 @@ impl TemplateSetBuilder {
             links: Vec::new(),
             piece_heads: Default::default(),
             literal_ends: Default::default(),
+            full_heads: Default::default(),
         };
         let entries: Vec<Entry> = (self.templates.iter().enumerate())
             .map(|(i, (t, payloads))| set.compile(i as u32, t, payloads))
@@ -183,6 +184,7 @@ impl TemplateSetBuilder {
         set.anchors = anchors;
         set.links = self.compile_links(&mut set.anchored, &mut set.payloads, &entries);
         (set.piece_heads, set.literal_ends) = (set.pieces(), set.ends());
+        set.full_heads = set.heads();
         set
     }
 
@@ -283,6 +285,10 @@ pub struct TemplateSet {
     /// The last four bytes of every template that ends with a literal of
     /// four bytes or more (`trace_head` cuts a text only where one ends).
     pub(crate) literal_ends: foldhash::HashSet<u32>,
+    /// The entries of templates that begin with eight literal bytes or
+    /// more, by those bytes: a cut text (`trace_cut`) may have lost the
+    /// word a template is anchored on, never its beginning.
+    pub(crate) full_heads: foldhash::HashMap<u64, Vec<u32>>,
 }
 
 impl TemplateSet {
@@ -307,6 +313,18 @@ impl TemplateSet {
             .filter(|x| x.tail_mask & FOUR == FOUR)
             .map(|x| (x.tail >> 32) as u32)
             .collect()
+    }
+
+    /// [`TemplateSet::full_heads`] of its templates, each entry once.
+    pub(crate) fn heads(&self) -> foldhash::HashMap<u64, Vec<u32>> {
+        let mut heads: foldhash::HashMap<u64, Vec<u32>> = Default::default();
+        let mut seen = foldhash::HashSet::default();
+        for (i, x) in self.anchored.iter().enumerate() {
+            if x.head_mask == u64::MAX && seen.insert(x.template) {
+                heads.entry(x.head).or_default().push(i as u32);
+            }
+        }
+        heads
     }
 
     /// The inner templates linked to a hole of a template

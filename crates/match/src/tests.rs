@@ -877,3 +877,70 @@ fn the_system_text_in_a_strerror_hole_is_never_a_repository_layer() {
         [vec![0], vec![1]]
     );
 }
+
+#[test]
+fn a_message_cut_short_is_traced_to_the_template_it_begins() {
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("The `url` supplied for the path ("),
+                hole(HoleKind::Any, "%s", false),
+                lit(") repository does not exist"),
+            ]),
+            1,
+        ),
+        (
+            tpl(vec![
+                lit("Your configuration does not allow connections to "),
+                hole(HoleKind::Any, "%s", false),
+                lit(". See https://example.org/doc#secure-http for details."),
+            ]),
+            2,
+        ),
+        (
+            tpl(vec![
+                lit("Your configuration does not allow connections to "),
+                hole(HoleKind::Any, "%s", false),
+                lit(". See https://example.org/doc#secure-svn for details."),
+            ]),
+            3,
+        ),
+        (tpl(vec![lit("could not open the cache folder")]), 4),
+    ]);
+    // Cut inside a literal, at a terminal's width.
+    assert_eq!(
+        layers_of(
+            &s,
+            "The `url` supplied for the path (/srv/pkg) repository does not exis"
+        ),
+        [vec![1]]
+    );
+    // Cut inside a hole: both templates begin the same way, so both.
+    let cut_in_hole = layers_of(
+        &s,
+        "Your configuration does not allow connections to http://127.0.0.1:9/pa",
+    );
+    assert_eq!(cut_in_hole, [vec![2, 3]]);
+    // Cut at the beginning of the next literal, and marked as cut.
+    assert_eq!(
+        layers_of(&s, "Your configuration does not allow connections to http://x/. See https://example.org/doc#secure-s…"),
+        [vec![3]]
+    );
+    let marked = s.trace(
+        "Your configuration does not allow connections to http://x/. See https://example.org/doc#secure-h ...",
+        &Hints::default(),
+    );
+    assert_eq!(
+        marked.frames.iter().map(payloads).collect::<Vec<_>>(),
+        [vec![2]]
+    );
+    assert!(marked.unmatched.is_empty());
+    // Too little literal text, or text that goes another way, is no cut.
+    assert!(layers_of(&s, "could not open the cac").is_empty());
+    assert!(layers_of(&s, "The `url` supplied for the path (/srv/pkg) is a file").is_empty());
+    assert!(layers_of(&s, "Your configuration do").is_empty());
+    assert_eq!(
+        layers_of(&s, "Your configuration does not allow connections"),
+        [vec![2, 3]]
+    );
+}

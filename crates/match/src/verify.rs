@@ -60,6 +60,25 @@ impl TemplateSet {
         at + len <= end && t.has_literal(at, len, first, self.rest_words(len, words))
     }
 
+    /// Whether `text` (shorter than the literal) is how the literal begins.
+    pub(crate) fn literal_begins_with(&self, lit: Seg, text: &[u8]) -> bool {
+        let Seg::Lit {
+            len, words, first, ..
+        } = lit
+        else {
+            return false;
+        };
+        let len = len as usize;
+        if text.len() >= len {
+            return false;
+        }
+        let rest = self.rest_words(len, words);
+        let bytes = std::iter::once(first)
+            .chain(rest.iter().copied())
+            .flat_map(u64::to_le_bytes);
+        text.iter().zip(bytes).all(|(a, b)| *a == b)
+    }
+
     /// The words of a literal of `len` bytes past its first eight.
     #[inline]
     fn rest_words(&self, len: usize, words: u32) -> &[u64] {
@@ -70,7 +89,10 @@ impl TemplateSet {
 
 /// One verification: whether a template's segments match `text[pos..end]`
 /// exactly; hole spans are pushed in order. Holes take the shortest text
-/// that lets the rest match.
+/// that lets the rest match. With `cut`, the text may end anywhere inside
+/// the template (a line cut at a terminal's width or a collector's
+/// limit): a literal it ends in need only begin there, a hole it ends in
+/// takes the rest, and the holes after the end get empty spans.
 pub(crate) struct Verify<'a> {
     pub(crate) set: &'a TemplateSet,
     pub(crate) t: &'a Padded,
@@ -78,6 +100,7 @@ pub(crate) struct Verify<'a> {
     pub(crate) end: usize,
     pub(crate) spans: &'a mut Vec<Span>,
     pub(crate) budget: &'a mut u32,
+    pub(crate) cut: bool,
 }
 
 impl Verify<'_> {
@@ -91,13 +114,29 @@ impl Verify<'_> {
         let Some(&first) = segs.first() else {
             return pos == end;
         };
+        if self.cut && pos == end {
+            self.cut_off(segs);
+            return true;
+        }
         let Seg::Hole { kind, .. } = first else {
             let Seg::Lit { len, .. } = first else {
                 unreachable!()
             };
+            if self.cut && pos + len as usize > end {
+                let begins = self
+                    .set
+                    .literal_begins_with(first, &self.t.bytes()[pos..end]);
+                if begins {
+                    self.cut_off(&segs[1..]);
+                }
+                return begins;
+            }
             return self.set.literal_at(self.t, first, pos, end)
                 && self.run(&segs[1..], pos + len as usize);
         };
+        if self.cut {
+            return self.cut_hole(kind, segs, pos);
+        }
         match segs.get(1) {
             None => self.last_hole(kind, pos),
             Some(&next @ Seg::Lit { len, .. }) if segs.len() == 2 => {
@@ -106,6 +145,56 @@ impl Verify<'_> {
             Some(&next @ Seg::Lit { .. }) => self.hole_before_literal(kind, segs, pos, next),
             Some(Seg::Hole { .. }) => self.adjacent_holes(kind, segs, pos),
         }
+    }
+
+    /// Empty spans for the holes of `segs`, which the text's end cut off.
+    fn cut_off(&mut self, segs: &[Seg]) {
+        let end = self.end;
+        for seg in segs {
+            if matches!(seg, Seg::Hole { .. }) {
+                self.spans.push(Span::new(end, end));
+            }
+        }
+    }
+
+    /// A hole in a text that may be cut: it ends before a whole literal
+    /// that lets the rest match, or before the literal's beginning at the
+    /// text's end, or the text ends inside it (a value of one word, or
+    /// the template's last hole).
+    fn cut_hole(&mut self, kind: HoleKind, segs: &[Seg], pos: usize) -> bool {
+        let end = self.end;
+        let lit = match segs.get(1) {
+            Some(&lit @ Seg::Lit { len, .. }) => Some((lit, len as usize)),
+            _ => None,
+        };
+        if let Some((lit, _)) = lit {
+            if self.hole_before_literal(kind, segs, pos, lit) {
+                return true;
+            }
+        }
+        // The literal after the hole may begin in the text's last bytes.
+        if let Some((lit, len)) = lit {
+            for he in end.saturating_sub(len - 1).max(pos + 1)..end {
+                if self.text.is_char_boundary(he)
+                    && self.set.literal_begins_with(lit, &self.t.bytes()[he..end])
+                    && holes::accepts(kind, &self.text[pos..he])
+                {
+                    self.spans.push(Span::new(pos, he));
+                    self.cut_off(&segs[2..]);
+                    return true;
+                }
+            }
+        }
+        // Text that goes on past a space where the template goes on with
+        // a literal went another way: a value cut short is one word.
+        let rest = &self.text[pos..end];
+        let one_word = lit.is_none() || !rest.contains(' ');
+        if pos < end && one_word && holes::accepts(kind, rest) {
+            self.spans.push(Span::new(pos, end));
+            self.cut_off(&segs[1..]);
+            return true;
+        }
+        false
     }
 
     /// A hole that ends the template takes the rest of the text.

@@ -159,7 +159,13 @@ impl TemplateSet {
         if !out.unexplained().0 {
             return out;
         }
-        self.trace_head(&cx, sc).unwrap_or(out)
+        if let Some(head) = self.trace_head(&cx, sc) {
+            return head;
+        }
+        match self.trace_cut::<S>(&cx, sc) {
+            Some(cut) if cut.unexplained() < out.unexplained() => cut,
+            _ => out,
+        }
     }
 
     /// Text left unexplained: the templates anchored on literals may
@@ -522,6 +528,7 @@ impl TemplateSet {
             end: e,
             spans: &mut sc.spans,
             budget: &mut budget,
+            cut: false,
         };
         let x = &self.anchored[c.entry as usize];
         if v.run(self.segs(x), c.start as usize) {

@@ -1,9 +1,15 @@
 //! A text that traces to nothing may be a whole message with more after
-//! it: where such a message can end, and its head traced alone.
+//! it: where such a message can end, and its head traced alone. Or it may
+//! be the beginning of a message, cut short.
 
-use super::{Cx, Scratch, Span};
+use super::{rank_of, Cand, Cx, Scratch, Span};
 use crate::set::TemplateSet;
 use crate::sink::Sink;
+use crate::verify::Verify;
+
+/// The least literal text a cut text must share with a template: fewer
+/// bytes would take any message's first words for a longer one.
+const MIN_CUT_LITERAL: usize = 24;
 
 impl TemplateSet {
     /// A text that traces to nothing may be a whole message with more
@@ -31,6 +37,129 @@ impl TemplateSet {
         }
         None
     }
+}
+
+impl TemplateSet {
+    /// A text that traces to nothing may be a message cut short (at a
+    /// terminal's width, a console's box, a collector's line limit, or by
+    /// hand, with `...` or `…` after it): the templates it begins, with
+    /// the most literal text matched, explain it.
+    #[cold]
+    pub(super) fn trace_cut<S: Sink + Default>(&self, cx: &Cx<'_>, sc: &mut Scratch) -> Option<S> {
+        let end = cut_end(cx.text)?;
+        sc.cands.clear();
+        sc.hits.clear();
+        sc.spans.clear();
+        self.cut_candidates(sc, Span::new(0, end));
+        let mut most = MIN_CUT_LITERAL;
+        for i in 0..sc.cands.len() {
+            let c = sc.cands[i];
+            if sc.hits.iter().any(|h| h.template == c.template) {
+                continue;
+            }
+            let mut mark = sc.spans.len();
+            if !self.verify_cut(cx.text, sc, c, end) {
+                continue;
+            }
+            let held: usize = sc.spans[mark..].iter().map(|s| s.len()).sum();
+            let literal = end - held;
+            if literal < most {
+                sc.spans.truncate(mark);
+                continue;
+            }
+            if literal > most || sc.hits.is_empty() {
+                // A better template: the hits so far and their spans go.
+                sc.spans.drain(..mark);
+                sc.hits.clear();
+                mark = 0;
+                most = literal;
+            }
+            self.push_hit(sc, c, mark);
+        }
+        if sc.hits.is_empty() {
+            return None;
+        }
+        // Spans were appended in hit order; give each hit its range.
+        let mut at = 0;
+        for h in &mut sc.hits {
+            let n = h.holes as usize;
+            h.holes = at as u32;
+            at += n;
+        }
+        let mut out = S::default();
+        self.push_frame(cx, sc, 0, Span::new(0, end), 0, &mut out);
+        Some(out)
+    }
+
+    /// The templates whose head text `span` begins with (by their first
+    /// eight bytes, or anchored in it), however long they are and wherever
+    /// their last literal is.
+    fn cut_candidates(&self, sc: &mut Scratch, span: Span) {
+        let Scratch {
+            text, occ, cands, ..
+        } = sc;
+        let head = text.load_n(span.start, span.len().min(8));
+        for &i in self.full_heads.get(&head).into_iter().flatten() {
+            let x = &self.anchored[i as usize];
+            cands.push(Cand {
+                rank: rank_of(x.lit_len),
+                template: x.template,
+                start: span.start as u32,
+                entry: i,
+            });
+        }
+        for o in occ.iter().filter(|o| span.holds(o)) {
+            let mut i = o.anchor as usize;
+            while let Some(x) = self.anchored.get(i) {
+                if (head ^ x.head) & x.head_mask == 0 {
+                    cands.push(Cand {
+                        rank: rank_of(x.lit_len),
+                        template: x.template,
+                        start: span.start as u32,
+                        entry: i as u32,
+                    });
+                }
+                if x.last {
+                    break;
+                }
+                i += 1;
+            }
+        }
+        cands.sort_unstable();
+        cands.dedup();
+    }
+
+    /// Whether a candidate's template begins `text[start..e]` (or matches
+    /// it whole); its holes' spans are pushed when it does.
+    fn verify_cut(&self, text: &str, sc: &mut Scratch, c: Cand, e: usize) -> bool {
+        let mark = sc.spans.len();
+        let mut budget = super::STEP_BUDGET;
+        let mut v = Verify {
+            set: self,
+            t: &sc.text,
+            text,
+            end: e,
+            spans: &mut sc.spans,
+            budget: &mut budget,
+            cut: true,
+        };
+        let x = &self.anchored[c.entry as usize];
+        if v.run(self.segs(x), c.start as usize) {
+            return true;
+        }
+        sc.spans.truncate(mark);
+        false
+    }
+}
+
+/// Where a cut text ends: before a cut mark (`...`, `…`) and the spaces
+/// around it; `None` for a text too short to tell a cut message by.
+fn cut_end(text: &str) -> Option<usize> {
+    let mut t = text.trim_end();
+    for mark in ["...", "\u{2026}"] {
+        t = t.strip_suffix(mark).unwrap_or(t).trim_end();
+    }
+    (t.len() >= MIN_CUT_LITERAL).then_some(t.len())
 }
 
 /// Where a text that traces to nothing may end a whole message, longest
