@@ -120,14 +120,19 @@ pub(crate) trait Gather: Default {
     /// explains more than `other`, the marker stripped: a frame more,
     /// starting at the text's start and reaching past the marker (a
     /// template of the word `error` alone explains no printer), and no
-    /// text unmatched that `other` explains.
+    /// text unmatched that `other` explains. Or as many frames, the
+    /// outermost from the text's start with more literal text than
+    /// `other`'s and the marker together: redis's `WARNING: The TCP
+    /// backlog setting of %d …` over another program's `{} set to {}`.
     fn explains_more_than(&self, other: &Self, marker: usize) -> bool {
         match (self.shape(), other.shape()) {
             (Some(a), Some(b)) => {
-                a.frames > b.frames
-                    && !a.head
-                    && a.first_end > marker
-                    && (!a.unmatched || b.unmatched)
+                let clean = !a.head && (!a.unmatched || b.unmatched);
+                let more_layers = a.frames > b.frames && a.first_end > marker;
+                let more_text = a.frames == b.frames
+                    && a.first_start == 0
+                    && a.first_literal > b.first_literal + marker;
+                clean && (more_layers || more_text)
             }
             _ => false,
         }
@@ -142,6 +147,7 @@ pub(crate) struct Shape {
     unmatched: bool,
     first_end: usize,
     first_start: usize,
+    first_literal: usize,
 }
 
 impl Shape {
@@ -236,6 +242,12 @@ impl Gather for Vec<Trace> {
             unmatched: !t.unmatched.is_empty(),
             first_end: t.frames.first().map_or(0, |f| f.end),
             first_start: t.frames.first().map_or(0, |f| f.start),
+            // A candidate's score is its template's literal share of the
+            // frame's text.
+            first_literal: t.frames.first().map_or(0, |f| {
+                let share = f.candidates.first().map_or(0.0, |c| c.score);
+                (share * (f.end - f.start) as f32).round() as usize
+            }),
         })
     }
 }
@@ -273,6 +285,7 @@ impl Gather for OutlineParts {
                 unmatched: o.unmatched,
                 first_end: o.first_end,
                 first_start: o.first_start,
+                first_literal: o.first_literal,
             };
         }
         self.parts += 1;

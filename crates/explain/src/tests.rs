@@ -290,6 +290,36 @@ fn a_message_that_starts_with_a_level_word_is_still_found() {
 }
 
 #[test]
+fn a_template_that_starts_with_the_marker_beats_a_loose_one_behind_it() {
+    // Redis writes `WARNING: ` into its own message; the marker stripped,
+    // the rest fits another program's `{} set to {}` as well.
+    let ex = Explainer::new(vec![
+        row(
+            "backlog",
+            "redis/redis",
+            "WARNING: The TCP backlog setting of %d cannot be enforced because /proc/sys/net/core/somaxconn is set to the lower value of %d.",
+            &[],
+        ),
+        row("loose", "apache/zookeeper", "%v set to %v", &[]),
+    ]);
+    let line = "1:M 09 Nov 2024 09:57:17.203 # WARNING: The TCP backlog setting of 511 cannot be enforced because /proc/sys/net/core/somaxconn is set to the lower value of 128.";
+    let e = ex.explain(line);
+    assert_eq!(e.frames[0].candidates[0].id, "backlog");
+    assert_eq!(e.prefix, "1:M 09 Nov 2024 09:57:17.203 # ");
+    assert_eq!(ex.outline(line).verdict, Verdict::Traced);
+    // Without the redis template, the marker is a level again.
+    let ex = Explainer::new(vec![
+        row("loose", "apache/zookeeper", "%v set to %v", &[]),
+        row("warn", "acme/app", "WARNING: disk is full", &[]),
+    ]);
+    let e = ex.explain("WARNING: quota is set to 5");
+    assert_eq!(
+        (e.prefix.as_str(), &*e.frames[0].candidates[0].id),
+        ("WARNING: ", "loose")
+    );
+}
+
+#[test]
 fn known_prefixes_behind_an_unknown_head_are_stripped() {
     let ex = Explainer::new(vec![row("disk", "acme/app", "disk is full", &[])]);
     for (line, prefix) in [

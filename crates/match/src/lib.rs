@@ -125,6 +125,9 @@ pub struct TraceOutline {
     pub first_end: usize,
     /// Where the outermost frame starts (0 without frames).
     pub first_start: usize,
+    /// How many bytes of literal text the outermost frame's template has
+    /// (0 without frames).
+    pub first_literal: usize,
 }
 
 impl Frame {

@@ -106,6 +106,8 @@ impl Sink for TraceOutline {
             self.top = first_exact.or(first_hinted).or(first);
             self.first_end = span.end;
             self.first_start = span.start;
+            self.first_literal =
+                (hits.first()).map_or(0, |h| set.anchored[h.entry as usize].lit_len as usize);
         }
         self.frames += 1;
         // A frame lists at most MAX_CANDIDATES sites, exact ones first,

@@ -944,3 +944,43 @@ fn a_message_cut_short_is_traced_to_the_template_it_begins() {
         [vec![2, 3]]
     );
 }
+
+#[test]
+fn plain_values_of_a_loose_template_hold_no_sentences() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (tpl(vec![any("{}"), lit(" set to "), any("{}")]), 1),
+        (
+            tpl(vec![
+                lit("reload failed: "),
+                hole(HoleKind::Any, "%w", true),
+            ]),
+            2,
+        ),
+    ]);
+    // Another program's warning of several sentences is no reading of it.
+    let warning = "overcommit_memory is set to 0! Background save may fail under low memory condition. To fix this issue add 'vm.overcommit_memory = 1' to /etc/sysctl.conf.";
+    assert!(layers_of(&s, warning).is_empty());
+    // Its own values still match, however long.
+    assert_eq!(
+        layers_of(
+            &s,
+            "quorum.auth.server.saslLoginContext set to QuorumServer"
+        ),
+        [vec![1]]
+    );
+    // A chain hole holds the sentences of the message it wraps, and so
+    // does a printer's one plain hole.
+    assert_eq!(
+        layers_of(&s, "reload failed: Disk full. Free some space. Then retry."),
+        [vec![2]]
+    );
+    let printer = set(vec![(tpl(vec![lit("WARNING "), any("%s")]), 3)]);
+    assert_eq!(
+        layers_of(
+            &printer,
+            "WARNING Memory overcommit must be enabled! Without it, a save may fail."
+        ),
+        [vec![3]]
+    );
+}

@@ -487,6 +487,17 @@ impl TemplateSet {
                 continue;
             }
             let x = &self.anchored[sc.cands[i].entry as usize];
+            let held = e - sc.cands[i].start as usize;
+            if absorbs_sentences(
+                self.segs(x),
+                text,
+                &sc.spans[mark..],
+                x.lit_len as usize,
+                held,
+            ) {
+                sc.spans.truncate(mark);
+                continue;
+            }
             if swallows_a_layer(self.segs(x), text, &sc.spans[mark..]) {
                 sc.spans.truncate(mark);
                 demoted.get_or_insert(i);
@@ -587,6 +598,47 @@ fn swallows_a_layer(segs: &[Seg], text: &str, spans: &[Span]) -> bool {
         }
     }
     false
+}
+
+/// A template of two holes or more whose literal text is under an eighth
+/// of what it matched explains no text whose plain values hold a
+/// sentence's end (one hole after a few words, `Error: %s`, is a printer
+/// of a message, traced as a deeper layer): values are
+/// names, numbers and paths, and text of several sentences is a message
+/// nobody indexed (ZooKeeper's `{} set to {}` is no reading of another
+/// program's `overcommit_memory is set to 0! Background save may fail …`).
+/// A chain hole may hold sentences: the message it wraps.
+#[inline]
+fn absorbs_sentences(
+    segs: &[Seg],
+    text: &str,
+    spans: &[Span],
+    lit_len: usize,
+    held: usize,
+) -> bool {
+    let holes = segs.iter().filter(|s| matches!(s, Seg::Hole { .. }));
+    if lit_len * 8 >= held || holes.clone().count() < 2 {
+        return false;
+    }
+    let b = text.as_bytes();
+    holes.zip(spans).any(|(seg, s)| {
+        matches!(
+            seg,
+            Seg::Hole {
+                chain: false,
+                kind: HoleKind::Any,
+                ..
+            }
+        ) && holds_sentence_end(&b[s.start..s.end])
+    })
+}
+
+/// Whether `b` holds a sentence's end before another's start: `.`, `!`
+/// or `?`, a space, a capital letter.
+#[inline]
+fn holds_sentence_end(b: &[u8]) -> bool {
+    b.windows(3)
+        .any(|w| matches!(w[0], b'.' | b'!' | b'?') && w[1] == b' ' && w[2].is_ascii_uppercase())
 }
 
 /// The quoted argument of `Name('text')` or `Name("text")` filling
