@@ -314,7 +314,7 @@ fn a_template_that_starts_with_the_marker_beats_a_loose_one_behind_it() {
     ]);
     let e = ex.explain("WARNING: quota is set to 5");
     assert_eq!(
-        (e.prefix.as_str(), &*e.frames[0].candidates[0].id),
+        (e.prefix.as_str(), e.frames[0].candidates[0].id),
         ("WARNING: ", "loose")
     );
 }
