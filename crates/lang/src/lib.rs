@@ -310,6 +310,43 @@ pub struct WrapperDef {
     /// The level its body prints at, for a name that implies none (curl's
     /// `helpf` writes to the error stream).
     pub level: Option<Severity>,
+    /// The text its body writes around the formatted message, when it
+    /// formats it into a larger one (containerd's `ToGRPCf`:
+    /// `fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), err)`).
+    #[serde(default)]
+    pub frame: Option<WrapperFrame>,
+}
+
+/// A wrapper's own format around the caller's: its text and values
+/// before the caller's message, and after it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct WrapperFrame {
+    /// Format text before the caller's message.
+    pub before: String,
+    /// The values its verbs print, as written in the wrapper.
+    pub before_args: Vec<String>,
+    /// Format text after the caller's message.
+    pub after: String,
+    /// The values its verbs print.
+    pub after_args: Vec<String>,
+}
+
+impl WrapperFrame {
+    /// Puts a call's message and values inside the frame.
+    fn enclose(&self, message: &mut message::Message, args: &mut Vec<String>) {
+        let text = |t: &str| message::MsgPart::Text {
+            text: t.to_string(),
+            format: true,
+        };
+        if !self.before.is_empty() {
+            message.insert(0, text(&self.before));
+        }
+        if !self.after.is_empty() {
+            message.push(text(&self.after));
+        }
+        args.splice(0..0, self.before_args.iter().cloned());
+        args.extend(self.after_args.iter().cloned());
+    }
 }
 
 /// A call with a literal string argument to a function whose name implies
@@ -418,17 +455,21 @@ pub fn is_message_name(target: &str) -> bool {
 /// that call it need a whole-file parse).
 pub fn wrapper_matters(w: &WrapperDef, all_levels: bool) -> bool {
     !w.known_logger
-        && wrapper_level(&w.name, w.level).is_some_and(|(_, sev)| {
-            w.returns_error || all_levels || !matches!(sev, Severity::Info | Severity::Debug)
-        })
+        && match wrapper_level(&w.name, w.level) {
+            Some((_, sev)) => {
+                w.returns_error || all_levels || !matches!(sev, Severity::Info | Severity::Debug)
+            }
+            // An error constructor needs no level in its name.
+            None => w.returns_error,
+        }
 }
 
 /// A message function's name and format index.
 type WrapperKey = (String, usize);
 
-/// Whether a message function returns an error, and the level its body
-/// prints at.
-type WrapperKind = (bool, Option<Severity>);
+/// Whether a message function returns an error, the level its body
+/// prints at, and its own text around the message.
+type WrapperKind = (bool, Option<Severity>, Option<WrapperFrame>);
 
 /// The level of a message function: the one its name implies, else the
 /// one its body prints at.
@@ -438,8 +479,9 @@ fn wrapper_level(name: &str, body: Option<Severity>) -> Option<(ErrorType, Sever
 
 /// Turns calls of repository-defined printf wrappers into sites: a wrapper
 /// defined in any file makes every call with a literal at its format
-/// position a site, at the level its name implies. Info and debug levels
-/// only with `all_levels`.
+/// position a site, at the level its name implies (an error, whatever its
+/// name, for one that returns an error). Info and debug levels only with
+/// `all_levels`.
 pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
     // Several functions may share a name (in different packages): a call
     // matches any of them whose format parameter sits where its literal is.
@@ -450,6 +492,7 @@ pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
             let d = defs.entry((w.name.clone(), w.format_index)).or_default();
             d.0 |= w.returns_error;
             d.1 = d.1.or(w.level);
+            d.2 = d.2.take().or_else(|| w.frame.clone());
         }
     }
     let aliased: Vec<(WrapperKey, WrapperKind)> = files
@@ -458,23 +501,27 @@ pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
         .flat_map(|(alias, target)| {
             defs.iter()
                 .filter(|((name, _), _)| name == target)
-                .map(|((_, i), r)| ((alias.clone(), *i), *r))
+                .map(|((_, i), r)| ((alias.clone(), *i), r.clone()))
                 .collect::<Vec<_>>()
         })
         .collect();
-    for (k, (r, level)) in aliased {
+    for (k, (r, level, frame)) in aliased {
         let d = defs.entry(k).or_default();
         d.0 |= r;
         d.1 = d.1.or(level);
+        d.2 = d.2.take().or(frame);
     }
     for f in files.iter_mut() {
         for call in std::mem::take(&mut f.wrapper_calls) {
-            let Some(&(returns_error, def_level)) =
+            let Some((returns_error, def_level, frame)) =
                 defs.get(&(call.name.clone(), call.format_index))
             else {
                 continue;
             };
-            let Some((mut ty, mut sev)) = wrapper_level(&call.name, def_level) else {
+            let (returns_error, def_level) = (*returns_error, *def_level);
+            let level = wrapper_level(&call.name, def_level)
+                .or(returns_error.then_some((ErrorType::Exception, Severity::Error)));
+            let Some((mut ty, mut sev)) = level else {
                 continue;
             };
             if returns_error {
@@ -488,6 +535,9 @@ pub fn apply_wrappers(files: &mut [FileFacts], all_levels: bool) {
             let mut p = call.site;
             p.site.error_type = ty;
             p.site.severity = sev;
+            if let Some(frame) = frame {
+                frame.enclose(&mut p.message, &mut p.site.args);
+            }
             literal_args::fold(&mut p.message, &mut p.site.args, p.site.lang);
             f.sites.push(p);
         }

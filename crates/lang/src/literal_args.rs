@@ -73,7 +73,7 @@ fn verbs(message: &Message, lang: Lang) -> Option<Vec<Verb>> {
 
 /// The byte ranges of a printf format's value-taking verbs, or `None`
 /// for a `*` width or an explicit argument (`%[2]s`, `%2$s`, `%(k)s`).
-fn format_verbs(fmt: &str, lang: Lang) -> Option<Vec<(usize, usize)>> {
+pub(crate) fn format_verbs(fmt: &str, lang: Lang) -> Option<Vec<(usize, usize)>> {
     let b = fmt.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;

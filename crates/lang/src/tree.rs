@@ -254,6 +254,7 @@ impl<'a> Cx<'a> {
             returns_error,
             known_logger: false,
             level: None,
+            frame: None,
         });
     }
 

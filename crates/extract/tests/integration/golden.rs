@@ -251,9 +251,23 @@ fn every_construct_is_understood() {
         pattern(&out, "fatal via wrapper: %v").sites[0].args,
         vec!["err"]
     );
-    for p in ["info via wrapper %d", "no such wrapper %d", "plain call"] {
+    for p in [
+        "info via wrapper %d",
+        "no such wrapper %d",
+        "plain call",
+        "snapshotter label %s",
+    ] {
         absent(&out, p);
     }
+    // An error-building wrapper needs no level in its name.
+    assert_eq!(
+        sev("snapshotter not loaded: %s: %w"),
+        (ErrorType::Exception, Severity::Error)
+    );
+    assert_eq!(
+        pattern(&out, "snapshotter not loaded: %s: %w").sites[0].callee,
+        "toStatusf"
+    );
     // Format arguments are kept for chain detection.
     assert_eq!(
         pattern(&out, "capnslog fatal: %v").sites[0].args,

@@ -22,7 +22,9 @@ use specs::{info_spec, is_test_receiver, klog_spec, method_spec, spec, Spec, Sty
 
 use crate::conventions::{Conventions, FunctionHeads, Handling};
 use crate::message::{Message, MsgPart};
-use crate::{ExtractOptions, FileFacts, LanguageSupport, PendingSite, WrapperCall, WrapperDef};
+use crate::{
+    ExtractOptions, FileFacts, LanguageSupport, PendingSite, WrapperCall, WrapperDef, WrapperFrame,
+};
 use errdex_model::{ErrorType, Hole, HoleKind, Lang, RawSite, Severity, Template};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -464,9 +466,10 @@ impl<'a> FileCx<'a> {
         self.push(site, message, expression);
     }
 
-    /// A call of an unknown function whose name implies a level, with a
-    /// literal argument: a site if the repository defines that function as
-    /// a printf wrapper (decided once every file is parsed).
+    /// A call of an unknown function whose name implies a level or ends
+    /// in `f`, with a literal argument: a site if the repository defines
+    /// that function as a printf wrapper (decided once every file is
+    /// parsed; one whose name implies no level must return an error).
     fn maybe_wrapper_call(&mut self, call: Node<'_>) {
         let name = match self.callee(call) {
             // Logger methods were decided by `method_spec` (a non-literal
@@ -483,7 +486,13 @@ impl<'a> FileCx<'a> {
             },
             _ => return,
         };
-        let Some((_, sev)) = crate::level_from_name(name) else {
+        // A printf-named function (`ToGRPCf`, `NotFoundf`: the names Go's
+        // vet checks as printf wrappers) may build an error: a site if the
+        // repository defines it so.
+        let Some((_, sev)) = crate::level_from_name(name).or_else(|| {
+            name.ends_with('f')
+                .then_some((ErrorType::Exception, Severity::Error))
+        }) else {
             return;
         };
         if !self.all_levels && matches!(sev, Severity::Info | Severity::Debug) {
@@ -559,13 +568,69 @@ impl<'a> FileCx<'a> {
                 || t.ends_with("Err")
                 || t.starts_with("*") && t.ends_with("Error")
         });
+        let param_name = |d: Node<'_>| d.child_by_field_name("name").map(|n| self.text(n));
+        let frame = match (
+            param_name(prev),
+            param_name(*last),
+            decl.child_by_field_name("body"),
+        ) {
+            (Some(format), Some(values), Some(body)) => self.wrapper_frame(body, format, values),
+            _ => None,
+        };
         self.facts.wrappers.push(WrapperDef {
             name: self.text(name).to_string(),
             format_index: before - 1,
             returns_error,
             known_logger: method_spec("x", self.text(name), true).is_some(),
             level: None,
+            frame,
         });
+    }
+
+    /// The wrapper's own text around the caller's message: a formatting
+    /// call in `body` with a literal format, one of whose values is
+    /// `fmt.Sprintf(format, values...)` of the wrapper's parameters.
+    fn wrapper_frame(&self, body: Node<'_>, format: &str, values: &str) -> Option<WrapperFrame> {
+        let inner = format!("fmt.Sprintf({format},{values}...)");
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "call_expression" {
+                let args = call_args(n);
+                let at = args
+                    .iter()
+                    .position(|a| self.text(*a).replace(' ', "") == inner);
+                let lit = args.iter().position(|a| {
+                    matches!(
+                        a.kind(),
+                        "interpreted_string_literal" | "raw_string_literal"
+                    )
+                });
+                if let (Some(at), Some(lit)) = (at, lit) {
+                    return self.frame_around(&args, lit, at);
+                }
+            }
+            stack.extend(named_children(n));
+        }
+        None
+    }
+
+    /// Splits the format literal `args[lit]` at the verb whose value is
+    /// `args[at]`.
+    fn frame_around(&self, args: &[Node<'_>], lit: usize, at: usize) -> Option<WrapperFrame> {
+        let text = string_literal(args[lit], self.src)?;
+        let verbs = crate::literal_args::format_verbs(&text, Lang::Go)?;
+        let k = at.checked_sub(lit + 1)?;
+        let &(s, e) = verbs.get(k)?;
+        let values: Vec<String> = args[lit + 1..]
+            .iter()
+            .map(|a| self.text(*a).to_string())
+            .collect();
+        Some(WrapperFrame {
+            before: text[..s].to_string(),
+            before_args: values[..k].to_vec(),
+            after: text[e..].to_string(),
+            after_args: values.get(k + 1..)?.to_vec(),
+        })
     }
 
     fn panic_call(&mut self, call: Node<'_>) {
