@@ -61,6 +61,12 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Whether this verdict explains a line better than `other`: traced
+    /// over anything else, anything over unknown.
+    pub fn better_than(self, other: Verdict) -> bool {
+        self != other && (self == Verdict::Traced || other == Verdict::Unknown)
+    }
+
     /// The verdict as `--json` names it.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -308,11 +314,21 @@ impl Explainer {
             if e.as_ref().is_none_or(|e| e.verdict == Verdict::Traced) {
                 return e;
             }
-            // Colour codes are looked for only where the line did not trace.
-            let Some(plain) = without_colours(line) else {
-                return e;
+            // Colour codes and doubled spaces are looked for only where the
+            // line did not trace.
+            let plain = without_colours(line);
+            let mut e = match &plain {
+                Some(plain) => self.read_line(plain, &plain_reading(s, plain))?,
+                None => e?,
             };
-            let mut e: Explanation = self.read_line(&plain, &plain_reading(s, &plain))?;
+            if e.verdict != Verdict::Traced {
+                let text = plain.as_deref().unwrap_or(line);
+                if let Some(single) = single_spaced(text) {
+                    let t: Option<Explanation> =
+                        self.read_line(&single, &plain_reading(s, &single));
+                    e = t.filter(|t| t.verdict.better_than(e.verdict)).unwrap_or(e);
+                }
+            }
             e.input = line.to_string();
             Some(e)
         };
@@ -337,11 +353,28 @@ impl Explainer {
         if o.verdict == Verdict::Traced {
             return o;
         }
-        // Colour codes are looked for only where the line did not trace.
-        match without_colours(line) {
+        // Colour codes and doubled spaces are looked for only where the
+        // line did not trace.
+        let plain = without_colours(line);
+        let o = match &plain {
             Some(plain) => {
-                let end = unpadded_end(&plain, 0, plain.len());
-                self.read_text(&plain, 0, end, &Hints::default())
+                let end = unpadded_end(plain, 0, plain.len());
+                self.read_text(plain, 0, end, &Hints::default())
+            }
+            None => o,
+        };
+        let single = (o.verdict != Verdict::Traced)
+            .then(|| single_spaced(plain.as_deref().unwrap_or(line)))
+            .flatten();
+        match single {
+            Some(single) => {
+                let end = unpadded_end(&single, 0, single.len());
+                let t: Outline = self.read_text(&single, 0, end, &Hints::default());
+                if t.verdict.better_than(o.verdict) {
+                    t
+                } else {
+                    o
+                }
             }
             None => o,
         }
@@ -360,10 +393,19 @@ impl Explainer {
         if o.is_none_or(|o| o.verdict == Verdict::Traced) {
             return o;
         }
-        match without_colours(line) {
-            Some(plain) => self.read_line(&plain, &plain_reading(s, &plain)),
-            None => o,
-        }
+        let plain = without_colours(line);
+        let o = match &plain {
+            Some(plain) => self.read_line(plain, &plain_reading(s, plain))?,
+            None => o?,
+        };
+        let single = (o.verdict != Verdict::Traced)
+            .then(|| single_spaced(plain.as_deref().unwrap_or(line)))
+            .flatten();
+        let traced = single.and_then(|single| {
+            let t: Option<Outline> = self.read_line(&single, &plain_reading(s, &single));
+            t.filter(|t| t.verdict.better_than(o.verdict))
+        });
+        Some(traced.unwrap_or(o))
     }
 
     /// The record and site of an [`Outline`]'s `top`.
@@ -697,6 +739,28 @@ fn without_colours(line: &str) -> Option<String> {
     }
     out.push_str(rest);
     Some(out)
+}
+
+/// The line with each run of spaces inside it (after its first word) as
+/// one space, when it has such a run: a pasted or reflowed report doubles
+/// spaces (`host '...'.  Adding certificate …`) that no format wrote.
+/// Read only where the line as printed does not trace (a template may
+/// hold two spaces itself), so its offsets are in this text.
+fn single_spaced(line: &str) -> Option<String> {
+    let lead = line.len() - line.trim_start_matches(' ').len();
+    let body = line[lead..].trim_end_matches(' ');
+    body.contains("  ").then(|| {
+        let mut out = String::with_capacity(line.len());
+        out.push_str(&line[..lead]);
+        let mut last_space = false;
+        for c in body.chars() {
+            if !(c == ' ' && last_space) {
+                out.push(c);
+            }
+            last_space = c == ' ';
+        }
+        out
+    })
 }
 
 /// Adds the caller's location hints to a reading of a line: a log

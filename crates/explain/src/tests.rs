@@ -320,6 +320,36 @@ fn a_template_that_starts_with_the_marker_beats_a_loose_one_behind_it() {
 }
 
 #[test]
+fn doubled_spaces_of_a_paste_are_read_as_one() {
+    let ex = Explainer::new(vec![
+        row(
+            "insecure",
+            "urllib3/urllib3",
+            "Unverified HTTPS request is being made to host '%s'. Adding certificate verification is strongly advised.",
+            &[],
+        ),
+        row("two", "etcd-io/etcd", "Error:  context deadline exceeded", &[]),
+    ]);
+    let line = "InsecureRequestWarning: Unverified HTTPS request is being made to host '...'.  Adding certificate verification is strongly advised.";
+    let e = ex.explain(line);
+    assert_eq!(
+        (e.verdict, e.frames[0].candidates[0].id),
+        (Verdict::Traced, "insecure")
+    );
+    assert_eq!(e.input, line);
+    assert_eq!(ex.outline(line).verdict, Verdict::Traced);
+    // A template's own two spaces are matched as printed.
+    let e = ex.explain("Error:  context deadline exceeded");
+    assert_eq!(
+        (e.verdict, e.frames[0].candidates[0].id),
+        (Verdict::Traced, "two")
+    );
+    // And text that does not trace with one space stays unknown.
+    let e = ex.explain("nothing  like it at all");
+    assert_eq!(e.verdict, Verdict::Unknown);
+}
+
+#[test]
 fn known_prefixes_behind_an_unknown_head_are_stripped() {
     let ex = Explainer::new(vec![row("disk", "acme/app", "disk is full", &[])]);
     for (line, prefix) in [

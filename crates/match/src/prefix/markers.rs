@@ -116,6 +116,36 @@ pub(super) fn nginx_context(text: &str) -> usize {
     end
 }
 
+/// Python's warnings header, `warnings.formatwarning`'s `FILE:LINE:
+/// Category: ` (`/usr/lib/python3/dist-packages/urllib3/connectionpool.py:1097:
+/// InsecureRequestWarning: `): the file and line are hints, the category
+/// a class name ending in `Warning`.
+#[inline]
+pub(super) fn python_warning(s: &str, hints: &mut crate::Hints) -> Option<usize> {
+    // The path is the line's first word.
+    let word = &s[..s.find(' ').unwrap_or(s.len())];
+    let py = word.find(".py:")?;
+    let path = &s[..py + 3];
+    if path.len() <= 3 {
+        return None;
+    }
+    let rest = &s[py + 4..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = rest[digits..].strip_prefix(": ")?;
+    let class = rest.split_once(": ")?.0;
+    let named = class.ends_with("Warning")
+        && class.starts_with(|c: char| c.is_ascii_uppercase())
+        && class
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.');
+    if digits == 0 || !named {
+        return None;
+    }
+    hints.files.push(path.rsplit('/').next()?.to_string());
+    hints.line = s[py + 4..py + 4 + digits].parse().ok();
+    Some(py + 4 + digits + 2 + class.len() + 2)
+}
+
 /// log4j's and logback's location: `[main:QuorumPeerMain@99] - ` (thread,
 /// class and line, with the pattern's ` - ` after it). The class names
 /// the file for the hints.

@@ -34,7 +34,7 @@ use logrus::{logrus_header, logrus_parts};
 pub use markers::level_markers;
 use markers::{
     bullet, depd_call_site, leading_space, level_marker, log4j_location, nginx_context,
-    nginx_log_header, redis_header,
+    nginx_log_header, python_warning, redis_header,
 };
 use smallvec::{smallvec, SmallVec};
 use std::borrow::Cow;
@@ -161,6 +161,7 @@ fn strip_heads(line: &str, hints: &mut Hints) -> Heads {
                 Some(n)
             })
             .or_else(|| log4j_location(rest, hints))
+            .or_else(|| python_warning(rest, hints))
             .or_else(|| bracketed_location(rest, hints))
             .or_else(|| {
                 let n = level_marker(rest)?;

@@ -376,3 +376,30 @@ fn a_zone_without_its_minutes_ends_the_timestamp_where_the_text_does() {
     let p = prepare("2026-11-29T12:00:03+0700 disk full");
     assert_eq!(p.parts[0].text, "disk full");
 }
+
+#[test]
+fn a_python_warnings_header_is_a_location() {
+    let line = "/usr/local/lib/python3.12/dist-packages/urllib3/connectionpool.py:1097: InsecureRequestWarning: Unverified HTTPS request is being made to host 'x'.";
+    let p = prepare(line);
+    assert_eq!(
+        p.prefix,
+        "/usr/local/lib/python3.12/dist-packages/urllib3/connectionpool.py:1097: InsecureRequestWarning: "
+    );
+    assert_eq!(
+        p.parts[0].text,
+        "Unverified HTTPS request is being made to host 'x'."
+    );
+    assert_eq!(
+        (p.hints.files.clone(), p.hints.line),
+        (vec!["connectionpool.py".to_string()], Some(1097))
+    );
+    // A path and line before something that is no warning category, or
+    // no path, is no such header.
+    for line in [
+        "app.py:12: ValueError: bad value",
+        "see setup.py: it is missing",
+        "setup.py:x: UserWarning: y",
+    ] {
+        assert!(!prepare(line).prefix.contains(".py"), "{line}");
+    }
+}
