@@ -13,11 +13,36 @@ use super::{is_text, message_of, unwrap, FUNCTIONS};
 use crate::tree::{arguments, Cx};
 use tree_sitter::Node;
 
-/// `return <text>` in an error-message function.
+/// `return <text>` in an error-message function, and the texts of a
+/// returned object's values and a returned list's items (npm's `return {
+/// exitCode: 1, standard: [\`Unknown command: "${cmd}"\`, '…'] }`).
 pub(super) fn returned(n: Node<'_>, cx: &mut Cx<'_>) {
     if let Some(v) = n.named_child(0).filter(|v| v.kind() != "comment") {
         if in_message_function(n, cx) {
-            keep(n, v, ".return", cx);
+            keep_each(n, unwrap(v), cx);
+        }
+    }
+}
+
+/// Keeps `v` when it is text, and the texts in it when it is an object or
+/// list literal (one level of each: `{ summary: [[code, text]] }`).
+fn keep_each(at: Node<'_>, v: Node<'_>, cx: &mut Cx<'_>) {
+    let mut cur = v.walk();
+    let items: Vec<Node<'_>> = match v.kind() {
+        "object" => v
+            .named_children(&mut cur)
+            .filter(|p| p.kind() == "pair")
+            .filter_map(|p| p.child_by_field_name("value"))
+            .collect(),
+        "array" => v.named_children(&mut cur).collect(),
+        _ => return keep(at, v, ".return", cx),
+    };
+    for item in items {
+        let item = unwrap(item);
+        if matches!(item.kind(), "object" | "array") && v.kind() == "object" {
+            keep_each(item, item, cx);
+        } else {
+            keep(item, item, ".return", cx);
         }
     }
 }
@@ -202,6 +227,16 @@ function errorMessage (er) {
   ].join('\n')])
   return { summary, detail }
 }
+function unknownCommandErrorMessage (cmd) {
+  return {
+    exitCode: 1,
+    standard: [
+      `Unknown command: "${cmd}"`,
+      'To see a list of supported commands, run:',
+      'help',
+    ],
+  }
+}
 function render (rows) {
   rows.push('not an error message')
   return 'nor is this one'
@@ -214,6 +249,8 @@ function render (rows) {
                 "The full log is in: %v",
                 "Not found anywhere",
                 "Could not parse the data.\nNote: the file must be JSON.",
+                "Unknown command: \"%v\"",
+                "To see a list of supported commands, run:",
             ]
         );
     }
