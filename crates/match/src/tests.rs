@@ -984,3 +984,32 @@ fn plain_values_of_a_loose_template_hold_no_sentences() {
         [vec![3]]
     );
 }
+
+#[test]
+fn a_text_that_parts_from_most_of_a_template_is_traced_up_to_there() {
+    let s = set(vec![(
+        tpl(vec![
+            lit("Unverified HTTPS request is being made to host '"),
+            hole(HoleKind::Any, "%s", false),
+            lit("'. Adding certificate verification is strongly advised. See: https://urllib3.readthedocs.io/en/latest/advanced-usage.html#tls-warnings"),
+        ]),
+        1,
+    )]);
+    // Another version's link at the end.
+    let text = "Unverified HTTPS request is being made to host 'www.example.net'. Adding certificate verification is strongly advised. See: https://urllib3.readthedocs.io/en/1.26.x/advanced-usage.html#ssl-warnings";
+    let t = s.trace(text, &Hints::default());
+    assert_eq!(t.frames.iter().map(payloads).collect::<Vec<_>>(), [vec![1]]);
+    let part = t.frames[0].end;
+    assert!(
+        text[..part].ends_with("readthedocs.io/en/"),
+        "{}",
+        &text[..part]
+    );
+    assert_eq!(t.unmatched, [(part, text.len())]);
+    // Too little of the template shared: no reading.
+    assert!(layers_of(
+        &s,
+        "Unverified HTTPS request is being made to host 'x'. Nothing else of it follows, only other words"
+    )
+    .is_empty());
+}

@@ -26,13 +26,24 @@ const CLASS_ENDINGS: [&str; 6] = [
     "Exit",
 ];
 
+/// How Python's warning categories end: they print as classes do
+/// (`InsecureRequestWarning: Unverified HTTPS request …`). The word alone,
+/// `Warning: `, is a level marker.
+const WARNING_CLASS: &str = "Warning";
+
 /// How the JVM starts an uncaught exception's line.
 pub(super) const THREAD_EXCEPTION: &str = "Exception in thread \"";
 
 /// Whether `name` could name an exception class: dotted, or ending like
 /// one (`exception_line` accepts no other head).
 pub(super) fn could_be_class(name: &[u8]) -> bool {
-    name.contains(&b'.') || CLASS_ENDINGS.iter().any(|e| name.ends_with(e.as_bytes()))
+    name.contains(&b'.') || ends_like_class(name)
+}
+
+/// Whether a class name ends as exception and warning classes do.
+fn ends_like_class(name: &[u8]) -> bool {
+    CLASS_ENDINGS.iter().any(|e| name.ends_with(e.as_bytes()))
+        || (name.len() > WARNING_CLASS.len() && name.ends_with(WARNING_CLASS.as_bytes()))
 }
 
 /// JVM, .NET and Node exception lines.
@@ -73,7 +84,7 @@ pub(super) fn exception_line(line: &str) -> Option<StackLine> {
         .position(|w| w == b" [")
         .map_or(head, |i| &head[..i]);
     let name = memchr::memrchr(b'.', class.as_bytes()).map_or(class, |i| &class[i + 1..]);
-    let known = CLASS_ENDINGS.iter().any(|s| name.ends_with(s));
+    let known = ends_like_class(name.as_bytes());
     let dotted_class = class.contains('.')
         && class
             .bytes()

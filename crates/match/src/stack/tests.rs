@@ -48,6 +48,7 @@ fn plain_lines_are_those_no_reading_finds_anything_in() {
         "x.rb:3:in 'M.m': msg",
         "TypeError [ERR_INVALID_ARG_TYPE]: bad arg",
         "ValueError: bad value",
+        "InsecureRequestWarning: Unverified HTTPS request",
         "Error: boom",
         "Caused by: java.io.IOException: x",
         "Exception in thread \"main\" java.lang.Error: x",
@@ -87,6 +88,8 @@ fn plain_lines_are_those_no_reading_finds_anything_in() {
     assert!(plain("failed to open /var/lib/x: permission denied"));
     assert!(plain("window 392545"));
     assert!(!plain("ValueError: bad value"));
+    assert!(!plain("InsecureRequestWarning: Unverified HTTPS request"));
+    assert!(exception_line("Warning: Identity file x not accessible").is_none());
     assert!(plain("proto: bad default int64 \"x\""));
     assert!(plain("duration: 67365: seconds out of range"));
     assert!(!plain("Error: boom"));

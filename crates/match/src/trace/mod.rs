@@ -162,7 +162,8 @@ impl TemplateSet {
         if let Some(head) = self.trace_head(&cx, sc) {
             return head;
         }
-        match self.trace_cut::<S>(&cx, sc) {
+        let cut = (self.trace_cut::<S>(&cx, sc)).or_else(|| self.trace_drift::<S>(&cx, sc));
+        match cut {
             Some(cut) if cut.unexplained() < out.unexplained() => cut,
             _ => out,
         }

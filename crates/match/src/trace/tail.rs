@@ -11,6 +11,10 @@ use crate::verify::Verify;
 /// bytes would take any message's first words for a longer one.
 const MIN_CUT_LITERAL: usize = 24;
 
+/// The least literal text a text that parts from a template must share
+/// with it, in bytes and as a share of the template's (three fifths).
+const MIN_DRIFT_LITERAL: usize = 40;
+
 impl TemplateSet {
     /// A text that traces to nothing may be a whole message with more
     /// after it ([`tail_cuts`]): its head is traced (with the anchors
@@ -89,6 +93,94 @@ impl TemplateSet {
         let mut out = S::default();
         self.push_frame(cx, sc, 0, Span::new(0, end), 0, &mut out);
         Some(out)
+    }
+
+    /// A text that begins as a template does and then goes another way:
+    /// another version of the code words the message's end differently
+    /// (urllib3 1.26's `…/en/1.26.x/advanced-usage.html#ssl-warnings`
+    /// where 2.x prints `…/en/latest/advanced-usage.html#tls-warnings`).
+    /// The template whose beginning it shares, when that is most of the
+    /// template's literal text, explains the text up to where they part;
+    /// the rest is unmatched.
+    #[cold]
+    pub(super) fn trace_drift<S: Sink + Default>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+    ) -> Option<S> {
+        let end = cut_end(cx.text)?;
+        sc.cands.clear();
+        sc.hits.clear();
+        sc.spans.clear();
+        self.cut_candidates(sc, Span::new(0, end));
+        // (literal shared, where the text parts, candidate)
+        let mut best: Option<(usize, usize, Cand)> = None;
+        for i in 0..sc.cands.len() {
+            let c = sc.cands[i];
+            let lit_len = self.anchored[c.entry as usize].lit_len as usize;
+            let need = (lit_len * 3).div_ceil(5).max(MIN_DRIFT_LITERAL);
+            if lit_len < need || need > end || best.is_some_and(|b| b.0 > lit_len) {
+                continue;
+            }
+            let Some((literal, part)) = self.parting(cx.text, sc, c, need, end) else {
+                continue;
+            };
+            if literal >= need && best.is_none_or(|b| literal > b.0) {
+                best = Some((literal, part, c));
+            }
+        }
+        let (_, part, c) = best?;
+        sc.hits.clear();
+        sc.spans.clear();
+        if !self.verify_cut(cx.text, sc, c, part) {
+            return None;
+        }
+        self.push_hit(sc, c, 0);
+        sc.hits[0].holes = 0;
+        let mut out = S::default();
+        self.push_frame(cx, sc, 0, Span::new(0, part), 0, &mut out);
+        out.unmatched(Span::new(part, cx.text.len()));
+        Some(out)
+    }
+
+    /// Where `text` parts from candidate `c`'s template: the longest head
+    /// of at least `need` bytes (up to `end`) that the template begins,
+    /// and the literal bytes that head shares with it.
+    fn parting(
+        &self,
+        text: &str,
+        sc: &mut Scratch,
+        c: Cand,
+        need: usize,
+        end: usize,
+    ) -> Option<(usize, usize)> {
+        let mark = sc.spans.len();
+        let shared = |sc: &mut Scratch, p: usize| -> Option<usize> {
+            let ok = self.verify_cut(text, sc, c, p);
+            let held: usize = sc.spans[mark..].iter().map(|s| s.len()).sum();
+            sc.spans.truncate(mark);
+            ok.then(|| p - held)
+        };
+        let boundary = |mut p: usize| {
+            while !text.is_char_boundary(p) {
+                p -= 1;
+            }
+            p
+        };
+        let mut lo = boundary(need);
+        let mut literal = shared(sc, lo)?;
+        let mut hi = end;
+        while lo < hi {
+            let mid = boundary(lo + (hi - lo).div_ceil(2));
+            if mid <= lo {
+                break;
+            }
+            match shared(sc, mid) {
+                Some(l) => (lo, literal) = (mid, l),
+                None => hi = mid - 1,
+            }
+        }
+        Some((literal, lo))
     }
 
     /// The templates whose head text `span` begins with (by their first
