@@ -89,21 +89,20 @@ impl TemplateSet {
 
 /// One verification: whether a template's segments match `text[pos..end]`
 /// exactly; hole spans are pushed in order. Holes take the shortest text
-/// that lets the rest match. With `cut`, the text may end anywhere inside
+/// that lets the rest match. With `CUT`, the text may end anywhere inside
 /// the template (a line cut at a terminal's width or a collector's
 /// limit): a literal it ends in need only begin there, a hole it ends in
 /// takes the rest, and the holes after the end get empty spans.
-pub(crate) struct Verify<'a> {
+pub(crate) struct Verify<'a, const CUT: bool> {
     pub(crate) set: &'a TemplateSet,
     pub(crate) t: &'a Padded,
     pub(crate) text: &'a str,
     pub(crate) end: usize,
     pub(crate) spans: &'a mut Vec<Span>,
     pub(crate) budget: &'a mut u32,
-    pub(crate) cut: bool,
 }
 
-impl Verify<'_> {
+impl<const CUT: bool> Verify<'_, CUT> {
     /// Whether `segs` match `text[pos..end]`.
     pub(crate) fn run(&mut self, segs: &[Seg], pos: usize) -> bool {
         if *self.budget == 0 {
@@ -114,7 +113,7 @@ impl Verify<'_> {
         let Some(&first) = segs.first() else {
             return pos == end;
         };
-        if self.cut && pos == end {
+        if CUT && pos == end {
             self.cut_off(segs);
             return true;
         }
@@ -122,7 +121,7 @@ impl Verify<'_> {
             let Seg::Lit { len, .. } = first else {
                 unreachable!()
             };
-            if self.cut && pos + len as usize > end {
+            if CUT && pos + len as usize > end {
                 let begins = self
                     .set
                     .literal_begins_with(first, &self.t.bytes()[pos..end]);
@@ -134,7 +133,7 @@ impl Verify<'_> {
             return self.set.literal_at(self.t, first, pos, end)
                 && self.run(&segs[1..], pos + len as usize);
         };
-        if self.cut {
+        if CUT {
             return self.cut_hole(kind, segs, pos);
         }
         match segs.get(1) {

@@ -162,8 +162,7 @@ impl TemplateSet {
         if let Some(head) = self.trace_head(&cx, sc) {
             return head;
         }
-        let cut = (self.trace_cut::<S>(&cx, sc)).or_else(|| self.trace_drift::<S>(&cx, sc));
-        match cut {
+        match self.trace_cut::<S>(&cx, sc) {
             Some(cut) if cut.unexplained() < out.unexplained() => cut,
             _ => out,
         }
@@ -533,14 +532,13 @@ impl TemplateSet {
     fn verify(&self, text: &str, sc: &mut Scratch, c: Cand, e: usize) -> bool {
         let mark = sc.spans.len();
         let mut budget = STEP_BUDGET;
-        let mut v = Verify {
+        let mut v = Verify::<false> {
             set: self,
             t: &sc.text,
             text,
             end: e,
             spans: &mut sc.spans,
             budget: &mut budget,
-            cut: false,
         };
         let x = &self.anchored[c.entry as usize];
         if v.run(self.segs(x), c.start as usize) {

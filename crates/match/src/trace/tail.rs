@@ -48,6 +48,7 @@ impl TemplateSet {
     /// terminal's width, a console's box, a collector's line limit, or by
     /// hand, with `...` or `…` after it): the templates it begins, with
     /// the most literal text matched, explain it.
+    /// Else it may part from a template ([`TemplateSet::drift`]).
     #[cold]
     pub(super) fn trace_cut<S: Sink + Default>(&self, cx: &Cx<'_>, sc: &mut Scratch) -> Option<S> {
         let end = cut_end(cx.text)?;
@@ -55,6 +56,16 @@ impl TemplateSet {
         sc.hits.clear();
         sc.spans.clear();
         self.cut_candidates(sc, Span::new(0, end));
+        if sc.cands.is_empty() {
+            return None;
+        }
+        self.cut_short(cx, sc, end)
+            .or_else(|| self.drift(cx, sc, end))
+    }
+
+    /// [`TemplateSet::trace_cut`] of `text[..end]` from the candidates in
+    /// `sc.cands`: the templates it begins.
+    fn cut_short<S: Sink + Default>(&self, cx: &Cx<'_>, sc: &mut Scratch, end: usize) -> Option<S> {
         let mut most = MIN_CUT_LITERAL;
         for i in 0..sc.cands.len() {
             let c = sc.cands[i];
@@ -102,17 +113,10 @@ impl TemplateSet {
     /// The template whose beginning it shares, when that is most of the
     /// template's literal text, explains the text up to where they part;
     /// the rest is unmatched.
-    #[cold]
-    pub(super) fn trace_drift<S: Sink + Default>(
-        &self,
-        cx: &Cx<'_>,
-        sc: &mut Scratch,
-    ) -> Option<S> {
-        let end = cut_end(cx.text)?;
-        sc.cands.clear();
+    /// The candidates are those of [`TemplateSet::trace_cut`], in `sc.cands`.
+    fn drift<S: Sink + Default>(&self, cx: &Cx<'_>, sc: &mut Scratch, end: usize) -> Option<S> {
         sc.hits.clear();
         sc.spans.clear();
-        self.cut_candidates(sc, Span::new(0, end));
         // (literal shared, where the text parts, candidate)
         let mut best: Option<(usize, usize, Cand)> = None;
         for i in 0..sc.cands.len() {
@@ -203,7 +207,9 @@ impl TemplateSet {
         for o in occ.iter().filter(|o| span.holds(o)) {
             let mut i = o.anchor as usize;
             while let Some(x) = self.anchored.get(i) {
-                if (head ^ x.head) & x.head_mask == 0 {
+                // A template that starts with a value could begin almost
+                // any text: only those that start with literal text.
+                if x.head_mask != 0 && (head ^ x.head) & x.head_mask == 0 {
                     cands.push(Cand {
                         rank: rank_of(x.lit_len),
                         template: x.template,
@@ -226,14 +232,13 @@ impl TemplateSet {
     fn verify_cut(&self, text: &str, sc: &mut Scratch, c: Cand, e: usize) -> bool {
         let mark = sc.spans.len();
         let mut budget = super::STEP_BUDGET;
-        let mut v = Verify {
+        let mut v = Verify::<true> {
             set: self,
             t: &sc.text,
             text,
             end: e,
             spans: &mut sc.spans,
             budget: &mut budget,
-            cut: true,
         };
         let x = &self.anchored[c.entry as usize];
         if v.run(self.segs(x), c.start as usize) {
