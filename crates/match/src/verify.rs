@@ -105,6 +105,9 @@ pub(crate) struct Verify<'a, const CUT: bool> {
 impl<const CUT: bool> Verify<'_, CUT> {
     /// Whether `segs` match `text[pos..end]`.
     pub(crate) fn run(&mut self, segs: &[Seg], pos: usize) -> bool {
+        if CUT {
+            return self.run_cut(segs, pos);
+        }
         if *self.budget == 0 {
             return false;
         }
@@ -113,7 +116,37 @@ impl<const CUT: bool> Verify<'_, CUT> {
         let Some(&first) = segs.first() else {
             return pos == end;
         };
-        if CUT && pos == end {
+        let Seg::Hole { kind, .. } = first else {
+            let Seg::Lit { len, .. } = first else {
+                unreachable!()
+            };
+            return self.set.literal_at(self.t, first, pos, end)
+                && self.run(&segs[1..], pos + len as usize);
+        };
+        match segs.get(1) {
+            None => self.last_hole(kind, pos),
+            Some(&next @ Seg::Lit { len, .. }) if segs.len() == 2 => {
+                self.hole_before_last_literal(kind, pos, next, len as usize)
+            }
+            Some(&next @ Seg::Lit { .. }) => self.hole_before_literal(kind, segs, pos, next),
+            Some(Seg::Hole { .. }) => self.adjacent_holes(kind, segs, pos),
+        }
+    }
+
+    /// [`Verify::run`] of a text that may be cut short, apart so that the
+    /// common verification stays as small as it was.
+    #[cold]
+    #[inline(never)]
+    fn run_cut(&mut self, segs: &[Seg], pos: usize) -> bool {
+        if *self.budget == 0 {
+            return false;
+        }
+        *self.budget -= 1;
+        let end = self.end;
+        let Some(&first) = segs.first() else {
+            return pos == end;
+        };
+        if pos == end {
             self.cut_off(segs);
             return true;
         }
@@ -121,7 +154,7 @@ impl<const CUT: bool> Verify<'_, CUT> {
             let Seg::Lit { len, .. } = first else {
                 unreachable!()
             };
-            if CUT && pos + len as usize > end {
+            if pos + len as usize > end {
                 let begins = self
                     .set
                     .literal_begins_with(first, &self.t.bytes()[pos..end]);
@@ -133,17 +166,7 @@ impl<const CUT: bool> Verify<'_, CUT> {
             return self.set.literal_at(self.t, first, pos, end)
                 && self.run(&segs[1..], pos + len as usize);
         };
-        if CUT {
-            return self.cut_hole(kind, segs, pos);
-        }
-        match segs.get(1) {
-            None => self.last_hole(kind, pos),
-            Some(&next @ Seg::Lit { len, .. }) if segs.len() == 2 => {
-                self.hole_before_last_literal(kind, pos, next, len as usize)
-            }
-            Some(&next @ Seg::Lit { .. }) => self.hole_before_literal(kind, segs, pos, next),
-            Some(Seg::Hole { .. }) => self.adjacent_holes(kind, segs, pos),
-        }
+        self.cut_hole(kind, segs, pos)
     }
 
     /// Empty spans for the holes of `segs`, which the text's end cut off.

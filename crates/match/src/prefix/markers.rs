@@ -122,9 +122,13 @@ pub(super) fn nginx_context(text: &str) -> usize {
 /// a class name ending in `Warning`.
 #[inline]
 pub(super) fn python_warning(s: &str, hints: &mut crate::Hints) -> Option<usize> {
-    // The path is the line's first word.
-    let word = &s[..s.find(' ').unwrap_or(s.len())];
-    let py = word.find(".py:")?;
+    // The path and line are the line's first word, ending in `:` (most
+    // first words do not: looked at before any search).
+    let word = &s[..memchr::memchr(b' ', s.as_bytes()).unwrap_or(s.len())];
+    if !word.ends_with(':') || word.len() < 7 {
+        return None;
+    }
+    let py = memchr::memmem::find(word.as_bytes(), b".py:")?;
     let path = &s[..py + 3];
     if path.len() <= 3 {
         return None;
