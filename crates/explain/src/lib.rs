@@ -749,7 +749,11 @@ fn without_colours(line: &str) -> Option<String> {
 fn single_spaced(line: &str) -> Option<String> {
     let lead = line.len() - line.trim_start_matches(' ').len();
     let body = line[lead..].trim_end_matches(' ');
-    body.contains("  ").then(|| {
+    let b = body.as_bytes();
+    // Looked for in every line that does not trace: a byte scan, not a
+    // substring search and its setup.
+    let doubled = memchr::memchr_iter(b' ', b).any(|i| b.get(i + 1) == Some(&b' '));
+    doubled.then(|| {
         let mut out = String::with_capacity(line.len());
         out.push_str(&line[..lead]);
         let mut last_space = false;
