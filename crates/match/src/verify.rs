@@ -50,29 +50,33 @@ impl TemplateSet {
     /// Whether the literal occurs whole at `at`, before `end`.
     #[inline]
     pub(crate) fn literal_at(&self, t: &Padded, lit: Seg, at: usize, end: usize) -> bool {
+        let Some((len, first, rest)) = self.literal_words(lit) else {
+            return false;
+        };
+        at + len <= end && t.has_literal(at, len, first, rest)
+    }
+
+    /// A literal's length, first eight bytes and the words past them.
+    #[inline]
+    fn literal_words(&self, lit: Seg) -> Option<(usize, u64, &[u64])> {
         let Seg::Lit {
             len, words, first, ..
         } = lit
         else {
-            return false;
+            return None;
         };
         let len = len as usize;
-        at + len <= end && t.has_literal(at, len, first, self.rest_words(len, words))
+        Some((len, first, self.rest_words(len, words)))
     }
 
     /// Whether `text` (shorter than the literal) is how the literal begins.
     pub(crate) fn literal_begins_with(&self, lit: Seg, text: &[u8]) -> bool {
-        let Seg::Lit {
-            len, words, first, ..
-        } = lit
-        else {
+        let Some((len, first, rest)) = self.literal_words(lit) else {
             return false;
         };
-        let len = len as usize;
         if text.len() >= len {
             return false;
         }
-        let rest = self.rest_words(len, words);
         let bytes = std::iter::once(first)
             .chain(rest.iter().copied())
             .flat_map(u64::to_le_bytes);

@@ -530,9 +530,16 @@ impl TemplateSet {
     /// spans are pushed when it does.
     #[inline]
     fn verify(&self, text: &str, sc: &mut Scratch, c: Cand, e: usize) -> bool {
+        self.verify_as::<false>(text, sc, c, e)
+    }
+
+    /// [`TemplateSet::verify`], or with `CUT` whether the template begins
+    /// `text[start..e]` (or matches it whole).
+    #[inline]
+    fn verify_as<const CUT: bool>(&self, text: &str, sc: &mut Scratch, c: Cand, e: usize) -> bool {
         let mark = sc.spans.len();
         let mut budget = STEP_BUDGET;
-        let mut v = Verify::<false> {
+        let mut v = Verify::<CUT> {
             set: self,
             t: &sc.text,
             text,

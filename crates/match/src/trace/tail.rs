@@ -5,7 +5,6 @@
 use super::{rank_of, Cand, Cx, Scratch, Span};
 use crate::set::TemplateSet;
 use crate::sink::Sink;
-use crate::verify::Verify;
 
 /// The least literal text a cut text must share with a template: fewer
 /// bytes would take any message's first words for a longer one.
@@ -73,7 +72,7 @@ impl TemplateSet {
                 continue;
             }
             let mut mark = sc.spans.len();
-            if !self.verify_cut(cx.text, sc, c, end) {
+            if !self.verify_as::<true>(cx.text, sc, c, end) {
                 continue;
             }
             let held: usize = sc.spans[mark..].iter().map(|s| s.len()).sum();
@@ -136,7 +135,7 @@ impl TemplateSet {
         let (_, part, c) = best?;
         sc.hits.clear();
         sc.spans.clear();
-        if !self.verify_cut(cx.text, sc, c, part) {
+        if !self.verify_as::<true>(cx.text, sc, c, part) {
             return None;
         }
         self.push_hit(sc, c, 0);
@@ -160,7 +159,7 @@ impl TemplateSet {
     ) -> Option<(usize, usize)> {
         let mark = sc.spans.len();
         let shared = |sc: &mut Scratch, p: usize| -> Option<usize> {
-            let ok = self.verify_cut(text, sc, c, p);
+            let ok = self.verify_as::<true>(text, sc, c, p);
             let held: usize = sc.spans[mark..].iter().map(|s| s.len()).sum();
             sc.spans.truncate(mark);
             ok.then(|| p - held)
@@ -225,27 +224,6 @@ impl TemplateSet {
         }
         cands.sort_unstable();
         cands.dedup();
-    }
-
-    /// Whether a candidate's template begins `text[start..e]` (or matches
-    /// it whole); its holes' spans are pushed when it does.
-    fn verify_cut(&self, text: &str, sc: &mut Scratch, c: Cand, e: usize) -> bool {
-        let mark = sc.spans.len();
-        let mut budget = super::STEP_BUDGET;
-        let mut v = Verify::<true> {
-            set: self,
-            t: &sc.text,
-            text,
-            end: e,
-            spans: &mut sc.spans,
-            budget: &mut budget,
-        };
-        let x = &self.anchored[c.entry as usize];
-        if v.run(self.segs(x), c.start as usize) {
-            return true;
-        }
-        sc.spans.truncate(mark);
-        false
     }
 }
 
