@@ -353,8 +353,15 @@ impl Explainer {
         if o.verdict == Verdict::Traced {
             return o;
         }
-        // Colour codes and doubled spaces are looked for only where the
-        // line did not trace.
+        self.outline_undecorated(line, o)
+    }
+
+    /// [`Explainer::outline`] of a line that did not trace (`o`): colour
+    /// codes and doubled spaces are looked for only there, apart from the
+    /// common path.
+    #[cold]
+    #[inline(never)]
+    fn outline_undecorated(&self, line: &str, o: Outline) -> Outline {
         let plain = without_colours(line);
         let o = match &plain {
             Some(plain) => {
@@ -393,6 +400,19 @@ impl Explainer {
         if o.is_none_or(|o| o.verdict == Verdict::Traced) {
             return o;
         }
+        self.outline_line_undecorated(line, s, o)
+    }
+
+    /// [`Explainer::outline_line`] of a line that did not trace (`o`),
+    /// apart from the common path as [`Explainer::outline_undecorated`].
+    #[cold]
+    #[inline(never)]
+    fn outline_line_undecorated(
+        &self,
+        line: &str,
+        s: &StackLine,
+        o: Option<Outline>,
+    ) -> Option<Outline> {
         let plain = without_colours(line);
         let o = match &plain {
             Some(plain) => self.read_line(plain, &plain_reading(s, plain))?,
