@@ -1,0 +1,140 @@
+//! Texts no template explains whole: cut short, parting from a template,
+//! or matched only by a loose template's values.
+
+use super::*;
+
+#[test]
+fn a_message_cut_short_is_traced_to_the_template_it_begins() {
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("The `url` supplied for the path ("),
+                hole(HoleKind::Any, "%s", false),
+                lit(") repository does not exist"),
+            ]),
+            1,
+        ),
+        (
+            tpl(vec![
+                lit("Your configuration does not allow connections to "),
+                hole(HoleKind::Any, "%s", false),
+                lit(". See https://example.org/doc#secure-http for details."),
+            ]),
+            2,
+        ),
+        (
+            tpl(vec![
+                lit("Your configuration does not allow connections to "),
+                hole(HoleKind::Any, "%s", false),
+                lit(". See https://example.org/doc#secure-svn for details."),
+            ]),
+            3,
+        ),
+        (tpl(vec![lit("could not open the cache folder")]), 4),
+    ]);
+    // Cut inside a literal, at a terminal's width.
+    assert_eq!(
+        layers_of(
+            &s,
+            "The `url` supplied for the path (/srv/pkg) repository does not exis"
+        ),
+        [vec![1]]
+    );
+    // Cut inside a hole: both templates begin the same way, so both.
+    let cut_in_hole = layers_of(
+        &s,
+        "Your configuration does not allow connections to http://127.0.0.1:9/pa",
+    );
+    assert_eq!(cut_in_hole, [vec![2, 3]]);
+    // Cut at the beginning of the next literal, and marked as cut.
+    assert_eq!(
+        layers_of(&s, "Your configuration does not allow connections to http://x/. See https://example.org/doc#secure-s…"),
+        [vec![3]]
+    );
+    let marked = s.trace(
+        "Your configuration does not allow connections to http://x/. See https://example.org/doc#secure-h ...",
+        &Hints::default(),
+    );
+    assert_eq!(
+        marked.frames.iter().map(payloads).collect::<Vec<_>>(),
+        [vec![2]]
+    );
+    assert!(marked.unmatched.is_empty());
+    // Too little literal text, or text that goes another way, is no cut.
+    assert!(layers_of(&s, "could not open the cac").is_empty());
+    assert!(layers_of(&s, "The `url` supplied for the path (/srv/pkg) is a file").is_empty());
+    assert!(layers_of(&s, "Your configuration do").is_empty());
+    assert_eq!(
+        layers_of(&s, "Your configuration does not allow connections"),
+        [vec![2, 3]]
+    );
+}
+
+#[test]
+fn plain_values_of_a_loose_template_hold_no_sentences() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (tpl(vec![any("{}"), lit(" set to "), any("{}")]), 1),
+        (
+            tpl(vec![
+                lit("reload failed: "),
+                hole(HoleKind::Any, "%w", true),
+            ]),
+            2,
+        ),
+    ]);
+    // Another program's warning of several sentences is no reading of it.
+    let warning = "overcommit_memory is set to 0! Background save may fail under low memory condition. To fix this issue add 'vm.overcommit_memory = 1' to /etc/sysctl.conf.";
+    assert!(layers_of(&s, warning).is_empty());
+    // Its own values still match, however long.
+    assert_eq!(
+        layers_of(
+            &s,
+            "quorum.auth.server.saslLoginContext set to QuorumServer"
+        ),
+        [vec![1]]
+    );
+    // A chain hole holds the sentences of the message it wraps, and so
+    // does a printer's one plain hole.
+    assert_eq!(
+        layers_of(&s, "reload failed: Disk full. Free some space. Then retry."),
+        [vec![2]]
+    );
+    let printer = set(vec![(tpl(vec![lit("WARNING "), any("%s")]), 3)]);
+    assert_eq!(
+        layers_of(
+            &printer,
+            "WARNING Memory overcommit must be enabled! Without it, a save may fail."
+        ),
+        [vec![3]]
+    );
+}
+
+#[test]
+fn a_text_that_parts_from_most_of_a_template_is_traced_up_to_there() {
+    let s = set(vec![(
+        tpl(vec![
+            lit("Unverified HTTPS request is being made to host '"),
+            hole(HoleKind::Any, "%s", false),
+            lit("'. Adding certificate verification is strongly advised. See: https://urllib3.readthedocs.io/en/latest/advanced-usage.html#tls-warnings"),
+        ]),
+        1,
+    )]);
+    // Another version's link at the end.
+    let text = "Unverified HTTPS request is being made to host 'www.example.net'. Adding certificate verification is strongly advised. See: https://urllib3.readthedocs.io/en/1.26.x/advanced-usage.html#ssl-warnings";
+    let t = s.trace(text, &Hints::default());
+    assert_eq!(t.frames.iter().map(payloads).collect::<Vec<_>>(), [vec![1]]);
+    let part = t.frames[0].end;
+    assert!(
+        text[..part].ends_with("readthedocs.io/en/"),
+        "{}",
+        &text[..part]
+    );
+    assert_eq!(t.unmatched, [(part, text.len())]);
+    // Too little of the template shared: no reading.
+    assert!(layers_of(
+        &s,
+        "Unverified HTTPS request is being made to host 'x'. Nothing else of it follows, only other words"
+    )
+    .is_empty());
+}
