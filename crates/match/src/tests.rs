@@ -709,6 +709,40 @@ fn a_whole_message_before_a_logger_detail_is_its_head() {
 }
 
 #[test]
+fn a_quoted_message_inside_a_hole_counts_toward_its_wrapper() {
+    // `status: %s` around `failure: reason = %q` around a message: the
+    // middle template's own text is a small share of its value, but the
+    // message inside its quotes is one of the atlas's, so it is a layer.
+    let s = set(vec![
+        (
+            tpl(vec![lit("status: "), hole(HoleKind::Any, "%s", false)]),
+            1,
+        ),
+        (
+            tpl(vec![
+                lit("failure: reason = "),
+                hole(HoleKind::Quoted, "%q", false),
+            ]),
+            2,
+        ),
+        (
+            tpl(vec![
+                lit("backend: could not reach the store at "),
+                hole(HoleKind::Any, "%v", true),
+            ]),
+            3,
+        ),
+    ]);
+    assert_eq!(
+        layers_of(
+            &s,
+            "status: failure: reason = \"backend: could not reach the store at tcp://10.1.2.3:5432/app-primary\""
+        ),
+        [vec![1], vec![2], vec![3]]
+    );
+}
+
+#[test]
 fn a_short_template_does_not_claim_a_long_plain_hole() {
     let s = set(vec![
         (

@@ -179,7 +179,9 @@ impl TemplateSet {
             .iter()
             .filter(|s| matches!(s, Seg::Hole { .. }))
             .count();
-        let span = sc.spans[h.holes as usize + holes - 1];
+        // A `%q` value is read inside its quotes, as `message_in_hole`
+        // reads it.
+        let span = inside_quotes(cx.text, sc.spans[h.holes as usize + holes - 1]);
         if !(chain || matches!(kind, HoleKind::Any | HoleKind::Quoted))
             || span.len() < MIN_HOLE_MESSAGE
             || !sc.occ.iter().any(|o| span.holds(o))
