@@ -14,7 +14,27 @@ const MIN_ALNUM: usize = 4;
 /// Whether a template may match a text alone, not only as glue in a
 /// chain.
 fn may_match_alone(t: &Template) -> bool {
-    t.literal_alnum() >= MIN_ALNUM || is_log_skeleton(t)
+    t.literal_alnum() >= MIN_ALNUM || is_log_skeleton(t) || is_framed_value(t)
+}
+
+/// A value framed by marks on both sides (Redis's `>>> '%s'` under its
+/// config error banner, `*** %s ***`, tail's `==> %s <==`): one hole
+/// between a literal that opens and one that closes it, five marks or
+/// more (blanks aside), no word and no `: ` (a wrap of messages).
+/// Selective enough to match alone; plain quotes or brackets (`"%s"`,
+/// `[%s]`) are not.
+fn is_framed_value(t: &Template) -> bool {
+    let [Segment::Lit(open), Segment::Hole(_), Segment::Lit(close)] = t.segments.as_slice() else {
+        return false;
+    };
+    let marks = |l: &str| l.bytes().filter(|b| b.is_ascii_punctuation()).count();
+    let plain =
+        |l: &str| !l.contains(": ") && l.bytes().all(|b| b.is_ascii_punctuation() || b == b' ');
+    plain(open)
+        && plain(close)
+        && marks(open) >= 1
+        && marks(close) >= 1
+        && marks(open) + marks(close) >= 5
 }
 
 /// An access-log format is all holes and punctuation (werkzeug's `%s - -
