@@ -126,18 +126,25 @@ pub(super) fn kept(n: Node<'_>, cx: &mut Cx<'_>) {
         },
         _ => return,
     };
-    if !is_text(value) {
+    // `$instructions = $fullLoad ? 'To initialize a project, …' : ''`:
+    // each branch that is text is a message of its own.
+    let texts: Vec<Node<'_>> = if value.kind() == "conditional_expression" {
+        ["body", "alternative"]
+            .into_iter()
+            .filter_map(|f| value.child_by_field_name(f))
+            .filter(|b| is_text(*b))
+            .collect()
+    } else if is_text(value) {
+        vec![value]
+    } else {
         return;
-    }
+    };
     let name = cx.text(var);
-    let used = crate::is_message_name(name.trim_start_matches('$'))
-        || in_exception_class(n, cx)
-        || thrown_or_printed(n, name, cx);
+    let used = !texts.is_empty()
+        && (crate::is_message_name(name.trim_start_matches('$'))
+            || in_exception_class(n, cx)
+            || thrown_or_printed(n, name, cx));
     if !used {
-        return;
-    }
-    let (message, holes): Read = M.message_of(value, cx);
-    if flow::words(&message) == 0 {
         return;
     }
     let op = if n.kind() == "assignment_expression" {
@@ -145,7 +152,12 @@ pub(super) fn kept(n: Node<'_>, cx: &mut Cx<'_>) {
     } else {
         ".="
     };
-    cx.push_kept_message(n, op, message, holes);
+    for text in texts {
+        let (message, holes): Read = M.message_of(text, cx);
+        if flow::words(&message) > 0 {
+            cx.push_kept_message(n, op, message, holes);
+        }
+    }
 }
 
 /// Whether `n` is inside a method of a class named `…Exception` or
@@ -259,6 +271,29 @@ class SolverProblemsException extends \RuntimeException {
                 "Run the list command to see them",
                 "  Problem %v%v",
                 "Potential causes:\n - A typo in the package name",
+            ]
+        );
+    }
+
+    #[test]
+    fn each_text_branch_of_a_conditional_kept_in_a_variable_is_a_site() {
+        let s = patterns_of(
+            "src/Factory.php",
+            r#"<?php
+class Factory {
+    function load($full, $path) {
+        $instructions = $full ? 'Create the settings file first, then run again' : '';
+        $note = $full ? 'a note that goes nowhere' : 'nor does this one';
+        throw new \InvalidArgumentException('Missing '.$path.PHP_EOL.$instructions);
+    }
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "Create the settings file first, then run again",
+                "Missing %v%v%v"
             ]
         );
     }
