@@ -198,6 +198,21 @@ fn in_message_function(n: Node<'_>, cx: &Cx<'_>) -> bool {
     };
     let name = name.to_ascii_lowercase();
     name.contains("err") && (name.contains("message") || name.contains("msg"))
+        || makes_an_error(&name)
+}
+
+/// Whether a (lower-cased) function name says it makes the error it
+/// returns: `getError`, `formatError`, `buildError` — not `handleError`
+/// or `isError`, which take one.
+fn makes_an_error(name: &str) -> bool {
+    const MAKERS: &[&str] = &[
+        "get", "format", "build", "describe", "create", "make", "render", "explain",
+    ];
+    name.strip_suffix("error").is_some_and(|verb| {
+        MAKERS
+            .iter()
+            .any(|m| verb.trim_end_matches('_').trim_start_matches('_') == *m)
+    })
 }
 
 #[cfg(test)]
@@ -241,6 +256,12 @@ function render (rows) {
   rows.push('not an error message')
   return 'nor is this one'
 }
+function getError (err) {
+  return { standard: ['Missing script name, run with a script:', `  run ${err.script}`] }
+}
+function handleError (err) {
+  return 'handled quietly and returned'
+}
 "#,
         );
         assert_eq!(
@@ -251,6 +272,7 @@ function render (rows) {
                 "Could not parse the data.\nNote: the file must be JSON.",
                 "Unknown command: \"%v\"",
                 "To see a list of supported commands, run:",
+                "Missing script name, run with a script:",
             ]
         );
     }
