@@ -447,7 +447,7 @@ fn kept_message(n: Node<'_>, value: Node<'_>, cx: &mut Cx<'_>) {
         if let Some(error) = target.strip_suffix(".strerror") {
             (message, holes) = as_os_error(message, holes, error);
         }
-        cx.push_kept_message(n, op, message, holes);
+        cx.push_kept_message_as(n, op, message, holes, target);
     }
 }
 
@@ -909,6 +909,35 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 #[cfg(test)]
 mod tests {
     use crate::test_support::all_level_patterns_of;
+
+    #[test]
+    fn a_message_kept_under_a_name_fills_the_hole_that_prints_it() {
+        let sites = crate::test_support::sites_of(
+            "app/config.py",
+            r#"
+def load(path, full):
+    msg = f"create {path} first, then run again" if full else "nothing to do here"
+    raise ValueError(f"Missing config: {msg}")
+"#,
+        );
+        let filled: Vec<(&str, Option<&str>)> = sites
+            .iter()
+            .map(|s| {
+                (
+                    s.message_pattern.as_str(),
+                    s.facts.fills.as_ref().map(|f| f.arg.as_str()),
+                )
+            })
+            .collect();
+        assert!(
+            filled.contains(&("create %v first, then run again", Some("msg"))),
+            "{filled:?}"
+        );
+        assert!(
+            filled.contains(&("nothing to do here", Some("msg"))),
+            "{filled:?}"
+        );
+    }
 
     #[test]
     fn each_branch_of_a_kept_choice_of_messages_is_a_site() {

@@ -96,6 +96,9 @@ pub(crate) struct Cx<'a> {
     /// What the file contributes so far.
     pub facts: FileFacts,
     syntax: &'static Syntax,
+    /// Kept messages by the local name they are kept under: (index in
+    /// `facts.sites`, name), for [`Cx::fill_kept_names`].
+    kept_names: Vec<(usize, String)>,
     /// [`crate::expr::Messages::has_text`] of the nodes the current
     /// visit asked about: reading a chain of n concatenations asks of each
     /// level, and each answer would descend the rest of the chain again.
@@ -213,6 +216,47 @@ impl<'a> Cx<'a> {
         self.push(site, message, args, n);
     }
 
+    /// [`Cx::push_kept_message`] for a text kept under the local `name`
+    /// (`var dirs = roots.length > 1 ? 'directories …' : 'directory "' +
+    /// root + '"'`): where a message of the same function prints `name`
+    /// in a hole, the text is a layer there ([`Cx::fill_kept_names`]).
+    pub fn push_kept_message_as(
+        &mut self,
+        n: Node<'_>,
+        callee: &str,
+        message: Message,
+        args: Vec<String>,
+        name: &str,
+    ) {
+        let before = self.facts.sites.len();
+        self.push_kept_message(n, callee, message, args);
+        if self.facts.sites.len() > before {
+            self.kept_names.push((before, name.to_string()));
+        }
+    }
+
+    /// Marks each text kept under a name as filling the hole that a
+    /// message of its function prints that name in ([`errdex_model::Fill`]):
+    /// such a text is short beside the whole value, yet a layer of it.
+    fn fill_kept_names(&mut self) {
+        for (i, name) in std::mem::take(&mut self.kept_names) {
+            let Some(function) = self.facts.sites[i].site.function.clone() else {
+                continue;
+            };
+            let printed = self.facts.sites.iter().enumerate().any(|(j, p)| {
+                j != i
+                    && p.site.function.as_deref() == Some(function.as_str())
+                    && p.site.args.iter().any(|a| a == &name)
+            });
+            if printed {
+                self.facts.sites[i].site.facts.fills = Some(errdex_model::Fill {
+                    function: last_name(&function).to_string(),
+                    arg: name,
+                });
+            }
+        }
+    }
+
     /// Records a call that becomes a site if a message function of its
     /// name is defined anywhere in the repository.
     pub fn wrapper_call(
@@ -321,6 +365,7 @@ pub(crate) fn extract(
             ..FileFacts::default()
         },
         syntax,
+        kept_names: Vec::new(),
         text_memo: RefCell::default(),
     };
     let mut errors = 0usize;
@@ -336,6 +381,7 @@ pub(crate) fn extract(
         }
     });
     crate::fills::handed_pieces(tree.root_node(), &mut cx);
+    cx.fill_kept_names();
     cx.facts.syntax_errors = errors;
     cx.facts
 }

@@ -10,6 +10,7 @@
 //! declared with; and a text put into an error's `message`.
 
 use super::{is_text, message_of, unwrap, FUNCTIONS};
+use crate::message::Message;
 use crate::tree::{arguments, Cx};
 use tree_sitter::Node;
 
@@ -74,7 +75,9 @@ pub(super) fn pushed(n: Node<'_>, f: Node<'_>, cx: &mut Cx<'_>) {
 /// hands it to its error class's `super`, rejects or logs with it.
 const OUTPUTS: crate::flow::Outputs = crate::flow::Outputs {
     starts: &["throw ", "super(", "reject("],
-    calls: &["error", "warn", "fail"],
+    // `var err = new Error('… in views ' + dirs)`: a name inside an
+    // error's construction is part of its message, wherever it goes next.
+    calls: &["error", "warn", "fail", "Error"],
     unless: &[],
 };
 
@@ -104,7 +107,7 @@ pub(super) fn declared(n: Node<'_>, cx: &mut Cx<'_>) {
     if value.kind() == "ternary_expression" && reaches_output(n, name, cx) {
         for branch in ["consequence", "alternative"] {
             if let Some(b) = value.child_by_field_name(branch) {
-                keep(b, unwrap(b), "=", cx);
+                keep_as(b, unwrap(b), name, cx);
             }
         }
     }
@@ -173,16 +176,28 @@ fn reaches_output(n: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
 }
 
 /// Records `value` as a kept message when it is text of two words or
-/// more, apart by spaces (a bare code such as `'E404'` or `'JSON.parse'`
-/// is a title).
+/// more, apart by spaces, or of a word and a value (`'directory "' +
+/// root + '"'`); a bare code such as `'E404'` or `'JSON.parse'` is a
+/// title.
 fn keep(at: Node<'_>, value: Node<'_>, callee: &str, cx: &mut Cx<'_>) {
-    if !is_text(value, cx) {
-        return;
-    }
-    let (m, h) = message_of(value, cx);
-    if crate::flow::words(&m) >= 2 {
+    if let Some((m, h)) = worth_keeping(value, cx) {
         cx.push_kept_message(at, callee, m, h);
     }
+}
+
+/// [`keep`] for a text assigned to the local `name`.
+fn keep_as(at: Node<'_>, value: Node<'_>, name: &str, cx: &mut Cx<'_>) {
+    if let Some((m, h)) = worth_keeping(value, cx) {
+        cx.push_kept_message_as(at, "=", m, h, name);
+    }
+}
+
+fn worth_keeping(value: Node<'_>, cx: &Cx<'_>) -> Option<(Message, Vec<String>)> {
+    if !is_text(value, cx) {
+        return None;
+    }
+    let (m, h) = message_of(value, cx);
+    (crate::flow::words(&m) + h.len().min(1) >= 2).then_some((m, h))
 }
 
 /// Whether the function that `n` is directly in is named for an error
@@ -273,7 +288,53 @@ function handleError (err) {
                 "Unknown command: \"%v\"",
                 "To see a list of supported commands, run:",
                 "Missing script name, run with a script:",
+                "  run %v",
             ]
+        );
+    }
+
+    #[test]
+    fn a_choice_kept_under_a_name_fills_the_hole_that_prints_the_name() {
+        let sites = crate::test_support::sites_of(
+            "lib/view.js",
+            r#"
+function lookup (name, roots) {
+  var dirs = roots.length > 1
+    ? 'directories "' + roots.join('", "') + '"'
+    : 'directory "' + roots[0] + '"'
+  var err = new Error('Failed to lookup view "' + name + '" in views ' + dirs)
+  return done(err)
+}
+function other (roots) {
+  const where = roots.length ? 'somewhere in "' + roots + '"' : 'nowhere at all'
+  throw new Error('Not found ' + roots)
+}
+"#,
+        );
+        let fills: Vec<(&str, Option<(&str, &str)>)> = sites
+            .iter()
+            .map(|s| {
+                let fill = s.facts.fills.as_ref();
+                (
+                    s.message_pattern.as_str(),
+                    fill.map(|f| (f.function.as_str(), f.arg.as_str())),
+                )
+            })
+            .collect();
+        assert!(
+            fills.contains(&("directory \"%v\"", Some(("lookup", "dirs")))),
+            "{fills:?}"
+        );
+        assert!(
+            fills.contains(&("directories \"%v\"", Some(("lookup", "dirs")))),
+            "{fills:?}"
+        );
+        // A name the function's messages do not print fills nothing.
+        assert!(
+            fills
+                .iter()
+                .all(|(p, f)| !p.starts_with("somewhere") || f.is_none()),
+            "{fills:?}"
         );
     }
 
@@ -295,6 +356,13 @@ function pick (spec, forbidden) {
     : `Could not download ${spec} due to policy`
   throw Object.assign(new Error(msg), { code: 'ETARGET' })
 }
+function lookup (name, roots) {
+  var dirs = roots.length > 1
+    ? 'directories "' + roots.join('", "') + '"'
+    : 'directory "' + roots[0] + '"'
+  var err = new Error('Failed to lookup view "' + name + '" in views ' + dirs)
+  return done(err)
+}
 function label (on) {
   const text = on ? 'switched on now' : 'switched off now'
   row.message = text
@@ -307,6 +375,8 @@ function label (on) {
             "Could not read package.json: %v",
             "No matching version found for %v.",
             "Could not download %v due to policy",
+            "directories \"%v\"",
+            "directory \"%v\"",
         ] {
             assert!(got.contains(&want), "{want} not in {got:?}");
         }

@@ -1387,7 +1387,7 @@ class ModuleNotFoundError extends WebpackError {
 				"\n\n" +
 				"BREAKING CHANGE: " +
 				"webpack < 5 used to include polyfills for node.js core modules by default.\n";
-			// One word: too little to trace by.
+			// One word and a value: enough to trace by.
 			message += `\t- install '${dependency}'\n`;
 			note += "more of it";
 		}
@@ -1413,6 +1413,7 @@ class Ci {
             [
                 "Module not found: %v",
                 "\n\nBREAKING CHANGE: webpack < 5 used to include polyfills for node.js core modules by default.\n",
+                "\t- install '%v'\n",
                 "The `npm ci` command can only install with an existing package-lock.json or\nlater to generate a package-lock.json file, then try again.",
                 "thrown by new, followed already",
             ]

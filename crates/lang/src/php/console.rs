@@ -155,7 +155,7 @@ pub(super) fn kept(n: Node<'_>, cx: &mut Cx<'_>) {
     for text in texts {
         let (message, holes): Read = M.message_of(text, cx);
         if flow::words(&message) > 0 {
-            cx.push_kept_message(n, op, message, holes);
+            cx.push_kept_message_as(n, op, message, holes, name);
         }
     }
 }
@@ -277,9 +277,7 @@ class SolverProblemsException extends \RuntimeException {
 
     #[test]
     fn each_text_branch_of_a_conditional_kept_in_a_variable_is_a_site() {
-        let s = patterns_of(
-            "src/Factory.php",
-            r#"<?php
+        const SOURCE: &str = r#"<?php
 class Factory {
     function load($full, $path) {
         $instructions = $full ? 'Create the settings file first, then run again' : '';
@@ -287,8 +285,8 @@ class Factory {
         throw new \InvalidArgumentException('Missing '.$path.PHP_EOL.$instructions);
     }
 }
-"#,
-        );
+"#;
+        let s = patterns_of("src/Factory.php", SOURCE);
         assert_eq!(
             pattern_column(&s),
             [
@@ -296,6 +294,10 @@ class Factory {
                 "Missing %v%v%v"
             ]
         );
+        // The thrown message prints the name in a hole: the branch fills it.
+        let sites = crate::test_support::sites_of("src/Factory.php", SOURCE);
+        let fill = sites[0].facts.fills.as_ref().map(|f| f.arg.as_str());
+        assert_eq!(fill, Some("$instructions"));
     }
 
     #[test]
