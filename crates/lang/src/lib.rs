@@ -20,6 +20,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod alternatives;
 mod c;
 pub mod conventions;
 mod cpp;

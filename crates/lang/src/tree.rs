@@ -175,8 +175,16 @@ impl<'a> Cx<'a> {
         if self.compiled_out(n) {
             return;
         }
-        site.args = args;
         let expression = clip(self.text(n));
+        if let Some(alts) = crate::alternatives::alternatives(self.syntax.lang, &message, &args) {
+            for (message, args) in alts {
+                let mut one = site.clone();
+                one.args = args;
+                self.facts.push_site(one, message, expression.clone());
+            }
+            return;
+        }
+        site.args = args;
         self.facts.push_site(site, message, expression);
     }
 
