@@ -4,6 +4,11 @@
 //! that message's site alone, or to nothing. Such a line right after a
 //! line traced to the message's first line is the message's second line:
 //! its outermost layer is the same site, and what it traced is inside.
+//!
+//! And a line of a message of several that has too few letters to be
+//! traced alone (webpack's `\t- install '%v'` under `If you want to
+//! include a polyfill, you need to:`) is that message's line where it
+//! comes right after the line before it in the message.
 
 use crate::{Explanation, FrameOut, Verdict};
 
@@ -12,15 +17,22 @@ use crate::{Explanation, FrameOut, Verdict};
 pub(crate) fn continue_messages(explained: &mut [Explanation]) {
     // Decided on the lines as traced, so that a continued line continues
     // nothing in turn.
-    let continued: Vec<(usize, FrameOut)> = explained
+    // With whether the frame explains the whole line.
+    let continued: Vec<(usize, FrameOut, bool)> = explained
         .windows(2)
         .enumerate()
-        .filter_map(|(i, w)| Some((i + 1, continued_frame(&w[0], &w[1])?)))
+        .filter_map(|(i, w)| match continued_frame(&w[0], &w[1]) {
+            Some(f) => Some((i + 1, f, false)),
+            None => Some((i + 1, next_line_frame(&w[0], &w[1])?, true)),
+        })
         .collect();
-    for (i, outer) in continued {
+    for (i, outer, whole) in continued {
         let e = &mut explained[i];
         e.frames.insert(0, outer);
-        if e.verdict == Verdict::Unknown {
+        if whole {
+            e.unmatched.clear();
+            e.verdict = Verdict::Traced;
+        } else if e.verdict == Verdict::Unknown {
             e.verdict = Verdict::Partial;
         }
     }
@@ -61,6 +73,85 @@ fn continued_frame<'a>(line: &Explanation<'a>, next: &Explanation<'a>) -> Option
         candidates: first.candidates.clone(),
         candidate_count: first.candidate_count,
     })
+}
+
+/// The frame an untraced line `next` gets when it is the next line of a
+/// message of several that `line` traced to a line of: `line`'s frame
+/// text fits the message's line k and `next` fits its line k + 1 (white
+/// space and a list bullet aside), which has four letters or digits at
+/// least. It spans `next` after its indent and bullet.
+fn next_line_frame<'a>(line: &Explanation<'a>, next: &Explanation<'a>) -> Option<FrameOut<'a>> {
+    if !next.frames.is_empty() || next.stack.is_some() {
+        return None;
+    }
+    let text = next.input.trim_end();
+    let body = unbulleted(text);
+    let start = text.len() - body.len();
+    let frame = line.frames.iter().find(|f| {
+        let Some(pattern) = f.candidates.first().map(|c| c.message_pattern) else {
+            return false;
+        };
+        let lines: Vec<&str> = pattern.split('\n').map(unbulleted).collect();
+        lines.windows(2).any(|w| {
+            w[1].bytes().filter(u8::is_ascii_alphanumeric).count() >= 4
+                && fits(w[0], unbulleted(&f.text))
+                && fits(w[1], body)
+        })
+    })?;
+    Some(FrameOut {
+        text: body.to_string(),
+        start,
+        end: text.len(),
+        candidates: frame.candidates.clone(),
+        candidate_count: frame.candidate_count,
+    })
+}
+
+/// A line without its indent and list bullet (`\t- `, `  * `).
+fn unbulleted(line: &str) -> &str {
+    let t = line.trim();
+    ["- ", "* "]
+        .iter()
+        .find_map(|b| t.strip_prefix(b))
+        .map_or(t, str::trim_start)
+}
+
+/// Whether `text` is `pattern`'s line with its holes (`%v`, `%s`, `%d`)
+/// filled by some text each.
+fn fits(pattern: &str, text: &str) -> bool {
+    let pieces = hole_pieces(pattern);
+    let Some(mut rest) = text.strip_prefix(pieces[0]) else {
+        return false;
+    };
+    let pieces = &pieces[1..];
+    for (i, piece) in pieces.iter().enumerate() {
+        if i + 1 == pieces.len() {
+            return rest.len() > piece.len() && rest.ends_with(piece);
+        }
+        // Holes take the shortest text that leaves room for the next piece.
+        match rest.get(1..).and_then(|r| r.find(piece)) {
+            Some(at) => rest = &rest[1 + at + piece.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+/// A pattern line cut at its holes: the literal pieces around them.
+fn hole_pieces(line: &str) -> Vec<&str> {
+    let b = line.as_bytes();
+    let (mut out, mut from, mut i) = (Vec::new(), 0, 0);
+    while i < b.len() {
+        if b[i] == b'%' && b.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
+            out.push(&line[from..i]);
+            i += 2;
+            from = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.push(&line[from..]);
+    out
 }
 
 /// `    %v`: white space, then one hole alone.
@@ -131,6 +222,39 @@ mod tests {
         assert_eq!(tops(&e[4]), ["executing"]);
         assert_eq!(e[4].verdict, Verdict::Partial);
         assert_eq!(tops(&e[5]), ["missing"]);
+    }
+
+    #[test]
+    fn a_short_line_right_after_the_line_before_it_in_a_message_is_its_next_line() {
+        let ex = Explainer::new(vec![row(
+            "polyfill",
+            "If you want to include a polyfill, you need to:\n\t- add a fallback for '%v'\n\t- install '%v'\n",
+        )]);
+        let e = ex.explain_block(&[
+            "If you want to include a polyfill, you need to:",
+            "\t- add a fallback for 'path'",
+            "\t- install 'path-browserify'",
+            "\t- install 'again'",
+            "- install 'alone'",
+        ]);
+        assert_eq!(tops(&e[1]), ["polyfill"]);
+        assert_eq!(tops(&e[2]), ["polyfill"]);
+        assert_eq!(e[2].verdict, Verdict::Traced);
+        assert!(e[2].unmatched.is_empty());
+        assert_eq!(e[2].frames[0].text, "install 'path-browserify'");
+        // Its line comes once, after the line before it in the message.
+        assert!(tops(&e[3]).is_empty());
+        assert!(tops(&e[4]).is_empty());
+    }
+
+    #[test]
+    fn a_pattern_line_fits_a_text_that_fills_its_holes() {
+        assert!(fits("install '%v'", "install 'path'"));
+        assert!(fits("a %v b %s c", "a 1 b 2 c"));
+        assert!(fits("no holes", "no holes"));
+        assert!(!fits("install '%v'", "install ''"));
+        assert!(!fits("install '%v'", "uninstall 'x'"));
+        assert!(!fits("a %v b", "a 1 c"));
     }
 
     #[test]

@@ -184,7 +184,10 @@ def report(failed, msg):
     raise ValueError(f"{'build failed' if failed else 'build skipped'}: {msg}")
 "#,
         );
-        assert_eq!(pattern_column(&py), ["build failed: %v", "build skipped: %v"]);
+        assert_eq!(
+            pattern_column(&py),
+            ["build failed: %v", "build skipped: %v"]
+        );
     }
 
     #[test]
