@@ -116,12 +116,14 @@ fn string_literal(s: &str) -> Option<String> {
         return None;
     }
     let inner = &s[1..s.len() - 1];
-    let plain = !inner.contains(q as char)
-        && !inner.contains('\\')
-        && !inner.contains("${")
-        && !inner.contains("#{")
-        && !(q == b'"' && inner.contains('$'));
-    plain.then(|| inner.to_string())
+    // Interpolated (`${…}`, `#{…}`, PHP's `"$x"`) or escaped text is no
+    // plain literal.
+    let interpolated = inner.contains(q as char)
+        || inner.contains('\\')
+        || inner.contains("${")
+        || inner.contains("#{")
+        || q == b'"' && inner.contains('$');
+    (!interpolated).then(|| inner.to_string())
 }
 
 #[cfg(test)]
