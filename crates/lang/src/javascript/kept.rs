@@ -356,13 +356,6 @@ function pick (spec, forbidden) {
     : `Could not download ${spec} due to policy`
   throw Object.assign(new Error(msg), { code: 'ETARGET' })
 }
-function lookup (name, roots) {
-  var dirs = roots.length > 1
-    ? 'directories "' + roots.join('", "') + '"'
-    : 'directory "' + roots[0] + '"'
-  var err = new Error('Failed to lookup view "' + name + '" in views ' + dirs)
-  return done(err)
-}
 function label (on) {
   const text = on ? 'switched on now' : 'switched off now'
   row.message = text
@@ -375,8 +368,6 @@ function label (on) {
             "Could not read package.json: %v",
             "No matching version found for %v.",
             "Could not download %v due to policy",
-            "directories \"%v\"",
-            "directory \"%v\"",
         ] {
             assert!(got.contains(&want), "{want} not in {got:?}");
         }
