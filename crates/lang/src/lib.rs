@@ -397,6 +397,19 @@ fn last_name_lowercase(path: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// Whether a name (its last part) is written in capitals, a constant's:
+/// `SPECIFIC_ERROR`, `ResponseError.GENERIC_ERROR`.
+fn is_constant_case(target: &str) -> bool {
+    let last = target
+        .rsplit(['.', '>', ':', '@', '$', '*', ' ', '('])
+        .next()
+        .unwrap_or("");
+    last.bytes().any(|c| c.is_ascii_uppercase())
+        && last
+            .bytes()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
+}
+
 /// Whether a stream expression names where a program writes its errors:
 /// `os.Stderr`, `sys.stderr`, `$stderr`, `STDERR`, `cmd.ErrOrStderr()`,
 /// `c.App.ErrWriter`, curl's `global->errors`, rubygems' `@errs`. A
@@ -425,9 +438,20 @@ pub fn is_error_stream(expr: &str) -> bool {
 /// raised elsewhere: `err`, `*err`, `u->err`, `errmsg`, `msg`,
 /// `e.strerror`, `reason`. A literal assigned to one is a message built
 /// in one place and shown in another (nginx's `u->err = "invalid port"`,
-/// Redis's `err = "Bad directive …"; goto loaderr;`).
+/// Redis's `err = "Bad directive …"; goto loaderr;`). A constant's name
+/// in capitals whose last word names a message is one too (urllib3's
+/// `SPECIFIC_ERROR = "too many {status_code} error responses"`,
+/// `NOT_FOUND_MESSAGE`).
 pub fn is_message_name(target: &str) -> bool {
     let last = last_name_lowercase(target.trim());
+    if let Some((_, word)) = last
+        .rsplit_once('_')
+        .filter(|_| is_constant_case(target.trim()))
+    {
+        if matches!(word, "error" | "message" | "msg" | "errmsg") {
+            return true;
+        }
+    }
     matches!(
         last.as_str(),
         "err"
@@ -587,10 +611,21 @@ mod tests {
             "self.msg",
             "@message",
             "errmsg",
+            "SPECIFIC_ERROR",
+            "self.NOT_FOUND_MESSAGE",
         ] {
             assert!(super::is_message_name(t), "{t}");
         }
-        for t in ["path", "name", "buf", "errors", "msgs", "error_count"] {
+        for t in [
+            "path",
+            "name",
+            "buf",
+            "errors",
+            "msgs",
+            "error_count",
+            "specific_error",
+            "MAX_ERROR_COUNT",
+        ] {
             assert!(!super::is_message_name(t), "{t}");
         }
     }

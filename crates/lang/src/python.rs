@@ -447,8 +447,31 @@ fn kept_message(n: Node<'_>, value: Node<'_>, cx: &mut Cx<'_>) {
         if let Some(error) = target.strip_suffix(".strerror") {
             (message, holes) = as_os_error(message, holes, error);
         }
+        if let Some(format) = format_constant(target, value, cx) {
+            (message, holes) = formats::brace_message(&format, &[], true);
+        }
         cx.push_kept_message_as(n, op, message, holes, target);
     }
+}
+
+/// A constant named for a message that holds a plain string with named
+/// `{placeholders}` is a `str.format` template, filled where it is used
+/// (urllib3's `SPECIFIC_ERROR = "too many {status_code} error
+/// responses"`, later `.format(status_code=…)`): its text, to read as
+/// one.
+fn format_constant(target: &str, value: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let constant = target.bytes().any(|c| c.is_ascii_uppercase())
+        && !target.bytes().any(|c| c.is_ascii_lowercase());
+    let text = literal(value, cx).filter(|_| constant && value.kind() == "string")?;
+    let named = text.split('{').skip(1).any(|p| {
+        p.find('}').is_some_and(|end| {
+            end > 0
+                && p[..end]
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        })
+    });
+    named.then_some(text)
 }
 
 /// `e.strerror = f"Unable to load configuration file ({e.strerror})"`
@@ -909,6 +932,22 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 #[cfg(test)]
 mod tests {
     use crate::test_support::all_level_patterns_of;
+
+    #[test]
+    fn a_message_constant_with_named_placeholders_is_a_format() {
+        let s = all_level_patterns_of(
+            "src/pool/errors.py",
+            r#"
+class ResponseError(Exception):
+    GENERIC_ERROR = "too many error responses"
+    SPECIFIC_ERROR = "too many {status_code} error responses"
+    JSON_ERROR = "expected {"
+"#,
+        );
+        let got: Vec<&str> = s.iter().map(|r| r.1.as_str()).collect();
+        assert!(got.contains(&"too many %v error responses"), "{got:?}");
+        assert!(got.contains(&"too many error responses"), "{got:?}");
+    }
 
     #[test]
     fn a_message_kept_under_a_name_fills_the_hole_that_prints_it() {
