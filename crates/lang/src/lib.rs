@@ -391,19 +391,20 @@ pub fn level_from_name(name: &str) -> Option<(ErrorType, Severity)> {
 /// The last name of an access path, lowercase: `self.Stderr` → `stderr`,
 /// `u->err` → `err`, `*err` → `err`, `@errs` → `errs`.
 fn last_name_lowercase(path: &str) -> String {
+    last_part(path).to_ascii_lowercase()
+}
+
+/// The last name of a path or member expression (`u->err`, `self.msg`).
+fn last_part(path: &str) -> &str {
     path.rsplit(['.', '>', ':', '@', '$', '*', ' ', '('])
         .next()
         .unwrap_or("")
-        .to_ascii_lowercase()
 }
 
 /// Whether a name (its last part) is written in capitals, a constant's:
 /// `SPECIFIC_ERROR`, `ResponseError.GENERIC_ERROR`.
-fn is_constant_case(target: &str) -> bool {
-    let last = target
-        .rsplit(['.', '>', ':', '@', '$', '*', ' ', '('])
-        .next()
-        .unwrap_or("");
+pub(crate) fn is_constant_case(target: &str) -> bool {
+    let last = last_part(target);
     last.bytes().any(|c| c.is_ascii_uppercase())
         && last
             .bytes()

@@ -460,8 +460,7 @@ fn kept_message(n: Node<'_>, value: Node<'_>, cx: &mut Cx<'_>) {
 /// responses"`, later `.format(status_code=…)`): its text, to read as
 /// one.
 fn format_constant(target: &str, value: Node<'_>, cx: &Cx<'_>) -> Option<String> {
-    let constant = target.bytes().any(|c| c.is_ascii_uppercase())
-        && !target.bytes().any(|c| c.is_ascii_lowercase());
+    let constant = crate::is_constant_case(target);
     let text = literal(value, cx).filter(|_| constant && value.kind() == "string")?;
     let named = text.split('{').skip(1).any(|p| {
         p.find('}').is_some_and(|end| {
