@@ -22,24 +22,34 @@ pub(crate) struct Outputs {
 /// [dev_warning]` → `_log("info", "\n".join(messages))`), two steps at
 /// most.
 pub(crate) fn reaches_output(after: &str, name: &str, outputs: &Outputs) -> bool {
-    reaches(after, name, outputs, 2)
+    let is_output = |s: &str| {
+        (outputs.starts.iter().any(|p| s.starts_with(p))
+            || outputs.calls.iter().any(|c| calls(s, c)))
+            && !outputs.unless.iter().any(|u| s.contains(u))
+    };
+    reaches_statement(after, name, &is_output)
 }
 
-fn reaches(after: &str, name: &str, outputs: &Outputs, steps: usize) -> bool {
+/// Whether a statement of `after` that names `name`, directly or through
+/// another name it is put into (two steps at most), is one `is_output`
+/// accepts: [`reaches_output`] for a language whose outputs are more
+/// than callee names (C's `fprintf` counts only on an error stream).
+pub(crate) fn reaches_statement(after: &str, name: &str, is_output: &dyn Fn(&str) -> bool) -> bool {
+    reaches(after, name, is_output, 2)
+}
+
+fn reaches(after: &str, name: &str, is_output: &dyn Fn(&str) -> bool, steps: usize) -> bool {
     statements(after).any(|(at, whole)| {
         let s = whole.trim_start();
         if !mentions(s, name) {
             return false;
         }
-        let output = (outputs.starts.iter().any(|p| s.starts_with(p))
-            || outputs.calls.iter().any(|c| calls(s, c)))
-            && !outputs.unless.iter().any(|u| s.contains(u));
-        output
+        is_output(s)
             || steps > 0
                 && put_into(s)
                     .filter(|other| *other != name)
                     .is_some_and(|other| {
-                        reaches(&after[at + whole.len()..], other, outputs, steps - 1)
+                        reaches(&after[at + whole.len()..], other, is_output, steps - 1)
                     })
     })
 }
@@ -88,7 +98,7 @@ pub(crate) fn mentions(text: &str, name: &str) -> bool {
 }
 
 /// Whether `s` calls a function whose last name is `callee`.
-fn calls(s: &str, callee: &str) -> bool {
+pub(crate) fn calls(s: &str, callee: &str) -> bool {
     s.match_indices(callee).any(|(i, _)| {
         let before = s[..i].chars().next_back();
         s[i + callee.len()..].starts_with('(')

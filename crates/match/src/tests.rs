@@ -929,3 +929,4 @@ fn the_system_text_in_a_strerror_hole_is_never_a_repository_layer() {
 }
 
 mod cut;
+mod wrapping;

@@ -123,6 +123,7 @@ pub(crate) fn settle_ties_with<'g>(
             .or_else(|| fields::keyed_by_line(&explained[i], f, notes.fields))
             .or_else(|| named_by_outer(&explained[i], k, args))
             .or_else(|| guarded_by_inner(&explained[i], k, guards))
+            .or_else(|| beside_inner(&explained[i], k))
             .or_else(|| nearest(&explained[i], f, places.around(explained, i)));
         if let Some(best) = best {
             settled.insert((i, k), best);
@@ -177,6 +178,34 @@ fn guarded_by_inner<'g>(
         .filter(|(_, c)| mentions(guards(c.site), name))
         .map(|(i, _)| i);
     match (calling.next(), calling.next()) {
+        (Some(best), None) => Some(best),
+        _ => None,
+    }
+}
+
+/// `msnprintf(text, …, "%s in URL position %zu:…", …); t = text;` then
+/// `fprintf(error, "curl: (%d) %s\n", res, t)` among sites of the same
+/// `curl: (%d) %s`: the tied site of frame `k` in the function that holds
+/// the next layer's site (one site, or tied sites of one function) is the
+/// one that printed what that function built.
+fn beside_inner(e: &Explanation, k: usize) -> Option<usize> {
+    let inner = e.frames.get(k + 1)?;
+    let inner_tied = &inner.candidates[..tied_count(inner)];
+    let first = inner_tied.first()?;
+    let function = first.function?;
+    let same = |c: &CandidateOut| {
+        c.repo == first.repo && c.file_path == first.file_path && c.function == Some(function)
+    };
+    if !inner_tied.iter().all(same) {
+        return None;
+    }
+    let f = &e.frames[k];
+    let mut beside = f.candidates[..tied_count(f)]
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| same(c))
+        .map(|(i, _)| i);
+    match (beside.next(), beside.next()) {
         (Some(best), None) => Some(best),
         _ => None,
     }

@@ -424,6 +424,38 @@ fn the_tied_wrapper_whose_guard_calls_the_inner_layers_function_wins() {
     assert_eq!(untied[0].verdict, Verdict::Ambiguous);
 }
 
+/// `curl: (%d) %s` at two sites; the inner layer was built in the
+/// function of one of them (`msnprintf(text, …)` then `fprintf(error, …,
+/// t)`), so that one printed it.
+#[test]
+fn the_tied_site_in_the_inner_layers_function_wins() {
+    let with_inner = |inner: CandidateOut<'static>| {
+        let mut e = line(
+            Verdict::Ambiguous,
+            vec![
+                cand("src/tool_operate.c", 407, "post_per_transfer"),
+                cand("src/tool_urlglob.c", 484, "glob_url"),
+            ],
+        );
+        e.frames.push(FrameOut {
+            text: String::new(),
+            start: 0,
+            end: 0,
+            candidate_count: 1,
+            candidates: vec![inner],
+        });
+        vec![e]
+    };
+    let mut lines = with_inner(cand("src/tool_urlglob.c", 475, "glob_url"));
+    settle_ties(&mut lines, &[], &no_guards);
+    assert_eq!(top(&lines[0]), ("src/tool_urlglob.c", 484));
+    assert_eq!(lines[0].verdict, Verdict::Traced);
+    // The same file, another function: the tie stands.
+    let mut lines = with_inner(cand("src/tool_urlglob.c", 319, "glob_range"));
+    settle_ties(&mut lines, &[], &no_guards);
+    assert_eq!(lines[0].verdict, Verdict::Ambiguous);
+}
+
 /// `container "x": not found` over a `not found` that two packages
 /// declare: the wrapping site prints `errdefs.ErrNotFound` by name.
 #[test]

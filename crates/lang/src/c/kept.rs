@@ -171,7 +171,16 @@ pub(super) fn message_buffer(n: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
     let Some(buffer) = args.first() else {
         return;
     };
-    if !is_message_buffer(cx.text(*buffer)) {
+    let name = cx.text(*buffer);
+    let printed = || {
+        let bare = name.trim_start_matches('&');
+        let plain = bare.chars().all(|c| c.is_alphanumeric() || c == '_');
+        plain
+            && cx
+                .function_text_after(n)
+                .is_some_and(|after| crate::flow::reaches_statement(after, bare, &prints_an_error))
+    };
+    if !is_message_buffer(name) && !printed() {
         return;
     }
     let Some(i) = (1..args.len().min(3)).find(|&i| is_text(args[i], cx)) else {
@@ -222,6 +231,29 @@ fn buffer_written_next(n: Node<'_>, buffer: &str, cx: &Cx<'_>) -> Option<(Messag
         return Some(format_message(fmt, values, cx, Verbs::Libc));
     }
     Some((vec![MsgPart::Hole], vec![cx.text(fmt).to_string()]))
+}
+
+/// A statement that prints an error: `fprintf` or `fputs` to an error
+/// stream (`stderr`, `errors`, a `FILE *error`), `perror`, `syslog`, or
+/// a call of a function named for a level (`failf`, `log_error`).
+fn prints_an_error(statement: &str) -> bool {
+    let callee = statement
+        .split('(')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .rsplit(['.', '>', ' '])
+        .next()
+        .unwrap_or_default();
+    let args = || statement.split_once('(').map_or("", |(_, a)| a).split(',');
+    match callee {
+        "fprintf" | "fputs" | "vfprintf" | "fputs_unlocked" | "fprintf_unlocked" => args()
+            .map(|a| a.trim().trim_end_matches(')').trim())
+            .any(|a| crate::is_error_stream(a) || matches!(a, "error" | "err")),
+        "perror" | "syslog" => true,
+        "" => false,
+        _ => !super::formats_into_buffer(callee) && crate::level_from_name(callee).is_some(),
+    }
 }
 
 /// A buffer named for a message: `msg`, `errbuf`, `error_buffer`,

@@ -272,24 +272,38 @@ fn macro_wrapper(n: Node<'_>, cx: &mut Cx<'_>) {
     let Some((name, params)) = tree::name_and_param_list(n) else {
         return;
     };
-    if !n
-        .child_by_field_name("value")
-        .is_some_and(|v| cx.text(v).contains("__VA_ARGS__"))
-    {
-        return;
-    }
+    let value = n.child_by_field_name("value").map_or("", |v| cx.text(v));
     let mut cur = params.walk();
-    let Some(index) = params
+    let params: Vec<&str> = params
         .children(&mut cur)
         .filter(|c| c.kind() == "identifier" || c.kind() == "...")
-        .position(|c| c.kind() == "...")
-    else {
-        return;
-    };
+        .map(|c| cx.text(c))
+        .collect();
     let name = cx.text(name).to_string();
-    if !formats_into_buffer(&name) {
-        cx.wrapper_def(&name, index, false);
+    if formats_into_buffer(&name) {
+        return;
     }
+    if value.contains("__VA_ARGS__") {
+        if let Some(index) = params.iter().position(|p| *p == "...") {
+            cx.wrapper_def(&name, index, false);
+        }
+    } else if let Some(index) = kept_parameter(value, &params) {
+        cx.wrapper_def(&name, index, true);
+    }
+}
+
+/// `#define GLOBERROR(string, column, code) glob->error = string, …`: the
+/// parameter a macro keeps under a message name (`->error`, `errmsg`),
+/// for a caller to print; the macro's calls hand back that message.
+fn kept_parameter(value: &str, params: &[&str]) -> Option<usize> {
+    value.split([',', ';']).find_map(|part| {
+        let (target, assigned) = part.split_once('=')?;
+        let assigned = assigned.trim().trim_matches(['(', ')']);
+        let target = target.trim();
+        let plain = !target.ends_with(['!', '<', '>', '=']) && !assigned.starts_with('=');
+        let index = params.iter().position(|p| *p == assigned)?;
+        (plain && crate::is_message_name(target)).then_some(index)
+    })
 }
 
 /// `#define PROGNAME "sshd"`: a string the file's messages may use,

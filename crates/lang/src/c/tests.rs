@@ -31,6 +31,61 @@ void rdbReportError(int linenum, char *reason, ...) {
 }
 
 #[test]
+fn a_buffer_the_function_prints_as_an_error_holds_a_message() {
+    let s = crate::test_support::patterns_of(
+        "src/glob.c",
+        r#"
+int glob_url(struct glob *g, const char *url, FILE *error) {
+    char text[512];
+    const char *t;
+    if (g->pos) {
+        msnprintf(text, sizeof(text), "%s in list position %zu:", g->error, g->pos);
+        t = text;
+    }
+    else
+        t = g->error;
+    fprintf(error, "tool: (%d) %s\n", 3, t);
+    char line[128];
+    snprintf(line, sizeof(line), "key = %s", value);
+    fputs(line, config_file);
+    char label[64];
+    snprintf(label, sizeof(label), "worker %d crashed", n);
+    log_error(label);
+    return 3;
+}
+"#,
+    );
+    assert_eq!(
+        pattern_column(&s),
+        [
+            "%s in list position %zu:",
+            "tool: (%d) %s",
+            "worker %d crashed"
+        ]
+    );
+}
+
+#[test]
+fn a_macro_that_keeps_its_argument_as_the_error_is_a_message_function() {
+    let s = all_level_patterns_of(
+        "src/glob.c",
+        r#"
+#define GLOBERROR(string, column, code) \
+  glob->error = string, glob->pos = column, code
+#define SETPOS(string, column) glob->pos = column, glob->name = string
+
+static int glob_range(struct glob *glob, size_t *posp) {
+    if (bad)
+        return GLOBERROR("bad range specification", *posp, 3);
+    SETPOS("not a message at all", 4);
+    return 0;
+}
+"#,
+    );
+    assert_eq!(pattern_column(&s), ["bad range specification"]);
+}
+
+#[test]
 fn a_format_written_on_at_the_end_of_the_buffer_continues_the_message() {
     let s = crate::test_support::patterns_of(
         "src/report.c",

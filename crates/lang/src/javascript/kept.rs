@@ -25,6 +25,21 @@ pub(super) fn returned(n: Node<'_>, cx: &mut Cx<'_>) {
     }
 }
 
+/// `const makeParsedError = (msg, parsing) => ({ message: \`${msg} while
+/// parsing ${parsing}\` })`: an arrow function's expression body is what
+/// it returns, read as [`returned`] reads a `return`.
+pub(super) fn arrow_returned(f: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(body) = f.child_by_field_name("body") else {
+        return;
+    };
+    if f.kind() == "arrow_function"
+        && body.kind() != "statement_block"
+        && in_message_function(body, cx)
+    {
+        keep_each(body, unwrap(body), cx);
+    }
+}
+
 /// Keeps `v` when it is text, and the texts in it when it is an object or
 /// list literal (one level of each: `{ summary: [[code, text]] }`).
 fn keep_each(at: Node<'_>, v: Node<'_>, cx: &mut Cx<'_>) {
@@ -211,23 +226,27 @@ fn in_message_function(n: Node<'_>, cx: &Cx<'_>) -> bool {
     let Some(name) = super::function_name(f, cx) else {
         return false;
     };
-    let name = name.to_ascii_lowercase();
-    name.contains("err") && (name.contains("message") || name.contains("msg"))
+    let lower = name.to_ascii_lowercase();
+    lower.contains("err") && (lower.contains("message") || lower.contains("msg"))
         || makes_an_error(&name)
 }
 
-/// Whether a (lower-cased) function name says it makes the error it
-/// returns: `getError`, `formatError`, `buildError` — not `handleError`
-/// or `isError`, which take one.
+/// Whether a function name says it makes the error it returns: its first
+/// word a maker's verb and its last `Error` (`getError`, `format_error`,
+/// `makeParsedError`), not `handleError` or `isError`, which take one.
 fn makes_an_error(name: &str) -> bool {
     const MAKERS: &[&str] = &[
         "get", "format", "build", "describe", "create", "make", "render", "explain",
     ];
-    name.strip_suffix("error").is_some_and(|verb| {
-        MAKERS
-            .iter()
-            .any(|m| verb.trim_end_matches('_').trim_start_matches('_') == *m)
-    })
+    let name = name.trim_matches('_');
+    let first_end = name
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| c.is_ascii_uppercase() || *c == '_')
+        .map_or(name.len(), |(i, _)| i);
+    let verb = name[..first_end].to_ascii_lowercase();
+    let last = name.to_ascii_lowercase();
+    MAKERS.contains(&verb.as_str()) && last.ends_with("error") && last.len() > verb.len()
 }
 
 #[cfg(test)]
@@ -277,6 +296,12 @@ function getError (err) {
 function handleError (err) {
   return 'handled quietly and returned'
 }
+const makeParsedError = (msg, parsing, position = 0) => ({
+  message: `${msg} while parsing ${parsing}`,
+  position,
+})
+const makeLabel = (name) => ({ label: `a label for ${name}` })
+const handleError2 = (err) => `handled quietly ${err}`
 "#,
         );
         assert_eq!(
@@ -289,6 +314,7 @@ function handleError (err) {
                 "To see a list of supported commands, run:",
                 "Missing script name, run with a script:",
                 "  run %v",
+                "%v while parsing %v",
             ]
         );
     }

@@ -162,7 +162,10 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
             kept::declared(n, cx);
             constant(n, cx)
         }
-        k if FUNCTIONS.contains(&k) => wrapper_def(n, cx),
+        k if FUNCTIONS.contains(&k) => {
+            kept::arrow_returned(n, cx);
+            wrapper_def(n, cx)
+        }
         _ => {}
     }
 }

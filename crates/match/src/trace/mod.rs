@@ -222,7 +222,7 @@ impl TemplateSet {
         // those passes are skipped; only a repr's quoted text is left.
         let anchored = sc.occ.iter().any(|o| span.holds(o));
         if anchored {
-            self.explain_whole(cx, sc, span);
+            self.explain_whole_or_behind(cx, sc, span, outermost);
         }
         if sc.hits.len() == hbase && !outermost {
             // A wrapped error printed with its repr (Python's `{reason!r}`:
@@ -266,6 +266,38 @@ impl TemplateSet {
         let cbase = sc.cands.len();
         self.candidates(sc, span, true);
         self.best(cx.text, sc, cbase, span.end);
+        sc.cands.truncate(cbase);
+    }
+
+    /// [`TemplateSet::explain_whole`] for a layer of its own; where the
+    /// best hits lead with a hole, a template that leads with words after
+    /// a head (as [`TemplateSet::behind_head`] finds them) and wraps the
+    /// hole-led one is the layer instead: npm's `npm error JSON.parse `
+    /// head, then `Invalid package.json: %v` around `%v while parsing %v`.
+    fn explain_whole_or_behind(&self, cx: &Cx<'_>, sc: &mut Scratch, span: Span, outermost: bool) {
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        self.explain_whole(cx, sc, span);
+        let Some(first) = sc.hits.get(hbase).copied() else {
+            return;
+        };
+        if !self.leads_with_hole(&sc.spans, first) {
+            return;
+        }
+        let cbase = sc.cands.len();
+        self.candidates(sc, span, false);
+        let fbase = sc.cands.len();
+        self.floating(sc, cbase, span, outermost);
+        sc.cands.drain(cbase..fbase);
+        sc.cands[cbase..].sort_unstable();
+        // The hits' spans are final ranges now: make them counts again for
+        // the comparison, which reorders nothing when it finds no better.
+        for h in &mut sc.hits[hbase..] {
+            let start = h.holes as usize;
+            h.holes = self.hole_count(h) as u32;
+            debug_assert!(start >= sbase);
+        }
+        self.prefer_literal_head(cx.text, sc, cbase, hbase, sbase, span.end);
+        self.finish_hits(sc, hbase, sbase);
         sc.cands.truncate(cbase);
     }
 
@@ -517,12 +549,146 @@ impl TemplateSet {
                 self.push_hit(sc, sc.cands[i], mark);
             }
         }
-        // Spans were appended in hit order; give each hit its range.
+        self.prefer_literal_head(text, sc, base, hbase, sbase, e);
+        self.finish_hits(sc, hbase, sbase);
+    }
+
+    /// Spans were appended in hit order: gives each hit from `hbase` on
+    /// its range, from `sbase` on, in place of its count.
+    fn finish_hits(&self, sc: &mut Scratch, hbase: usize, sbase: usize) {
         let mut at = sbase;
         for h in &mut sc.hits[hbase..] {
             let n = h.holes as usize;
             h.holes = at as u32;
             at += n;
+        }
+    }
+
+    /// How many holes a hit's template has.
+    fn hole_count(&self, h: &Hit) -> usize {
+        let x = &self.anchored[h.entry as usize];
+        self.segs(x)
+            .iter()
+            .filter(|s| matches!(s, Seg::Hole { .. }))
+            .count()
+    }
+
+    /// Whether a final hit's template leads with a hole that holds text.
+    fn leads_with_hole(&self, spans: &[Span], h: Hit) -> bool {
+        let x = &self.anchored[h.entry as usize];
+        matches!(self.segs(x).first(), Some(Seg::Hole { .. }))
+            && spans.get(h.holes as usize).is_some_and(|s| s.len() > 0)
+    }
+
+    /// When the best hits lead with a hole and a template that leads with
+    /// words explains the same text from the same start, the one with words
+    /// is the outer layer: `curl: (%d) %s` around `%s in URL position
+    /// %zu:`, `Invalid package.json: %v` around `%v while parsing %v`. A
+    /// message wraps another by putting words before it far more often
+    /// than after, and the hole-led template still explains the inner
+    /// layer, inside the other's hole.
+    fn prefer_literal_head(
+        &self,
+        text: &str,
+        sc: &mut Scratch,
+        base: usize,
+        hbase: usize,
+        sbase: usize,
+        e: usize,
+    ) {
+        let Some(first) = sc.hits.get(hbase).copied() else {
+            return;
+        };
+        let x = &self.anchored[first.entry as usize];
+        if !matches!(self.segs(x).first(), Some(Seg::Hole { .. }))
+            || sc.spans.get(sbase).is_none_or(|s| s.len() == 0)
+        {
+            return;
+        }
+        let mut worded = None;
+        for i in base..sc.cands.len() {
+            let c = sc.cands[i];
+            let y = &self.anchored[c.entry as usize];
+            let lead_end = sc.spans[sbase].end;
+            let starts = c.start as usize == first.start
+                || (first.start..lead_end).contains(&(c.start as usize));
+            if !starts || !self.leads_with_words(y) {
+                continue;
+            }
+            if worded.as_ref().is_some_and(|(rank, _)| c.rank > *rank) {
+                break;
+            }
+            let mark = sc.spans.len();
+            if !self.verify(text, sc, c, e) {
+                continue;
+            }
+            let spans = sc.spans.split_off(mark);
+            let held = e - c.start as usize;
+            if absorbs_sentences(self.segs(y), text, &spans, y.lit_len as usize, held)
+                || !self.wraps(text, sc, y, &spans, first, e)
+            {
+                continue;
+            }
+            if worded.is_none() {
+                worded = Some((c.rank, Vec::new()));
+            }
+            if let Some((_, hits)) = worded.as_mut() {
+                hits.push((c, spans));
+            }
+        }
+        let Some((_, hits)) = worded else {
+            return;
+        };
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
+        for (c, spans) in hits {
+            let mark = sc.spans.len();
+            sc.spans.extend(spans);
+            self.push_hit(sc, c, mark);
+        }
+    }
+
+    /// Whether `outer`'s template ends with a chain hole (a wrapped error)
+    /// whose text, `spans`' last, the `inner` hit's template explains.
+    fn wraps(
+        &self,
+        text: &str,
+        sc: &mut Scratch,
+        outer: &crate::set::Entry,
+        spans: &[Span],
+        inner: Hit,
+        e: usize,
+    ) -> bool {
+        let (Some(Seg::Hole { .. }), Some(last)) = (self.segs(outer).last(), spans.last()) else {
+            return false;
+        };
+        if last.end != e || last.len() == 0 {
+            return false;
+        }
+        let mark = sc.spans.len();
+        let c = Cand {
+            rank: 0,
+            template: inner.template,
+            start: last.start as u32,
+            entry: inner.entry,
+        };
+        let fits = self.verify(text, sc, c, e);
+        sc.spans.truncate(mark);
+        fits
+    }
+
+    /// Whether an entry's template starts with a literal of four bytes or
+    /// more that holds a letter (`curl: (`, not `(` or `[`).
+    fn leads_with_words(&self, x: &crate::set::Entry) -> bool {
+        match self.segs(x).first() {
+            Some(Seg::Lit { len, first, .. }) => {
+                let bytes = first.to_le_bytes();
+                *len >= 4
+                    && bytes[..(*len as usize).min(8)]
+                        .iter()
+                        .any(u8::is_ascii_alphabetic)
+            }
+            _ => false,
         }
     }
 

@@ -1,0 +1,81 @@
+//! Which of two templates that explain the same text is the outer layer.
+
+use super::*;
+
+#[test]
+fn words_before_a_message_wrap_a_template_that_leads_with_a_hole() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("tool: ("),
+                hole(HoleKind::Int, "%d", false),
+                lit(") "),
+                any("%s"),
+            ]),
+            1,
+        ),
+        // Its lead hole is a wrapped error, which may hold a `: `.
+        (
+            tpl(vec![
+                hole(HoleKind::Any, "%s", true),
+                lit(" in list position "),
+                hole(HoleKind::Int, "%d", false),
+                lit(":"),
+            ]),
+            2,
+        ),
+        (tpl(vec![lit("bad range specification")]), 3),
+    ]);
+    // The hole-led template explains more literal text, but it is the
+    // message inside `tool: (%d) %s`, not around it.
+    assert_eq!(
+        layers_of(&s, "tool: (3) bad range specification in list position 9:"),
+        [vec![1], vec![2], vec![3]]
+    );
+    // Alone, the hole-led template is the layer.
+    assert_eq!(
+        layers_of(&s, "bad range specification in list position 9:"),
+        [vec![2], vec![3]]
+    );
+}
+
+#[test]
+fn a_worded_template_that_cannot_hold_the_other_leaves_it_outside() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("tool run ("),
+                hole(HoleKind::Int, "%d", false),
+                lit(") "),
+                any("%s"),
+            ]),
+            1,
+        ),
+        // Its literal begins before `tool: (%d) %s`'s hole: it cannot be
+        // the message inside it, so it stays the layer.
+        (tpl(vec![any("%s"), lit(") failed to start the engine")]), 2),
+    ]);
+    let layers = layers_of(&s, "tool run (3) failed to start the engine");
+    assert_eq!(layers.first(), Some(&vec![2]));
+}
+
+#[test]
+fn behind_an_unknown_head_words_wrap_a_template_that_leads_with_a_hole() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("Invalid manifest.json: "),
+                hole(HoleKind::Any, "%v", true),
+            ]),
+            1,
+        ),
+        (tpl(vec![any("%v"), lit(" while parsing "), any("%v")]), 2),
+    ]);
+    let text = "app error JSON.parse Invalid manifest.json: Unexpected token while parsing \"{\"";
+    assert_eq!(layers_of(&s, text), [vec![1], vec![2]]);
+    let t = s.trace(text, &Hints::default());
+    assert_eq!(t.frames[0].start, "app error JSON.parse ".len());
+}
