@@ -14,7 +14,19 @@ const MIN_ALNUM: usize = 4;
 /// Whether a template may match a text alone, not only as glue in a
 /// chain.
 fn may_match_alone(t: &Template) -> bool {
-    t.literal_alnum() >= MIN_ALNUM || is_log_skeleton(t) || is_framed_value(t)
+    t.literal_alnum() >= MIN_ALNUM || is_log_skeleton(t) || is_framed_value(t) || is_coded_reply(t)
+}
+
+/// A line protocol's error reply: a code in capitals of three letters or
+/// more, a space, then the message (Redis's `ERR %v`, which its clients
+/// print for every generic error). The code is the protocol's own, so it
+/// is selective enough to match alone, around the message's layer.
+fn is_coded_reply(t: &Template) -> bool {
+    let [Segment::Lit(code), Segment::Hole(_)] = t.segments.as_slice() else {
+        return false;
+    };
+    code.strip_suffix(' ')
+        .is_some_and(|c| c.len() >= 3 && c.bytes().all(|b| b.is_ascii_uppercase()))
 }
 
 /// A value framed by marks on both sides (Redis's `>>> '%s'` under its

@@ -709,22 +709,6 @@ fn a_whole_message_before_a_logger_detail_is_its_head() {
 }
 
 #[test]
-fn a_value_framed_by_marks_matches_alone() {
-    let any = |v: &str| hole(HoleKind::Any, v, false);
-    let s = set(vec![
-        (tpl(vec![lit(">>> '"), any("%s"), lit("'")]), 1),
-        (tpl(vec![lit("==> "), any("%s"), lit(" <==")]), 2),
-        // Plain quotes and brackets are no frame: too common to match alone.
-        (tpl(vec![lit("\""), any("%s"), lit("\"")]), 3),
-        (tpl(vec![lit("[["), any("%s"), lit("]]")]), 4),
-    ]);
-    assert_eq!(layers_of(&s, ">>> 'maxmemory \"abc\"'"), [vec![1]]);
-    assert_eq!(layers_of(&s, "==> /var/log/syslog <=="), [vec![2]]);
-    assert!(layers_of(&s, "\"quoted words\"").is_empty());
-    assert!(layers_of(&s, "[[bracketed]]").is_empty());
-}
-
-#[test]
 fn a_quoted_message_inside_a_hole_counts_toward_its_wrapper() {
     // `status: %s` around `failure: reason = %q` around a message: the
     // middle template's own text is a small share of its value, but the
@@ -928,5 +912,6 @@ fn the_system_text_in_a_strerror_hole_is_never_a_repository_layer() {
     );
 }
 
+mod alone;
 mod cut;
 mod wrapping;

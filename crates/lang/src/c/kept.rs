@@ -27,11 +27,72 @@ pub(super) fn protocol_error_reply(n: Node<'_>, cx: &mut Cx<'_>) {
         return;
     };
     let code = reply.split(' ').next().unwrap_or_default();
-    let is_code = code.len() >= 2 && code.bytes().all(|c| c.is_ascii_uppercase() || c == b'_');
-    if !is_code || reply.len() == code.len() || reply.contains('%') {
+    if !is_error_code(code) || reply.len() == code.len() || reply.contains('%') {
         return;
     }
     cx.push_kept_message(n, "reply", vec![text_part(reply.to_string())], Vec::new());
+}
+
+/// An error code of a line protocol: two capitals or more (`ERR`,
+/// `WRONGTYPE`, `NOAUTH`).
+fn is_error_code(code: &str) -> bool {
+    code.len() >= 2 && code.bytes().all(|c| c.is_ascii_uppercase() || c == b'_')
+}
+
+/// `if (s[0] != '-') addReplyProto(c,"-ERR ",5);` then
+/// `addReplyProto(c,s,len);`: an error code written ahead of a message
+/// that the next statement writes through the same call to the same
+/// place. Together they are one reply (`-ERR %v`), which a client prints
+/// without its `-` (`ERR unknown command 'foo'`).
+pub(super) fn error_code_written_ahead(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(args) = n.parent().filter(|p| p.kind() == "argument_list") else {
+        return;
+    };
+    let Some(code) = adjacent_literals(cx.text(n))
+        .and_then(|t| t.strip_prefix('-')?.strip_suffix(' ').map(str::to_string))
+    else {
+        return;
+    };
+    let Some(call) = args.parent().filter(|c| c.kind() == "call_expression") else {
+        return;
+    };
+    if !is_error_code(&code) {
+        return;
+    }
+    let Some(value) = written_next_by_the_same_call(call, n, cx) else {
+        return;
+    };
+    let message = vec![text_part(format!("{code} ")), MsgPart::Hole];
+    cx.push_kept_message(n, "reply", message, vec![value]);
+}
+
+/// The value the statement after `call`'s (after the `if` it is the
+/// whole branch of) writes through the same function, with the same
+/// first argument, where `call` has the literal `lit`.
+fn written_next_by_the_same_call(call: Node<'_>, lit: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let mut statement = call
+        .parent()
+        .filter(|p| p.kind() == "expression_statement")?;
+    if let Some(branch_of) = statement.parent().filter(|p| p.kind() == "if_statement") {
+        if branch_of.child_by_field_name("alternative").is_some() {
+            return None;
+        }
+        statement = branch_of;
+    }
+    let next = tree::next_statement(statement)?;
+    let other = next
+        .named_child(0)
+        .filter(|c| next.kind() == "expression_statement" && c.kind() == "call_expression")?;
+    let name = |c: Node<'_>| c.child_by_field_name("function").map(|f| cx.text(f));
+    let (ours, theirs) = (
+        arguments(call.child_by_field_name("arguments")),
+        arguments(other.child_by_field_name("arguments")),
+    );
+    let at = ours.iter().position(|a| *a == lit)?;
+    let same_place =
+        at > 0 && ours.first().map(|a| cx.text(*a)) == theirs.first().map(|a| cx.text(*a));
+    let value = theirs.get(at).filter(|v| !is_text(**v, cx))?;
+    (name(call) == name(other) && same_place).then(|| cx.text(*value).to_string())
 }
 
 /// `u->err = "invalid port";`, `*err = "BIO_new_file() failed";`: a

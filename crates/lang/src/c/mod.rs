@@ -15,7 +15,8 @@ mod directives;
 mod kept;
 
 use kept::{
-    message_assignment, message_buffer, protocol_error_reply, table_return, value_written_next,
+    error_code_written_ahead, message_assignment, message_buffer, protocol_error_reply,
+    table_return, value_written_next,
 };
 
 use crate::conventions::{Conventions, FunctionHeads, Handling};
@@ -75,7 +76,10 @@ pub(crate) fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "preproc_def" => string_macro(n, cx),
         "assignment_expression" => message_assignment(n, cx),
         "return_statement" => table_return(n, cx),
-        "string_literal" => protocol_error_reply(n, cx),
+        "string_literal" => {
+            protocol_error_reply(n, cx);
+            error_code_written_ahead(n, cx)
+        }
         // Macros come from headers anywhere in the repository: one scope
         // for all C and C++ files lets a format use a macro of another
         // file (`ngx_close_file_n " %s failed"`).

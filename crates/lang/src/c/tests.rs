@@ -66,6 +66,29 @@ int glob_url(struct glob *g, const char *url, FILE *error) {
 }
 
 #[test]
+fn an_error_code_written_ahead_of_a_message_is_one_reply_with_it() {
+    let s = crate::test_support::patterns_of(
+        "src/net.c",
+        r#"
+void replyError(client *c, const char *s, size_t len) {
+    if (!len || s[0] != '-') addProto(c,"-ERR ",5);
+    addProto(c,s,len);
+    addProto(c,"\r\n",2);
+}
+void replyOther(client *c, const char *s) {
+    addProto(c,"-NOTACODE",9);
+    addProto(c,s,strlen(s));
+    addProto(c,"-BUSY ",6);
+    addProto(other,s,strlen(s));
+    addProto(c,"-LOADING ",9);
+    addProto(c,"static text",11);
+}
+"#,
+    );
+    assert_eq!(pattern_column(&s), ["ERR %v"]);
+}
+
+#[test]
 fn a_macro_that_keeps_its_argument_as_the_error_is_a_message_function() {
     let s = all_level_patterns_of(
         "src/glob.c",
