@@ -620,7 +620,8 @@ fn level_of_arg(arg: Node<'_>, cx: &Cx<'_>) -> Option<Severity> {
 
 /// nginx: `ngx_log_error(level, log, err, fmt, …)` and its kin. A
 /// nonzero `err` appends " (errno: strerror)"; `ngx_conf_log_error`
-/// appends where in the configuration file.
+/// appends where in the configuration file, and `ngx_ssl_error`
+/// OpenSSL's error queue (` (SSL: error:…)`) before the errno.
 fn nginx(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
     let Some(fmt) = args.get(3) else {
         return;
@@ -635,6 +636,12 @@ fn nginx(n: Node<'_>, name: &str, args: &[Node<'_>], cx: &mut Cx<'_>) {
     }
     let (mut m, mut h) = format_message(*fmt, &args[4..], cx, Verbs::Nginx);
     if !m.iter().all(|p| matches!(p, MsgPart::Hole)) {
+        if name == "ngx_ssl_error" {
+            // OpenSSL's error queue, before the errno nginx appends.
+            trim_newline(&mut m);
+            m.extend([text_part(" (SSL:"), MsgPart::Hole, text_part(")")]);
+            h.push("ERR_error_string(ERR_get_error())".into());
+        }
         ngx_errno(&mut m, &mut h, cx.text(args[2]));
         if name == "ngx_conf_log_error" {
             m.push(MsgPart::Text {

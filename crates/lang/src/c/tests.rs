@@ -459,6 +459,20 @@ void f(ngx_err_t err) {
 }
 
 #[test]
+fn nginx_ssl_errors_end_with_the_openssl_queue_then_the_errno() {
+    let s = sites(
+        r#"
+void f(ngx_ssl_t *ssl, ngx_str_t *cert, char *err) {
+    ngx_ssl_error(NGX_LOG_EMERG, ssl->log, 0, "cannot load certificate \"%s\": %s", cert->data, err);
+    ngx_ssl_error(NGX_LOG_ALERT, c->log, ngx_errno, "SSL_shutdown() failed");
+}
+"#,
+    );
+    assert_eq!(s[0].1, "cannot load certificate \"%s\": %s (SSL:%v)");
+    assert_eq!(s[1].1, "SSL_shutdown() failed (SSL:%v) (%d: %v)");
+}
+
+#[test]
 fn openssh_do_log2_takes_its_level_argument() {
     let s = sites(
         r#"
