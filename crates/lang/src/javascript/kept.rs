@@ -218,11 +218,18 @@ fn worth_keeping(value: Node<'_>, cx: &Cx<'_>) -> Option<(Message, Vec<String>)>
 /// Whether the function that `n` is directly in is named for an error
 /// message: its name holds `error` or `err` and `message` or `msg`.
 fn in_message_function(n: Node<'_>, cx: &Cx<'_>) -> bool {
-    let Some(f) =
+    let Some(mut f) =
         std::iter::successors(n.parent(), |p| p.parent()).find(|p| FUNCTIONS.contains(&p.kind()))
     else {
         return false;
     };
+    // A curried arrow (`const joinError = error => (items, ctx) => …`)
+    // takes the name of the arrow it is the body of.
+    while let Some(outer) = f.parent().filter(|p| {
+        p.kind() == "arrow_function" && p.child_by_field_name("body") == Some(f)
+    }) {
+        f = outer;
+    }
     let Some(name) = super::function_name(f, cx) else {
         return false;
     };
@@ -233,10 +240,12 @@ fn in_message_function(n: Node<'_>, cx: &Cx<'_>) -> bool {
 
 /// Whether a function name says it makes the error it returns: its first
 /// word a maker's verb and its last `Error` (`getError`, `format_error`,
-/// `makeParsedError`), not `handleError` or `isError`, which take one.
+/// `makeParsedError`, webpack's `joinError`), not `handleError` or
+/// `isError`, which take one.
 fn makes_an_error(name: &str) -> bool {
     const MAKERS: &[&str] = &[
-        "get", "format", "build", "describe", "create", "make", "render", "explain",
+        "get", "format", "build", "describe", "create", "make", "render", "explain", "join",
+        "compose",
     ];
     let name = name.trim_matches('_');
     let first_end = name
@@ -301,6 +310,8 @@ const makeParsedError = (msg, parsing, position = 0) => ({
   position,
 })
 const makeLabel = (name) => ({ label: `a label for ${name}` })
+const joinError = error => (items, { red, yellow }) =>
+  `${error ? red("ERROR") : yellow("WARNING")} in ${items.join("")}`
 const handleError2 = (err) => `handled quietly ${err}`
 "#,
         );
@@ -315,6 +326,8 @@ const handleError2 = (err) => `handled quietly ${err}`
                 "Missing script name, run with a script:",
                 "  run %v",
                 "%v while parsing %v",
+                "ERROR in %v",
+                "WARNING in %v",
             ]
         );
     }
