@@ -225,9 +225,10 @@ fn in_message_function(n: Node<'_>, cx: &Cx<'_>) -> bool {
     };
     // A curried arrow (`const joinError = error => (items, ctx) => …`)
     // takes the name of the arrow it is the body of.
-    while let Some(outer) = f.parent().filter(|p| {
-        p.kind() == "arrow_function" && p.child_by_field_name("body") == Some(f)
-    }) {
+    while let Some(outer) = f
+        .parent()
+        .filter(|p| p.kind() == "arrow_function" && p.child_by_field_name("body") == Some(f))
+    {
         f = outer;
     }
     let Some(name) = super::function_name(f, cx) else {

@@ -79,3 +79,32 @@ fn behind_an_unknown_head_words_wrap_a_template_that_leads_with_a_hole() {
     let t = s.trace(text, &Hints::default());
     assert_eq!(t.frames[0].start, "app error JSON.parse ".len());
 }
+
+#[test]
+fn behind_an_unknown_head_the_earlier_of_two_nested_templates_is_outer() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let int = || hole(HoleKind::Int, "%d", false);
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("rpc failure: code = "),
+                any("%s"),
+                lit(" desc = "),
+                any("%s"),
+            ]),
+            1,
+        ),
+        (
+            tpl(vec![
+                lit("grpc: received message larger than max ("),
+                int(),
+                lit(" vs. "),
+                int(),
+                lit(")"),
+            ]),
+            2,
+        ),
+    ]);
+    let text = "sending logs: writing logs: rpc failure: code = Exhausted desc = grpc: received message larger than max (5 vs. 4)";
+    assert_eq!(layers_of(&s, text), [vec![1], vec![2]]);
+}

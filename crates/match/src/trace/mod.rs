@@ -265,7 +265,7 @@ impl TemplateSet {
     fn explain_whole(&self, cx: &Cx<'_>, sc: &mut Scratch, span: Span) {
         let cbase = sc.cands.len();
         self.candidates(sc, span, true);
-        self.best(cx.text, sc, cbase, span.end);
+        self.best(cx.text, sc, cbase, span.end, false);
         sc.cands.truncate(cbase);
     }
 
@@ -296,7 +296,7 @@ impl TemplateSet {
             h.holes = self.hole_count(h) as u32;
             debug_assert!(start >= sbase);
         }
-        self.prefer_literal_head(cx.text, sc, cbase, hbase, sbase, span.end);
+        self.prefer_literal_head(cx.text, sc, (cbase, hbase, sbase), span.end, false);
         self.finish_hits(sc, hbase, sbase);
         sc.cands.truncate(cbase);
     }
@@ -313,7 +313,7 @@ impl TemplateSet {
         self.floating(sc, cbase, span, outermost);
         sc.cands.drain(cbase..fbase);
         sc.cands[cbase..].sort_unstable();
-        self.best(cx.text, sc, cbase, span.end);
+        self.best(cx.text, sc, cbase, span.end, true);
         sc.cands.truncate(cbase);
     }
 
@@ -500,7 +500,7 @@ impl TemplateSet {
     /// that explain the most literal text. A template whose leading plain
     /// hole took a layer separator ([`swallows_a_layer`]) is kept only
     /// when no other template explains the text.
-    fn best(&self, text: &str, sc: &mut Scratch, base: usize, e: usize) {
+    fn best(&self, text: &str, sc: &mut Scratch, base: usize, e: usize, behind: bool) {
         let hbase = sc.hits.len();
         let sbase = sc.spans.len();
         let mut best_rank = u32::MAX;
@@ -549,7 +549,7 @@ impl TemplateSet {
                 self.push_hit(sc, sc.cands[i], mark);
             }
         }
-        self.prefer_literal_head(text, sc, base, hbase, sbase, e);
+        self.prefer_literal_head(text, sc, (base, hbase, sbase), e, behind);
         self.finish_hits(sc, hbase, sbase);
     }
 
@@ -586,32 +586,37 @@ impl TemplateSet {
     /// %zu:`, `Invalid package.json: %v` around `%v while parsing %v`. A
     /// message wraps another by putting words before it far more often
     /// than after, and the hole-led template still explains the inner
-    /// layer, inside the other's hole.
+    /// layer, inside the other's hole. `behind` an unknown head, where
+    /// templates start wherever their words occur, the same holds for a
+    /// template that starts earlier and holds the best one in its last
+    /// hole (`rpc error: code = %s desc = %s` around `grpc: received
+    /// message larger than max (%d vs. %d)`, which has more words).
     fn prefer_literal_head(
         &self,
         text: &str,
         sc: &mut Scratch,
-        base: usize,
-        hbase: usize,
-        sbase: usize,
+        (base, hbase, sbase): (usize, usize, usize),
         e: usize,
+        behind: bool,
     ) {
         let Some(first) = sc.hits.get(hbase).copied() else {
             return;
         };
         let x = &self.anchored[first.entry as usize];
-        if !matches!(self.segs(x).first(), Some(Seg::Hole { .. }))
-            || sc.spans.get(sbase).is_none_or(|s| s.len() == 0)
-        {
+        let lead = sc.spans.get(sbase).copied();
+        let hole_led = matches!(self.segs(x).first(), Some(Seg::Hole { .. }))
+            && lead.is_some_and(|s| s.len() > 0);
+        if !hole_led && !behind {
             return;
         }
+        let lead_end = lead.map_or(first.start, |s| s.end);
         let mut worded = None;
         for i in base..sc.cands.len() {
             let c = sc.cands[i];
             let y = &self.anchored[c.entry as usize];
-            let lead_end = sc.spans[sbase].end;
-            let starts = c.start as usize == first.start
-                || (first.start..lead_end).contains(&(c.start as usize));
+            let at = c.start as usize;
+            let starts = hole_led && (first.start..lead_end.max(first.start + 1)).contains(&at)
+                || behind && at < first.start;
             if !starts || !self.leads_with_words(y) {
                 continue;
             }
