@@ -108,3 +108,35 @@ fn behind_an_unknown_head_the_earlier_of_two_nested_templates_is_outer() {
     let text = "sending logs: writing logs: rpc failure: code = Exhausted desc = grpc: received message larger than max (5 vs. 4)";
     assert_eq!(layers_of(&s, text), [vec![1], vec![2]]);
 }
+
+#[test]
+fn a_message_with_a_colon_of_its_own_moves_the_split_between_two_holes() {
+    let chain = |v: &str| hole(HoleKind::Any, v, true);
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("plugin load failed: "),
+                chain("%v"),
+                lit(": "),
+                chain("%w"),
+            ]),
+            1,
+        ),
+        (
+            tpl(vec![
+                lit("no config found in "),
+                hole(HoleKind::Any, "%s", false),
+                lit(": "),
+                chain("%w"),
+            ]),
+            2,
+        ),
+        (tpl(vec![lit("plugin not initialized")]), 3),
+        (tpl(vec![lit("failed to load config")]), 4),
+    ]);
+    let text = "plugin load failed: no config found in /etc/x: plugin not initialized: failed to load config";
+    assert_eq!(layers_of(&s, text), [vec![1], vec![2], vec![3], vec![4]]);
+    // A first hole that is a message already keeps the first split.
+    let text = "plugin load failed: plugin not initialized: failed to load config";
+    assert_eq!(layers_of(&s, text), [vec![1], vec![3], vec![4]]);
+}

@@ -229,3 +229,61 @@ fn inside_quotes(text: &str, span: Span) -> Span {
         span
     }
 }
+
+impl TemplateSet {
+    /// `cni config load failed: %v: %w` over `…: no network config found in
+    /// /etc/cni/net.d: cni plugin not initialized: failed to load cni
+    /// config`: holes apart by `: ` split at the first `: ` the text has,
+    /// but a message inside the earlier hole may hold a `: ` of its own
+    /// (`no network config found in %s: %w`). When the earlier hole's text
+    /// is no whole message and running it on to a later `: ` of the next
+    /// (last) hole makes it one, the split moves there. `holes` are the
+    /// first hit's hole spans, changed in place.
+    pub(super) fn resplit_at_colons(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        segs: &[Seg],
+        first_hole: usize,
+    ) {
+        let [.., Seg::Hole { .. }, Seg::Lit { len: 2, first, .. }, Seg::Hole { .. }] = segs else {
+            return;
+        };
+        if first.to_le_bytes()[..2] != *b": " {
+            return;
+        }
+        let holes = segs
+            .iter()
+            .filter(|s| matches!(s, Seg::Hole { .. }))
+            .count();
+        let (left, right) = (first_hole + holes - 2, first_hole + holes - 1);
+        let (a, b) = (sc.spans[left], sc.spans[right]);
+        if a.len() == 0 || b.len() == 0 || self.explains_whole(cx, sc, a) {
+            return;
+        }
+        let bytes = cx.text.as_bytes();
+        let mut from = b.start;
+        for _ in 0..3 {
+            let Some(p) = crate::bytes::colon_space(&bytes[from..b.end]) else {
+                return;
+            };
+            let at = from + p;
+            if self.explains_whole(cx, sc, Span::new(a.start, at)) {
+                sc.spans[left] = Span::new(a.start, at);
+                sc.spans[right] = Span::new(at + 2, b.end);
+                return;
+            }
+            from = at + 2;
+        }
+    }
+
+    /// Whether some template explains all of `span` from its start.
+    fn explains_whole(&self, cx: &Cx<'_>, sc: &mut Scratch, span: Span) -> bool {
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        self.explain_whole(cx, sc, span);
+        let found = sc.hits.len() > hbase;
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
+        found
+    }
+}

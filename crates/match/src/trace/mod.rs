@@ -365,6 +365,7 @@ impl TemplateSet {
         let first_hole = first.holes as usize;
         let mut hole = first_hole;
         let segs = self.segs(x);
+        self.resplit_at_colons(cx, sc, segs, first_hole);
         for (i, seg) in segs.iter().enumerate() {
             if let Seg::Hole {
                 chain,
