@@ -146,6 +146,7 @@ fn strip_heads(line: &str, hints: &mut Hints) -> Heads {
         let rest = &line[pos..];
         let skip = leading_space(rest)
             .or_else(|| bullet(rest))
+            .or_else(|| comment_mark(rest, hints))
             .or_else(|| klog_header(rest, hints))
             .or_else(|| timestamp(rest))
             .or_else(|| syslog_host_tag(rest, sp, || pos > 0 && is_syslog_date_time(&line[last..])))
@@ -184,6 +185,19 @@ fn strip_heads(line: &str, hints: &mut Hints) -> Heads {
         nginx_log,
         logrus: logrus == Some(last) && pos > 0,
     }
+}
+
+/// `# WARN[0000] failed to load plugin …`: a log line pasted as a shell
+/// comment. The `# ` is a head only before a logger's header (logrus's or
+/// a timestamp), so that a message of its own that starts with `#` stays.
+#[inline]
+fn comment_mark(s: &str, hints: &mut Hints) -> Option<usize> {
+    let rest = s.strip_prefix("# ")?;
+    let header = logrus_header(rest).is_some() || timestamp(rest).is_some() || {
+        let mut scratch = hints.clone();
+        klog_header(rest, &mut scratch).is_some()
+    };
+    header.then_some(2)
 }
 
 /// A JSON or logfmt line's parts after its heads, and the prefix before

@@ -300,6 +300,27 @@ fn logrus_terminal_lines_give_message_and_error_fields() {
 }
 
 #[test]
+fn a_log_line_pasted_as_a_shell_comment_keeps_its_header() {
+    let p = prepare(
+        r#"  # WARN[0000] failed to load plugin x  error="path /y must be a btrfs filesystem""#,
+    );
+    assert_eq!(p.prefix, "  # WARN[0000] ");
+    let texts: Vec<&str> = p.parts.iter().map(|p| p.text.as_ref()).collect();
+    assert_eq!(
+        texts,
+        vec![
+            "failed to load plugin x",
+            "path /y must be a btrfs filesystem"
+        ]
+    );
+    let p = prepare("# 2026-12-02T08:05:31Z listening on :80");
+    assert_eq!(p.parts[0].text, "listening on :80");
+    // Without a header after it, `#` is the message's own.
+    let p = prepare("# of retries exceeded");
+    assert_eq!(p.parts[0].text, "# of retries exceeded");
+}
+
+#[test]
 fn logrus_messages_with_two_spaces_but_no_fields_stay_whole() {
     for line in [
         "INFO[0001] stop  requested now",
