@@ -585,10 +585,11 @@ impl Explainer {
             .then_some(q)
     }
 
-    /// The first reading behind one of the line's heads (ending before
-    /// `first`, where the plain reading's outermost frame starts; a head
-    /// may read as a message of its own) that finds more layers than
-    /// `plain` and leaves nothing unmatched.
+    /// The first reading behind one of the line's heads (ending at or
+    /// before `first`, where the plain reading's outermost frame starts; a
+    /// head may read as a message of its own) that finds more layers than
+    /// `plain`, or as many where `plain` left its head unmatched, and
+    /// leaves nothing unmatched.
     #[cold]
     #[inline(never)]
     fn behind_heads<'a, G: Gather>(
@@ -600,7 +601,7 @@ impl Explainer {
     ) -> Option<(prefix::Prepared<'a>, G)> {
         prefix::layer_heads(line)
             .into_iter()
-            .filter(|at| *at < first)
+            .filter(|at| *at <= first)
             .find_map(|at| {
                 let mut q = prefix::behind_head(line, at)?;
                 add_hints(&mut q, hints);

@@ -108,10 +108,14 @@ pub(crate) trait Gather: Default {
     /// Whether this reading, of a text whose other reading `other` found
     /// its outermost frame only mid-text (an earlier layer unread:
     /// `curl: option --bogus: is unknown` found `is unknown` alone), finds
-    /// more layers and leaves no more text unmatched.
+    /// more layers, or as many where the other left text unmatched (its
+    /// head), and leaves no text unmatched.
     fn recovers_layers_of(&self, other: &Self) -> bool {
         match (self.shape(), other.shape()) {
-            (Some(a), Some(b)) => b.starts_mid_text() && a.frames > b.frames && !a.unmatched,
+            (Some(a), Some(b)) => {
+                let more = a.frames > b.frames || a.frames == b.frames && b.unmatched;
+                b.starts_mid_text() && more && !a.unmatched
+            }
             _ => false,
         }
     }

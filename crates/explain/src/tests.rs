@@ -445,7 +445,7 @@ fn a_head_that_ends_like_a_prefix_does_not_hide_a_layer() {
     let e = ex.explain(line);
     let ids: Vec<&str> = e.frames.iter().map(|f| f.candidates[0].id).collect();
     assert_eq!(ids, ["status", "max"], "{e:?}");
-    assert_eq!(e.prefix, "could not sync: ");
+    assert_eq!(e.prefix, "could not sync: ", "{e:?}");
 }
 
 #[test]

@@ -6,7 +6,8 @@
 use super::{is_text, M};
 use crate::expr::Read;
 use crate::flow;
-use crate::tree::Cx;
+use crate::message::MsgPart;
+use crate::tree::{self, Cx};
 use errdex_model::{ErrorType, Severity};
 use tree_sitter::Node;
 
@@ -152,12 +153,45 @@ pub(super) fn kept(n: Node<'_>, cx: &mut Cx<'_>) {
     } else {
         ".="
     };
+    let next = appended_next(n, name, cx);
     for text in texts {
-        let (message, holes): Read = M.message_of(text, cx);
+        let (mut message, mut holes): Read = M.message_of(text, cx);
+        if let Some(value) = &next {
+            message.push(MsgPart::Hole);
+            holes.push(value.clone());
+        }
         if flow::words(&message) > 0 {
             cx.push_kept_message_as(n, op, message, holes, name);
         }
     }
+}
+
+/// `$errStr .= "Expected: ";` then `$errStr .= implode(', ', $expected);`:
+/// a value the next statement appends to the same variable continues the
+/// text, as its hole. The value's source, when the next statement is
+/// such an append of no text.
+fn appended_next(n: Node<'_>, name: &str, cx: &Cx<'_>) -> Option<String> {
+    let statement = n.parent().filter(|p| p.kind() == "expression_statement")?;
+    let next = tree::next_statement(statement)?;
+    let append = next.named_child(0).filter(|a| {
+        next.kind() == "expression_statement" && a.kind() == "augmented_assignment_expression"
+    })?;
+    let is_append = append
+        .child_by_field_name("operator")
+        .is_some_and(|o| cx.text(o) == ".=");
+    let same = append
+        .child_by_field_name("left")
+        .is_some_and(|l| cx.text(l) == name);
+    // `implode(', ', $list)` starts with a literal but is a value.
+    let joined = |v: Node<'_>| {
+        v.kind() == "function_call_expression"
+            && v.child_by_field_name("function")
+                .is_some_and(|f| matches!(cx.text(f).trim_start_matches('\\'), "implode" | "join"))
+    };
+    let value = append
+        .child_by_field_name("right")
+        .filter(|v| !is_text(*v) || joined(*v))?;
+    (is_append && same).then(|| cx.text(value).to_string())
 }
 
 /// Whether `n` is inside a method of a class named `…Exception` or
@@ -271,6 +305,36 @@ class SolverProblemsException extends \RuntimeException {
                 "Run the list command to see them",
                 "  Problem %v%v",
                 "Potential causes:\n - A typo in the package name",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_value_appended_next_to_the_same_name_continues_the_text() {
+        let s = patterns_of(
+            "src/Parser.php",
+            r#"<?php
+class Parser {
+    function fail($expected, $extra) {
+        $errStr = 'Parse error on line 3';
+        $errStr .= (count($expected) > 1) ? "Expected one of: " : "Expected: ";
+        $errStr .= implode(', ', $expected);
+        $errStr .= " - It appears you have a trailing comma";
+        $errStr .= " and more";
+        throw new ParsingException($errStr);
+    }
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "Parse error on line 3Expected one of: ",
+                "Parse error on line 3Expected: ",
+                "Expected one of: %v",
+                "Expected: %v",
+                " - It appears you have a trailing comma",
+                " and more"
             ]
         );
     }

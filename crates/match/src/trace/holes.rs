@@ -235,9 +235,10 @@ impl TemplateSet {
     /// /etc/cni/net.d: cni plugin not initialized: failed to load cni
     /// config`: holes apart by `: ` split at the first `: ` the text has,
     /// but a message inside the earlier hole may hold a `: ` of its own
-    /// (`no network config found in %s: %w`). When the earlier hole's text
-    /// is no whole message and running it on to a later `: ` of the next
-    /// (last) hole makes it one, the split moves there. `holes` are the
+    /// (`no network config found in %s: %w`). When the earlier hole holds
+    /// an error (a chain hole), its text is no whole message and running
+    /// it on to a later `: ` of the next (last) hole makes it one, the
+    /// split moves there; a plain value's hole keeps the first split. `holes` are the
     /// first hit's hole spans, changed in place.
     pub(super) fn resplit_at_colons(
         &self,
@@ -246,7 +247,9 @@ impl TemplateSet {
         segs: &[Seg],
         first_hole: usize,
     ) {
-        let [.., Seg::Hole { .. }, Seg::Lit { len: 2, first, .. }, Seg::Hole { .. }] = segs else {
+        let [.., Seg::Hole { chain: true, .. }, Seg::Lit { len: 2, first, .. }, Seg::Hole { .. }] =
+            segs
+        else {
             return;
         };
         if first.to_le_bytes()[..2] != *b": " {
