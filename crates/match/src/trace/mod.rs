@@ -283,18 +283,11 @@ impl TemplateSet {
         if !self.leads_with_hole(&sc.spans, first) {
             return;
         }
-        let cbase = sc.cands.len();
-        self.candidates(sc, span, false);
-        let fbase = sc.cands.len();
-        self.floating(sc, cbase, span, outermost);
-        sc.cands.drain(cbase..fbase);
-        sc.cands[cbase..].sort_unstable();
+        let cbase = self.floating_candidates(sc, span, outermost);
         // The hits' spans are final ranges now: make them counts again for
         // the comparison, which reorders nothing when it finds no better.
         for h in &mut sc.hits[hbase..] {
-            let start = h.holes as usize;
             h.holes = self.hole_count(h) as u32;
-            debug_assert!(start >= sbase);
         }
         self.prefer_literal_head(cx.text, sc, (cbase, hbase, sbase), span.end, false);
         self.finish_hits(sc, hbase, sbase);
@@ -307,14 +300,22 @@ impl TemplateSet {
     /// it occurs, and appends the best hits.
     #[inline]
     fn behind_head(&self, cx: &Cx<'_>, sc: &mut Scratch, span: Span, outermost: bool) {
+        let cbase = self.floating_candidates(sc, span, outermost);
+        self.best(cx.text, sc, cbase, span.end, true);
+        sc.cands.truncate(cbase);
+    }
+
+    /// Appends, sorted, the candidates of `span` that start where their
+    /// first literal occurs behind a head ([`TemplateSet::floating`]);
+    /// gives where they start in `sc.cands`.
+    fn floating_candidates(&self, sc: &mut Scratch, span: Span, outermost: bool) -> usize {
         let cbase = sc.cands.len();
         self.candidates(sc, span, false);
         let fbase = sc.cands.len();
         self.floating(sc, cbase, span, outermost);
         sc.cands.drain(cbase..fbase);
         sc.cands[cbase..].sort_unstable();
-        self.best(cx.text, sc, cbase, span.end, true);
-        sc.cands.truncate(cbase);
+        cbase
     }
 
     /// Glue: `a: b` where `a` is a whole message of its own and `b` another
