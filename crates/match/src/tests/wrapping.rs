@@ -110,6 +110,80 @@ fn behind_an_unknown_head_the_earlier_of_two_nested_templates_is_outer() {
 }
 
 #[test]
+fn behind_an_unknown_head_the_outer_template_may_hold_an_unknown_layer_before_the_inner() {
+    // The outer hole holds a wrapped error, or a plain message string.
+    for chain in [true, false] {
+        an_unknown_layer_between_outer_and_inner(chain);
+    }
+}
+
+fn an_unknown_layer_between_outer_and_inner(chain: bool) {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("rpc failure: code = "),
+                any("%s"),
+                lit(" desc = "),
+                hole(HoleKind::Any, "%s", chain),
+            ]),
+            1,
+        ),
+        (
+            tpl(vec![
+                lit("failed to unpack layer on store "),
+                any("%s"),
+                lit(": "),
+                hole(HoleKind::Any, "%w", true),
+            ]),
+            2,
+        ),
+        (tpl(vec![lit("not found")]), 3),
+        (
+            tpl(vec![
+                lit("failed to copy: "),
+                hole(HoleKind::Any, "%w", true),
+            ]),
+            4,
+        ),
+    ]);
+    // A short template, most of its text held in its hole, is still the
+    // layer after an unknown one.
+    let short = "fetching failed: rpc failure: code = Unknown desc = failed to get image \"x\": failed to copy: reader for blob sha256:0123456789abcdef: failed open: not found";
+    assert_eq!(layers_of(&s, short), [vec![1], vec![4], vec![3]]);
+    // In a plain hole, a message behind an unknown layer that ends with a
+    // value must explain a good share of the rest.
+    if !chain {
+        let value = "fetching failed: rpc failure: code = Unknown desc = Error: cannot resolve 'fs' in '/home/someone/projects/app/node_modules/glob'";
+        let s = set(vec![
+            (
+                tpl(vec![
+                    lit("rpc failure: code = "),
+                    any("%s"),
+                    lit(" desc = "),
+                    any("%s"),
+                ]),
+                1,
+            ),
+            (tpl(vec![lit("cannot resolve "), any("%s")]), 5),
+        ]);
+        assert_eq!(layers_of(&s, value), [vec![1]]);
+    }
+    // `fetching failed: ` and `failed to get image "x": ` are layers no
+    // template explains; the rpc template still holds the rest.
+    let text = "fetching failed: rpc failure: code = Unknown desc = failed to get image \"x\": failed to unpack layer on store disk: not found";
+    assert_eq!(layers_of(&s, text), [vec![1], vec![2], vec![3]]);
+    let t = s.trace(text, &Hints::default());
+    assert_eq!(t.frames[0].start, "fetching failed: ".len());
+    // The layer between is reported as text nobody explains.
+    let unknown: Vec<&str> = t.unmatched.iter().map(|&(a, b)| &text[a..b]).collect();
+    assert!(
+        unknown.iter().any(|u| u.starts_with("failed to get image")),
+        "{unknown:?}"
+    );
+}
+
+#[test]
 fn a_message_with_a_colon_of_its_own_moves_the_split_between_two_holes() {
     let chain = |v: &str| hole(HoleKind::Any, v, true);
     let s = set(vec![

@@ -121,7 +121,9 @@ impl TemplateSet {
     /// A plain `%s` or `%q` hole filled with a whole message of the atlas
     /// (click's `Error: {message}`, gRPC's `desc = %s`): a layer of its
     /// own when a template explains all of it (inside its quotes for
-    /// `%q`); otherwise it stays a value. Whether it was a layer.
+    /// `%q`), or all of it after a layer nobody explains that ends with
+    /// `: ` (`desc = failed to get image "x": failed to unpack …`);
+    /// otherwise it stays a value. Whether it was a layer.
     pub(super) fn message_in_hole<S: Sink>(
         &self,
         cx: &Cx<'_>,
@@ -139,19 +141,35 @@ impl TemplateSet {
         }
         let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
         self.explain_whole(cx, sc, span);
+        if sc.hits.len() == hbase {
+            self.behind_head(cx, sc, span, false);
+        }
         // Its literals must be a good share of it: a short template whose
         // holes take most of a value (`failed to destroy %s: %w`) is a
         // guess, not a layer.
         let first = sc.hits[hbase..].first().copied();
+        let held = first.map_or(span, |h| Span::new(h.start, span.end));
         let explains = first.is_some_and(|h| {
             let x = &self.anchored[h.entry as usize];
+            // Behind a layer of its own, a message that leads with words
+            // and wraps an error (`failed to copy: %w`) is the next layer
+            // of a chain; one that ends with a value (`Can't resolve %s`)
+            // must explain a good share, as anywhere.
+            let segs = self.segs(x);
+            let behind = h.start > span.start
+                && matches!(segs.first(), Some(Seg::Lit { len, .. }) if *len as usize >= MIN_HOLE_MESSAGE)
+                && matches!(segs.last(), Some(Seg::Hole { chain: true, .. }));
             // The template's own literals first: its holes are read only
             // when those are too few.
-            x.lit_len as usize * HOLE_MESSAGE_SHARE >= span.len()
-                || self.explained_len(cx, sc, h) * HOLE_MESSAGE_SHARE >= span.len()
+            behind
+                || x.lit_len as usize * HOLE_MESSAGE_SHARE >= held.len()
+                || self.explained_len(cx, sc, h) * HOLE_MESSAGE_SHARE >= held.len()
         });
         if explains {
-            self.push_frame(cx, sc, hbase, span, depth + 1, out);
+            if held.start > span.start {
+                out.unmatched(Span::new(span.start, held.start));
+            }
+            self.push_frame(cx, sc, hbase, held, depth + 1, out);
         }
         sc.hits.truncate(hbase);
         sc.spans.truncate(sbase);

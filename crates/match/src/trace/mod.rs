@@ -655,8 +655,11 @@ impl TemplateSet {
         }
     }
 
-    /// Whether `outer`'s template ends with a chain hole (a wrapped error)
-    /// whose text, `spans`' last, the `inner` hit's template explains.
+    /// Whether `outer`'s template ends with a hole (a wrapped error) whose
+    /// text, `spans`' last, the `inner` hit's template explains: from the
+    /// hole's start, or after a layer nobody explains that ends with `: `
+    /// (`desc = failed to get image "x": ` before the inner message, which
+    /// the trace then reports as unknown).
     fn wraps(
         &self,
         text: &str,
@@ -671,6 +674,10 @@ impl TemplateSet {
         };
         if last.end != e || last.len() == 0 {
             return false;
+        }
+        if inner.start > last.start {
+            // The inner hit was verified from its start to `e` already.
+            return text.as_bytes()[..inner.start].ends_with(b": ");
         }
         let mark = sc.spans.len();
         let c = Cand {
