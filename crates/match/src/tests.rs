@@ -699,13 +699,28 @@ fn a_whole_message_before_a_logger_detail_is_its_head() {
     assert_eq!(t.unmatched.len(), 1);
     assert_eq!(
         crate::trace::tail_cuts("short. tail (x)"),
-        [None, None, None, None]
+        [None, None, None, None, None]
     );
     // A text that is one parenthesised group has no head before it.
     assert_eq!(
         crate::trace::tail_cuts("(a long text in parentheses)"),
-        [None, None, None, None]
+        [None, None, None, None, None]
     );
+}
+
+#[test]
+fn a_whole_message_before_a_clause_another_version_added_is_its_head() {
+    let s = set(vec![(
+        tpl(vec![lit("link: the channel is shutting down")]),
+        1,
+    )]);
+    let text = "link: the channel is shutting down; try again later.";
+    let t = s.trace(text, &Hints::default());
+    assert_eq!(t.frames.iter().map(payloads).collect::<Vec<_>>(), [vec![1]]);
+    let left: Vec<&str> = t.unmatched.iter().map(|&(a, b)| &text[a..b]).collect();
+    assert_eq!(left, ["; try again later."]);
+    // A `;` inside a word or before no space is no clause mark.
+    assert_eq!(crate::trace::tail_cuts("a long message;no space")[3], None);
 }
 
 #[test]

@@ -242,13 +242,15 @@ fn cut_end(text: &str) -> Option<usize> {
 /// parentheses at its end (nginx's `ngx_ssl_error`: `… failed (SSL:
 /// …)`); after its last and its first sentence end (`. ` after a word: a
 /// sentence another version appended, `Fatal: Can't initialize Background
-/// Jobs. Error message: …`); before a space that starts words in another
-/// script (a user's question after the message).
-pub(crate) fn tail_cuts(text: &str) -> [Option<usize>; 4] {
+/// Jobs. Error message: …`); before its first clause mark (`; ` after a
+/// word: `the connection is closing; please retry.`); before a space
+/// that starts words in another script (a user's question after the
+/// message).
+pub(crate) fn tail_cuts(text: &str) -> [Option<usize>; 5] {
     const MIN_HEAD: usize = 16;
     let b = text.as_bytes();
     if b.len() <= MIN_HEAD {
-        return [None; 4];
+        return [None; 5];
     }
     let (mut first, mut last) = (None, None);
     for dot in memchr::memchr_iter(b'.', &b[MIN_HEAD - 1..]) {
@@ -258,6 +260,9 @@ pub(crate) fn tail_cuts(text: &str) -> [Option<usize>; 4] {
             last = Some(p);
         }
     }
+    let clause = memchr::memchr_iter(b';', &b[MIN_HEAD..])
+        .map(|p| MIN_HEAD + p)
+        .find(|&p| b.get(p + 1) == Some(&b' ') && b[p - 1].is_ascii_alphanumeric());
     // Only a text that ends in another script.
     let other_script = (b[b.len() - 1] >= 0x80)
         .then(|| {
@@ -284,6 +289,7 @@ pub(crate) fn tail_cuts(text: &str) -> [Option<usize>; 4] {
         detail,
         last,
         first.filter(|f| Some(*f) != last),
+        clause,
         other_script,
     ]
 }
