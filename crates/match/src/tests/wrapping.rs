@@ -214,3 +214,45 @@ fn a_message_with_a_colon_of_its_own_moves_the_split_between_two_holes() {
     let text = "plugin load failed: plugin not initialized: failed to load config";
     assert_eq!(layers_of(&s, text), [vec![1], vec![3], vec![4]]);
 }
+
+#[test]
+fn words_around_an_error_alone_are_a_layer_in_a_plain_hole() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let chain = |v: &str| hole(HoleKind::Any, v, true);
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("rpc failure: code = "),
+                any("%s"),
+                lit(" desc = "),
+                any("%s"),
+            ]),
+            1,
+        ),
+        (tpl(vec![lit("latest pick error: "), chain("%v")]), 2),
+        (
+            tpl(vec![
+                lit("connection error: desc = "),
+                hole(HoleKind::Quoted, "%q", false),
+            ]),
+            3,
+        ),
+        (
+            tpl(vec![
+                lit("failed to destroy "),
+                any("%s"),
+                lit(": "),
+                chain("%w"),
+            ]),
+            4,
+        ),
+    ]);
+    // Its words are a small share of the hole, but only the error it wraps
+    // can take the rest.
+    let text = "rpc failure: code = Deadline desc = latest pick error: all links are down, last link error: connection error: desc = \"dial tcp 10.0.0.1:2379: connection refused\"";
+    assert_eq!(layers_of(&s, text), [vec![1], vec![2], vec![3]]);
+    // A value hole before the error could take any words: that template
+    // must explain a good share of the hole.
+    let value = "rpc failure: code = Unknown desc = failed to destroy network for sandbox \"0123456789abcdef0123456789abcdef\": del cmd: failed to process delete request";
+    assert_eq!(layers_of(&s, value), [vec![1]]);
+}

@@ -151,14 +151,16 @@ impl TemplateSet {
         let held = first.map_or(span, |h| Span::new(h.start, span.end));
         let explains = first.is_some_and(|h| {
             let x = &self.anchored[h.entry as usize];
-            // Behind a layer of its own, a message that leads with words
-            // and wraps an error (`failed to copy: %w`) is the next layer
-            // of a chain; one that ends with a value (`Can't resolve %s`)
-            // must explain a good share, as anywhere.
+            // A message that leads with words and wraps an error (`failed
+            // to copy: %w`) is the next layer of a chain behind a layer
+            // of its own, and anywhere when it is only those words and the
+            // error (`latest balancer error: %v`): no value hole can take
+            // words of the text. One that ends with a value (`Can't
+            // resolve %s`) must explain a good share, as anywhere.
             let segs = self.segs(x);
-            let behind = h.start > span.start
-                && matches!(segs.first(), Some(Seg::Lit { len, .. }) if *len as usize >= MIN_HOLE_MESSAGE)
+            let wraps_an_error = matches!(segs.first(), Some(Seg::Lit { len, .. }) if *len as usize >= MIN_HOLE_MESSAGE)
                 && matches!(segs.last(), Some(Seg::Hole { chain: true, .. }));
+            let behind = wraps_an_error && (h.start > span.start || segs.len() == 2);
             // The template's own literals first: its holes are read only
             // when those are too few.
             behind
