@@ -364,6 +364,7 @@ fn may_be_marker(t: &str) -> bool {
             | [b'C', b'a', ..]
             | [b'S', b't', ..]
             | [b'#', ..]
+            | [b'I', b'n', b' ', ..]
     )
 }
 

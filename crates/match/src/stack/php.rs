@@ -17,17 +17,31 @@ pub(super) struct Php {
     more: Option<(usize, Hints)>,
     /// The lines of the PHP message that frames hint.
     message: Vec<usize>,
+    /// Inside a Symfony Console error block, under its `In F.php line
+    /// 12:` header: the header's hints, and the width its lines are
+    /// padded to once one came.
+    console: Option<(Hints, Option<usize>)>,
 }
 
 impl StackReader for Php {
     #[inline]
     fn open(&self) -> bool {
-        self.more.is_some() || self.open
+        self.more.is_some() || self.open || self.console.is_some()
     }
 
     fn read(&mut self, line: &Line<'_>, block: &mut Block<'_, '_>) -> bool {
         if let Some((left, hints)) = self.more.take() {
             self.continued(line, block, left, hints);
+            return true;
+        }
+        if self.console.is_some() && self.console_line(line, block) {
+            return true;
+        }
+        if let Some(hints) = line.marked.then(|| console_header(line.trimmed)).flatten() {
+            // The header is a message of its own (Symfony's `In %s line
+            // %s:`).
+            self.console = Some((hints, None));
+            block.message(StackLine::message(0, None));
             return true;
         }
         if let Some((class, start)) = line
@@ -83,6 +97,30 @@ impl Php {
         }
         block.message(s);
         self.message.push(block.out.len() - 1);
+    }
+
+    /// A line of a Symfony Console error block: a line of its message
+    /// carries the header's hints. The block's lines are indented by two
+    /// spaces and padded to one width (blank ones too, which a log reader
+    /// may have dropped); the first line that is not ends the block.
+    /// Whether the line was the message's.
+    fn console_line(&mut self, line: &Line<'_>, block: &mut Block<'_, '_>) -> bool {
+        let Some((hints, width)) = self.console.as_mut() else {
+            return false;
+        };
+        if line.trimmed.is_empty() {
+            return false;
+        }
+        let w = line.text.chars().count();
+        if line.indent != 2 || width.is_some_and(|width| width != w) {
+            self.console = None;
+            return false;
+        }
+        *width = Some(w);
+        let mut s = StackLine::message(line.indent, None);
+        s.hints = hints.clone();
+        block.message(s);
+        true
     }
 
     /// An uncaught exception's first line.
@@ -165,6 +203,22 @@ fn php_uncaught(line: &str, in_php: bool) -> Option<(String, usize)> {
     }
     let start = line.len() - rest.len() + class.len() + 2;
     Some((class.trim_start_matches('\\').to_string(), start))
+}
+
+/// Symfony Console's header above an exception's message block, `In
+/// Config.php line 582:`: the file and the line it was thrown at, as
+/// hints.
+fn console_header(t: &str) -> Option<Hints> {
+    let (file, n) = t
+        .strip_prefix("In ")?
+        .strip_suffix(':')?
+        .split_once(" line ")?;
+    let plausible = file.ends_with(".php") && !file.contains(' ');
+    let n: u32 = n.parse().ok()?;
+    plausible.then(|| Hints {
+        files: vec![file.to_string()],
+        line: Some(n),
+    })
 }
 
 /// The ` in /path/F.php:12` that ends a PHP exception's message: where it

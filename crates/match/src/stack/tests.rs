@@ -347,3 +347,37 @@ InvalidArgumentException: caught and printed";
     assert_eq!(text(19), "caught and printed");
     assert!(read[19].hints.files.is_empty());
 }
+
+#[test]
+fn a_symfony_console_block_is_hinted_by_its_header() {
+    let block = "\nIn Settings.php line 91:\n                               \n  Could not open the settings  \n  file at /etc/app.json        \n                               \n\n  run [--dry-run]\nIn the beginning the log said this:";
+    let all: Vec<&str> = block.lines().collect();
+    // As read, and as a log reader that drops blank lines hands it over.
+    let unblank: Vec<&str> = all
+        .iter()
+        .copied()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    for lines in [all, unblank] {
+        let read = read(&lines);
+        let hinted: Vec<&str> = (0..lines.len())
+            .filter(|&i| read[i].hints.files == ["Settings.php"] && read[i].hints.line == Some(91))
+            .map(|i| lines[i].trim())
+            .collect();
+        // The block's two lines of message; not what follows, though
+        // indented as they are.
+        assert_eq!(
+            hinted,
+            ["Could not open the settings", "file at /etc/app.json"]
+        );
+        let header = lines
+            .iter()
+            .position(|l| l.starts_with("In Settings"))
+            .unwrap();
+        assert_eq!(read[header].role, Role::Message);
+        // A line that starts with `In ` but is no header is a message.
+        let other = lines.len() - 1;
+        assert_eq!(read[other].role, Role::Message);
+        assert!(read[other].hints.files.is_empty());
+    }
+}
