@@ -501,6 +501,66 @@ fn class_message(n: Node<'_>, msg: Node<'_>, callee: &str, cx: &mut Cx<'_>) {
     cx.push(site, message, holes, n);
 }
 
+/// `AxiosError.call(this, message == null ? 'canceled' : message, …)`
+/// in `function CanceledError(message, …)`: an error constructor written
+/// as a function calls its parent's as `super(…)` does in a class; the
+/// text it passes (each text branch of a `?:`) is its message.
+fn constructor_call(
+    n: Node<'_>,
+    (callee, parent): (&str, &str),
+    args: &[Node<'_>],
+    cx: &mut Cx<'_>,
+) {
+    let (Some(this), Some(msg)) = (args.first(), args.get(1)) else {
+        return;
+    };
+    if cx.text(*this) != "this" || error_class_severity(last_name(parent)).is_none() {
+        return;
+    }
+    let Some(function) = std::iter::successors(n.parent(), |p| p.parent()).find(|p| {
+        matches!(
+            p.kind(),
+            "function_declaration" | "function_expression" | "function"
+        )
+    }) else {
+        return;
+    };
+    let name = function
+        .child_by_field_name("name")
+        .map(|c| cx.text(c))
+        .or_else(|| assigned_name(function, cx));
+    let Some((name, sev)) = name.and_then(|c| Some((c.to_string(), error_class_severity(c)?)))
+    else {
+        return;
+    };
+    let branches: Vec<Node<'_>> = match msg.kind() {
+        "ternary_expression" => ["consequence", "alternative"]
+            .into_iter()
+            .filter_map(|b| msg.child_by_field_name(b))
+            .collect(),
+        _ => vec![*msg],
+    };
+    let texts: Vec<Node<'_>> = branches.into_iter().filter(|b| is_text(*b, cx)).collect();
+    for text in texts {
+        let mut site = cx.site(text, callee, ErrorType::Exception, sev);
+        site.error_class = Some(name.clone());
+        let (message, holes) = message_of(text, cx);
+        cx.push(site, message, holes, text);
+    }
+}
+
+/// The name a function expression is assigned to (`const CanceledError =
+/// function (…) {…}`).
+fn assigned_name<'s>(function: Node<'_>, cx: &Cx<'s>) -> Option<&'s str> {
+    let parent = function.parent()?;
+    let name = match parent.kind() {
+        "variable_declarator" => parent.child_by_field_name("name")?,
+        "assignment_expression" => parent.child_by_field_name("left")?,
+        _ => return None,
+    };
+    Some(last_name(cx.text(name)))
+}
+
 /// `this.message = "…"` in an error class.
 fn this_message(n: Node<'_>, cx: &mut Cx<'_>) {
     let (Some(l), Some(r)) = (
@@ -534,6 +594,10 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     }
     let callee = cx.text(f);
     if callee.len() > 80 || callee.contains('\n') {
+        return;
+    }
+    if let Some(parent) = callee.strip_suffix(".call") {
+        constructor_call(n, (callee, parent), &args, cx);
         return;
     }
     let name = last_name(callee);
@@ -1375,6 +1439,30 @@ mod tests {
     use crate::test_support::pattern_column;
     use crate::test_support::{patterns_of, Patterns};
     use crate::{language_for_path, resolve_package};
+
+    #[test]
+    fn an_error_constructor_function_passes_its_message_to_its_parent() {
+        let s = patterns_of(
+            "lib/cancel/StoppedError.js",
+            r#"
+function StoppedError(message, config) {
+  BaseError.call(this, message == null ? 'stopped by the caller' : message, BaseError.ERR_STOPPED, config);
+  this.name = 'StoppedError';
+}
+const TimedOutError = function (ms) {
+  BaseError.call(this, `no answer within ${ms} ms`);
+};
+function Helper(x) {
+  Printer.call(this, 'not an error, a printer');
+  BaseError.call(that, 'not this object');
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            ["stopped by the caller", "no answer within %v ms"]
+        );
+    }
 
     #[test]
     fn a_message_grown_with_appends_and_thrown_is_kept_piece_by_piece() {
