@@ -42,6 +42,7 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "raise_statement" => raise(n, cx),
         "call" if !exception_init(n, cx) => call(n, cx),
         "assignment" | "return_statement" => exception_message(n, cx),
+        "augmented_assignment" => appended_piece(n, cx),
         "function_definition" => wrapper_def(n, cx),
         _ => {}
     }
@@ -385,6 +386,10 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
     } else {
         n.named_child(0)
     };
+    if value.is_some_and(|v| appended_to_itself(n, v, cx)) {
+        appended_piece(n, cx);
+        return;
+    }
     // `message = [f"Could not build url for endpoint {e!r}"]`, joined later.
     if let Some(list) = value.filter(|v| v.kind() == "list" && n.kind() == "assignment") {
         let mut cur = list.walk();
@@ -424,6 +429,39 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
     site.error_class = Some(class);
     let (message, holes) = M.message_of(value, cx);
     cx.push(site, message, holes, n);
+}
+
+/// `message = message + f" in {path}"`: a value that starts with the
+/// name it is assigned to.
+fn appended_to_itself(n: Node<'_>, value: Node<'_>, cx: &Cx<'_>) -> bool {
+    let target = n.child_by_field_name("left").map(|l| cx.text(l));
+    value.kind() == "binary_operator"
+        && value
+            .child_by_field_name("operator")
+            .is_some_and(|o| cx.text(o) == "+")
+        && value.child_by_field_name("left").map(|l| cx.text(l)) == target
+}
+
+/// `message = message + f" in {path}"` or `msg += " (while reading)"`:
+/// text appended to a message kept under a name is a piece of it (the
+/// trace finds it after the message, or in its last hole).
+fn appended_piece(n: Node<'_>, cx: &mut Cx<'_>) {
+    let target = n.child_by_field_name("left").map_or("", |l| cx.text(l));
+    let right = n.child_by_field_name("right");
+    let piece = match n.kind() {
+        "augmented_assignment" => right.filter(|_| {
+            n.child_by_field_name("operator")
+                .is_some_and(|o| cx.text(o) == "+=")
+        }),
+        _ => right.and_then(|v| v.child_by_field_name("right")),
+    };
+    let Some(piece) = piece.filter(|p| is_text(*p, cx)) else {
+        return;
+    };
+    if crate::is_message_name(target) {
+        let (message, holes) = M.message_of(piece, cx);
+        cx.push_kept_message_as(n, "+=", message, holes, target);
+    }
 }
 
 /// `msg = f"cannot open {path}"` (later `raise X(msg)`), `e.strerror =
@@ -931,6 +969,31 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 #[cfg(test)]
 mod tests {
     use crate::test_support::all_level_patterns_of;
+
+    #[test]
+    fn text_appended_to_a_kept_message_is_a_piece_of_it() {
+        let s = all_level_patterns_of(
+            "src/store/errors.py",
+            r#"
+class FormatError(StoreError):
+    def __init__(self, message, source=None):
+        if source:
+            message = message + f" in {source.path}"
+        super().__init__(message)
+
+def check(msg):
+    msg += " (while reading the index)"
+    total = total + " more"
+    count += 1
+    raise IndexError(msg)
+"#,
+        );
+        let rows: Vec<(&str, &str)> = s.iter().map(|(c, p, _)| (c.as_str(), p.as_str())).collect();
+        assert_eq!(
+            rows,
+            [("+=", " in %v"), ("+=", " (while reading the index)")]
+        );
+    }
 
     #[test]
     fn a_message_constant_with_named_placeholders_is_a_format() {

@@ -532,6 +532,27 @@ fn pieces_appended_to_a_message_are_layers_of_its_last_hole() {
     );
 }
 
+#[test]
+fn a_piece_appended_to_a_whole_message_is_a_layer_after_it() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (tpl(vec![lit("archive metadata is missing")]), 1),
+        (tpl(vec![lit(" found in "), any("%v")]), 2),
+        (tpl(vec![lit(" (while reading the index)")]), 3),
+    ]);
+    let layers = |text: &str| layers_of(&s, text);
+    assert_eq!(
+        layers("archive metadata is missing found in /tmp/x/bad-1.0.gem"),
+        [vec![1], vec![2]]
+    );
+    assert_eq!(
+        layers("archive metadata is missing (while reading the index)"),
+        [vec![1], vec![3]]
+    );
+    // Words before the piece that no template explains whole: no layers.
+    assert!(layers("archive metadata is missing somewhere found in /tmp/x").is_empty());
+}
+
 /// click's `Error: {message}` printer (1) and `BadParameter`'s `Invalid
 /// value for {hint}: {message}` (2).
 fn click_layers() -> Vec<(Template, u32)> {

@@ -277,3 +277,28 @@ end
         ]
     );
 }
+
+#[test]
+fn text_appended_to_a_kept_message_is_a_piece_of_it() {
+    let s = patterns_of(
+        "lib/store/format_error.rb",
+        r#"
+class FormatError < StoreError
+  def initialize(message, source = nil)
+    if source
+      message = message + " in #{source.path}" if source.path
+    end
+    super message
+  end
+end
+
+def check(msg)
+  msg += " (while reading the index)"
+  total = total + " more"
+  count += 1
+  raise IndexError, msg
+end
+"#,
+    );
+    assert_eq!(pattern_column(&s), [" in %v", " (while reading the index)"]);
+}

@@ -118,6 +118,87 @@ impl TemplateSet {
         }
     }
 
+    /// A whole message and a piece another statement appended to it
+    /// (`message = message + " in #{path}"`): the text splits at a space
+    /// where a piece's template explains the rest and another template
+    /// explains all before it; the message, then the piece, are layers.
+    /// Spaces are tried from the end: a piece ends the text. Whether it
+    /// split.
+    pub(super) fn message_then_piece<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        span: Span,
+        depth: usize,
+        out: &mut S,
+    ) -> bool {
+        if depth >= MAX_DEPTH || self.piece_heads.is_empty() {
+            return false;
+        }
+        let b = cx.text.as_bytes();
+        let mut to = span.end;
+        for _ in 0..MAX_PIECE_STARTS {
+            let Some(at) = b[span.start + 1..to]
+                .iter()
+                .rposition(|&c| c == b' ')
+                .map(|p| span.start + 1 + p)
+            else {
+                return false;
+            };
+            to = at;
+            let (head, rest) = (Span::new(span.start, at), Span::new(at, span.end));
+            if self.piece_heads.contains(&piece_key(&b[at..span.end]))
+                && self.explains_a_piece(cx, sc, rest)
+                && self.whole_layer(cx, sc, head, depth, out)
+            {
+                self.whole_layer(cx, sc, rest, depth, out);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether a piece's template (one that starts with a space) explains
+    /// all of `span`.
+    fn explains_a_piece(&self, cx: &Cx<'_>, sc: &mut Scratch, span: Span) -> bool {
+        if !sc.occ.iter().any(|o| span.holds(o)) {
+            return false;
+        }
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        self.explain_whole(cx, sc, span);
+        let piece = sc.hits[hbase..].first().is_some_and(|h| {
+            piece_head(self.segs(&self.anchored[h.entry as usize]))
+                .is_some_and(|n| n >= MIN_PIECE_HEAD)
+        });
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
+        piece
+    }
+
+    /// Explains all of `span` as one layer and records it, when a template
+    /// does. Whether one did.
+    fn whole_layer<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        span: Span,
+        depth: usize,
+        out: &mut S,
+    ) -> bool {
+        if !sc.occ.iter().any(|o| span.holds(o)) {
+            return false;
+        }
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        self.explain_whole(cx, sc, span);
+        let found = sc.hits.len() > hbase;
+        if found {
+            self.push_frame(cx, sc, hbase, span, depth, out);
+        }
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
+        found
+    }
+
     /// A plain `%s` or `%q` hole filled with a whole message of the atlas
     /// (click's `Error: {message}`, gRPC's `desc = %s`): a layer of its
     /// own when a template explains all of it (inside its quotes for

@@ -240,7 +240,9 @@ impl TemplateSet {
             self.behind_head(cx, sc, span, outermost);
         }
         if sc.hits.len() == hbase {
-            out.unmatched(span);
+            if !(anchored && self.message_then_piece(cx, sc, span, depth, out)) {
+                out.unmatched(span);
+            }
             return;
         }
         let start = sc.hits[hbase].start;
