@@ -85,7 +85,14 @@ fn next_line_frame<'a>(line: &Explanation<'a>, next: &Explanation<'a>) -> Option
         return None;
     }
     let text = next.input.trim_end();
-    let body = unbulleted(text);
+    // Each line may carry the log prefix the line before had (npm's
+    // `npm error ` before every line of a message of several).
+    let prefix = line.prefix.trim_end();
+    let own = match text.strip_prefix(prefix) {
+        Some(rest) if !prefix.is_empty() && rest.starts_with([' ', '\t']) => rest,
+        _ => text,
+    };
+    let body = unbulleted(own);
     let start = text.len() - body.len();
     let frame = line.frames.iter().find(|f| {
         let Some(pattern) = f.candidates.first().map(|c| c.message_pattern) else {
@@ -125,8 +132,10 @@ fn fits(pattern: &str, text: &str) -> bool {
     };
     let pieces = &pieces[1..];
     for (i, piece) in pieces.iter().enumerate() {
+        // A hole that ends the line may be empty (`npm run${wsArg}` with
+        // no workspace); others hold some text.
         if i + 1 == pieces.len() {
-            return rest.len() > piece.len() && rest.ends_with(piece);
+            return piece.is_empty() || (rest.len() > piece.len() && rest.ends_with(piece));
         }
         // Holes take the shortest text that leaves room for the next piece.
         match rest.get(1..).and_then(|r| r.find(piece)) {
@@ -248,11 +257,32 @@ mod tests {
     }
 
     #[test]
+    fn the_next_line_may_carry_the_log_prefix_of_the_line_before() {
+        let ex = Explainer::new(vec![row(
+            "missing",
+            "Missing script: \"%v\"%v\n\nTo see a list of scripts, run:\n  tool run%v",
+        )]);
+        let e = ex.explain_block(&[
+            "tool error Missing script: \"nosuch\"",
+            "tool error To see a list of scripts, run:",
+            "tool error   tool run",
+            "tool warn   tool run",
+        ]);
+        assert_eq!(tops(&e[1]), ["missing"]);
+        assert_eq!(tops(&e[2]), ["missing"]);
+        assert_eq!(e[2].frames[0].text, "tool run");
+        assert_eq!(e[2].verdict, Verdict::Traced);
+        // Another prefix is no line of the message.
+        assert!(tops(&e[3]).is_empty());
+    }
+
+    #[test]
     fn a_pattern_line_fits_a_text_that_fills_its_holes() {
         assert!(fits("install '%v'", "install 'path'"));
         assert!(fits("a %v b %s c", "a 1 b 2 c"));
         assert!(fits("no holes", "no holes"));
         assert!(!fits("install '%v'", "install ''"));
+        assert!(fits("npm run%v", "npm run"));
         assert!(!fits("install '%v'", "uninstall 'x'"));
         assert!(!fits("a %v b", "a 1 c"));
     }
