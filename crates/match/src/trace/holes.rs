@@ -87,10 +87,7 @@ impl TemplateSet {
             if rest.len() < MIN_HOLE_MESSAGE {
                 return;
             }
-            // Most spaces start no piece: told from their first four bytes.
-            if !self.piece_heads.contains(&piece_key(&b[at..span.end]))
-                || !sc.occ.iter().any(|o| rest.holds(o))
-            {
+            if !self.may_start_a_piece(sc, b, rest) {
                 from = at + 1;
                 continue;
             }
@@ -147,7 +144,7 @@ impl TemplateSet {
             };
             to = at;
             let (head, rest) = (Span::new(span.start, at), Span::new(at, span.end));
-            if self.piece_heads.contains(&piece_key(&b[at..span.end]))
+            if self.may_start_a_piece(sc, b, rest)
                 && self.explains_a_piece(cx, sc, rest)
                 && self.whole_layer(cx, sc, head, depth, out)
             {
@@ -158,12 +155,17 @@ impl TemplateSet {
         false
     }
 
+    /// Whether a piece may start `rest` of text `b`: most spaces start
+    /// none, told from their first four bytes, and a piece has an anchor.
+    fn may_start_a_piece(&self, sc: &Scratch, b: &[u8], rest: Span) -> bool {
+        self.piece_heads
+            .contains(&piece_key(&b[rest.start..rest.end]))
+            && sc.occ.iter().any(|o| rest.holds(o))
+    }
+
     /// Whether a piece's template (one that starts with a space) explains
     /// all of `span`.
     fn explains_a_piece(&self, cx: &Cx<'_>, sc: &mut Scratch, span: Span) -> bool {
-        if !sc.occ.iter().any(|o| span.holds(o)) {
-            return false;
-        }
         let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
         self.explain_whole(cx, sc, span);
         let piece = sc.hits[hbase..].first().is_some_and(|h| {
@@ -176,8 +178,9 @@ impl TemplateSet {
     }
 
     /// Explains all of `span` as one layer and records it, when a template
-    /// does. Whether one did.
-    fn whole_layer<S: Sink>(
+    /// does (the left side of glue, a message before a piece). Whether one
+    /// did.
+    pub(super) fn whole_layer<S: Sink>(
         &self,
         cx: &Cx<'_>,
         sc: &mut Scratch,

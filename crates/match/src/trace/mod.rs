@@ -335,12 +335,7 @@ impl TemplateSet {
         let mut from = s;
         while let Some(p) = bytes::colon_space(&cx.text.as_bytes()[from..e]) {
             let split = from + p;
-            let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
-            self.explain_whole(cx, sc, Span::new(s, split));
-            if sc.hits.len() > hbase {
-                self.push_frame(cx, sc, hbase, Span::new(s, split), depth, out);
-                sc.hits.truncate(hbase);
-                sc.spans.truncate(sbase);
+            if self.whole_layer(cx, sc, Span::new(s, split), depth, out) {
                 self.trace_span(cx, sc, Span::new(split + 2, e), depth + 1, false, out);
                 return true;
             }
