@@ -18,6 +18,10 @@ pub(crate) trait Sink {
     /// unmatched text (an outline, which keeps no spans, counts its
     /// unmatched text as one byte). `(false, 0)` explains it all.
     fn unexplained(&self) -> (bool, usize);
+    /// When one frame explains the text, its template's literal bytes and
+    /// the bytes it spans: how loosely it explains its text. `None` with
+    /// no frame or several (a wrapper's span holds the layers inside).
+    fn lone_frame(&self) -> Option<(usize, usize)>;
 }
 
 impl Sink for Trace {
@@ -74,6 +78,16 @@ impl Sink for Trace {
         let unmatched: usize = self.unmatched.iter().map(|(s, e)| e - s).sum();
         (self.frames.is_empty(), head + unmatched)
     }
+
+    fn lone_frame(&self) -> Option<(usize, usize)> {
+        let [f] = &self.frames[..] else {
+            return None;
+        };
+        let len = f.end - f.start;
+        // A candidate's score is its template's literal share of the span.
+        let share = f.candidates.first().map_or(0.0, |c| c.score);
+        Some(((share * len as f32).round() as usize, len))
+    }
 }
 
 impl Sink for TraceOutline {
@@ -126,5 +140,9 @@ impl Sink for TraceOutline {
     fn unexplained(&self) -> (bool, usize) {
         let head = self.head.map_or(0, |(s, e)| e - s);
         (self.frames == 0, head + usize::from(self.unmatched))
+    }
+
+    fn lone_frame(&self) -> Option<(usize, usize)> {
+        (self.frames == 1).then(|| (self.first_literal, self.first_end - self.first_start))
     }
 }

@@ -138,3 +138,47 @@ fn a_text_that_parts_from_most_of_a_template_is_traced_up_to_there() {
     )
     .is_empty());
 }
+
+#[test]
+fn a_loose_template_yields_to_one_another_version_worded_at_its_end() {
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (
+            tpl(vec![
+                lit("failed to "),
+                any("%s"),
+                lit(" "),
+                any("%s"),
+                lit(" on "),
+                any("%s"),
+                lit(" ("),
+                any("%s"),
+                lit(")"),
+            ]),
+            1,
+        ),
+        (
+            tpl(vec![
+                lit("failed to send out heartbeat on time (exceeded the "),
+                any("%v"),
+                lit(" timeout for "),
+                any("%v"),
+                lit(", to "),
+                any("%x"),
+                lit(")"),
+            ]),
+            2,
+        ),
+    ]);
+    let layers = |text: &str| layers_of(&s, text);
+    // An older release printed no `, to %x`.
+    assert_eq!(
+        layers("failed to send out heartbeat on time (exceeded the 100ms timeout for 10.198201ms)"),
+        [vec![2]]
+    );
+    // A text that begins no firmer template stays the loose one's.
+    assert_eq!(
+        layers("failed to reach peer abcdef on port 2380 (connection reset by peer)"),
+        [vec![1]]
+    );
+}

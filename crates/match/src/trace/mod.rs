@@ -157,7 +157,7 @@ impl TemplateSet {
         self.trace_whole(&cx, sc, &mut out);
         let out = self.trace_rare(&cx, sc, out);
         if !out.unexplained().0 {
-            return out;
+            return self.firmer_reading(&cx, sc, out);
         }
         if let Some(head) = self.trace_head(&cx, sc) {
             return head;

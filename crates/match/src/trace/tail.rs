@@ -42,7 +42,49 @@ impl TemplateSet {
     }
 }
 
+/// A template is loose when its literals are less than one in this many
+/// bytes of the text it explains.
+const LOOSE_SHARE: usize = 3;
+
 impl TemplateSet {
+    /// A text that one loose template explains alone (`failed to %s %s on
+    /// %s (%s)`, its holes taking most of the words) may be a
+    /// message another version worded differently at its end, whose
+    /// template shares far more of its text (etcd's `failed to send out
+    /// heartbeat on time (exceeded the %v timeout for %v, to %x)`, printed
+    /// without `, to %x` by an older release): the reading of
+    /// [`TemplateSet::trace_cut`] wins when its one layer has more than
+    /// twice the loose one's literal text.
+    pub(super) fn firmer_reading<S: Sink + Default>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        out: S,
+    ) -> S {
+        let Some((literal, len)) = out.lone_frame() else {
+            return out;
+        };
+        if literal * LOOSE_SHARE >= len {
+            return out;
+        }
+        // Loose templates explain many lines: the cut reading is tried
+        // only when a template that begins as the text does (by its first
+        // eight bytes) has the literal text to win.
+        let head = sc.text.load_n(0, cx.text.len().min(8));
+        let firmer = self.full_heads.get(&head).is_some_and(|entries| {
+            entries
+                .iter()
+                .any(|&i| self.anchored[i as usize].lit_len as usize > 2 * literal)
+        });
+        if !firmer {
+            return out;
+        }
+        match self.trace_cut::<S>(cx, sc) {
+            Some(cut) if cut.lone_frame().is_some_and(|(l, _)| l > 2 * literal) => cut,
+            _ => out,
+        }
+    }
+
     /// A text that traces to nothing may be a message cut short (at a
     /// terminal's width, a console's box, a collector's line limit, or by
     /// hand, with `...` or `…` after it): the templates it begins, with
