@@ -966,7 +966,10 @@ pub(crate) fn format_message(
     if pieces(fmt, cx, &mut ps).is_none() {
         return (vec![MsgPart::Hole], vec![cx.text(fmt).to_string()]);
     }
-    let values: Vec<String> = rest.iter().map(|a| cx.text(*a).to_string()).collect();
+    let values: Vec<String> = rest
+        .iter()
+        .map(|a| program_name(cx.text(*a), cx).unwrap_or_else(|| cx.text(*a).to_string()))
+        .collect();
     let mut message = Vec::new();
     let mut holes = Vec::new();
     let mut next = 0usize;
@@ -1001,6 +1004,27 @@ pub(crate) fn format_message(
     }
     flush(&mut buf, &mut message, &mut holes, true);
     (message, holes)
+}
+
+/// `__progname` (BSD, OpenSSH), `getprogname()` or glibc's
+/// `program_invocation_short_name` in a file that holds the program's
+/// `main`: the program's name, the file's (`ssh-keygen.c` is
+/// `ssh-keygen`), as the literal a format's `%s` then prints. In a file
+/// without `main` (a library shared by several programs) it stays a value.
+fn program_name(value: &str, cx: &Cx<'_>) -> Option<String> {
+    if !matches!(
+        value,
+        "__progname" | "getprogname()" | "program_invocation_short_name"
+    ) {
+        return None;
+    }
+    let main = memchr::memmem::find(cx.src, b"\nmain(").is_some()
+        || memchr::memmem::find(cx.src, b"int main(").is_some();
+    let file = cx.path.rsplit('/').next()?;
+    let stem = file
+        .strip_suffix(".c")
+        .or_else(|| file.strip_suffix(".cc"))?;
+    main.then(|| format!("\"{stem}\""))
 }
 
 /// How many values a printf format takes (`*` widths count, `%%` and

@@ -591,3 +591,24 @@ void check(const char *user, const char *pass) {
         ["check failed for %s", "BACKGROUND: USER: %s"]
     );
 }
+
+#[test]
+fn the_program_name_in_the_file_that_holds_main_is_its_file_name() {
+    let program = r#"
+static void load(const char *path) {
+	fprintf(stderr, "%s: %s: %s\n", __progname, path, strerror(errno));
+	fprintf(stderr, "%s: cannot read %s\n", getprogname(), path);
+}
+int
+main(int argc, char **argv) { return 0; }
+"#;
+    let s = crate::test_support::patterns_of("tools/key-gen.c", program);
+    assert_eq!(
+        pattern_column(&s),
+        ["key-gen: %s: %s", "key-gen: cannot read %s"]
+    );
+    // In a file without `main`, shared by programs, it is a value.
+    let library = program.replace("main(int argc", "helper(int argc");
+    let s = crate::test_support::patterns_of("tools/log.c", &library);
+    assert_eq!(pattern_column(&s), ["%s: %s: %s", "%s: cannot read %s"]);
+}
