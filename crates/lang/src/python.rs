@@ -42,7 +42,9 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "raise_statement" => raise(n, cx),
         "call" if !exception_init(n, cx) => call(n, cx),
         "assignment" | "return_statement" => exception_message(n, cx),
-        "augmented_assignment" => appended_piece(n, cx),
+        "augmented_assignment" => {
+            appended_piece(n, cx);
+        }
         "function_definition" => wrapper_def(n, cx),
         _ => {}
     }
@@ -386,8 +388,7 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
     } else {
         n.named_child(0)
     };
-    if value.is_some_and(|v| appended_to_itself(n, v, cx)) {
-        appended_piece(n, cx);
+    if n.kind() == "assignment" && appended_piece(n, cx) {
         return;
     }
     // `message = [f"Could not build url for endpoint {e!r}"]`, joined later.
@@ -431,37 +432,21 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
     cx.push(site, message, holes, n);
 }
 
-/// `message = message + f" in {path}"`: a value that starts with the
-/// name it is assigned to.
-fn appended_to_itself(n: Node<'_>, value: Node<'_>, cx: &Cx<'_>) -> bool {
-    let target = n.child_by_field_name("left").map(|l| cx.text(l));
-    value.kind() == "binary_operator"
-        && value
-            .child_by_field_name("operator")
-            .is_some_and(|o| cx.text(o) == "+")
-        && value.child_by_field_name("left").map(|l| cx.text(l)) == target
-}
-
 /// `message = message + f" in {path}"` or `msg += " (while reading)"`:
 /// text appended to a message kept under a name is a piece of it (the
-/// trace finds it after the message, or in its last hole).
-fn appended_piece(n: Node<'_>, cx: &mut Cx<'_>) {
-    let target = n.child_by_field_name("left").map_or("", |l| cx.text(l));
-    let right = n.child_by_field_name("right");
-    let piece = match n.kind() {
-        "augmented_assignment" => right.filter(|_| {
-            n.child_by_field_name("operator")
-                .is_some_and(|o| cx.text(o) == "+=")
-        }),
-        _ => right.and_then(|v| v.child_by_field_name("right")),
+/// trace finds it after the message, or in its last hole). Whether the
+/// assignment appended to a message.
+fn appended_piece(n: Node<'_>, cx: &mut Cx<'_>) -> bool {
+    let kinds = ("augmented_assignment", "binary_operator");
+    let Some(piece) = tree::appended_to_message(n, kinds, cx) else {
+        return false;
     };
-    let Some(piece) = piece.filter(|p| is_text(*p, cx)) else {
-        return;
-    };
-    if crate::is_message_name(target) {
+    if is_text(piece, cx) {
+        let target = n.child_by_field_name("left").map_or("", |l| cx.text(l));
         let (message, holes) = M.message_of(piece, cx);
         cx.push_kept_message_as(n, "+=", message, holes, target);
     }
+    true
 }
 
 /// `msg = f"cannot open {path}"` (later `raise X(msg)`), `e.strerror =

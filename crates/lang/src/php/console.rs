@@ -176,9 +176,7 @@ fn appended_next(n: Node<'_>, name: &str, cx: &Cx<'_>) -> Option<String> {
     let append = next.named_child(0).filter(|a| {
         next.kind() == "expression_statement" && a.kind() == "augmented_assignment_expression"
     })?;
-    let is_append = append
-        .child_by_field_name("operator")
-        .is_some_and(|o| cx.text(o) == ".=");
+    let is_append = tree::operator_is(append, ".=", cx);
     let same = append
         .child_by_field_name("left")
         .is_some_and(|l| cx.text(l) == name);

@@ -12,8 +12,7 @@ pub(super) fn kept_message(n: Node<'_>, cx: &mut Cx<'_>) {
     let Some(mut right) = crate::tree::assigned_to_message_name(n, cx) else {
         return;
     };
-    if let Some(piece) = appended_to_itself(n, right, cx) {
-        appended_piece(n, piece, cx);
+    if appended_piece(n, cx) {
         return;
     }
     // `String.new "…"` is the text itself.
@@ -40,27 +39,20 @@ pub(super) fn kept_message(n: Node<'_>, cx: &mut Cx<'_>) {
     }
 }
 
-/// `message = message + " in #{path}"`: what a value that starts with
-/// the name it is assigned to appends.
-fn appended_to_itself<'t>(n: Node<'t>, value: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
-    let target = n.child_by_field_name("left").map(|l| cx.text(l));
-    let joined = value.kind() == "binary"
-        && value
-            .child_by_field_name("operator")
-            .is_some_and(|o| cx.text(o) == "+")
-        && value.child_by_field_name("left").map(|l| cx.text(l)) == target;
-    joined.then(|| value.child_by_field_name("right")).flatten()
-}
-
-/// `message = message + " in #{path}"` or `msg += " (while reading)"`
-/// (whose value is `piece`): text appended to a message kept under a name
-/// is a piece of it (the trace finds it after the message, or in its
-/// last hole).
-pub(super) fn appended_piece(n: Node<'_>, piece: Node<'_>, cx: &mut Cx<'_>) {
+/// `message = message + " in #{path}"` or `msg += " (while reading)"`:
+/// text appended to a message kept under a name is a piece of it (the
+/// trace finds it after the message, or in its last hole). Whether the
+/// assignment appended to a message.
+pub(super) fn appended_piece(n: Node<'_>, cx: &mut Cx<'_>) -> bool {
+    let kinds = ("operator_assignment", "binary");
+    let Some(piece) = crate::tree::appended_to_message(n, kinds, cx) else {
+        return false;
+    };
     if is_text(piece) {
         let (message, holes) = M.message_of(piece, cx);
         cx.push_kept_message(n, "+=", message, holes);
     }
+    true
 }
 
 /// `def error_message; "Couldn't find a gemspec file in #{dir}"; end`: a

@@ -48,21 +48,10 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
             kept::message_method(n, cx);
         }
         "assignment" => kept::kept_message(n, cx),
-        "operator_assignment" => appended(n, cx),
+        "operator_assignment" => {
+            kept::appended_piece(n, cx);
+        }
         _ => {}
-    }
-}
-
-/// `msg += " (while reading)"` to a message kept under a name.
-fn appended(n: Node<'_>, cx: &mut Cx<'_>) {
-    let plus = n
-        .child_by_field_name("operator")
-        .is_some_and(|o| cx.text(o) == "+=");
-    let named = n
-        .child_by_field_name("left")
-        .is_some_and(|l| crate::is_message_name(cx.text(l)));
-    if let Some(piece) = n.child_by_field_name("right").filter(|_| plus && named) {
-        kept::appended_piece(n, piece, cx);
     }
 }
 
