@@ -498,61 +498,6 @@ fn a_plain_hole_filled_with_a_whole_message_is_a_layer() {
     assert_eq!(layers("Error: disk quota exceeded here"), [vec![1]]);
 }
 
-#[test]
-fn pieces_appended_to_a_message_are_layers_of_its_last_hole() {
-    let any = |v: &str| hole(HoleKind::Any, v, false);
-    let s = set(vec![
-        (
-            tpl(vec![lit("Could not build url for endpoint "), any("%r")]),
-            1,
-        ),
-        (tpl(vec![lit(" with values "), any("%r")]), 2),
-        (
-            tpl(vec![lit(" Did you mean "), any("%r"), lit(" instead?")]),
-            3,
-        ),
-        // Starts with a word, not a space: no piece, however it ends.
-        (tpl(vec![lit("mean "), any("%r"), lit(" instead?")]), 4),
-    ]);
-    let layers = |text: &str| layers_of(&s, text);
-    assert_eq!(
-        layers("Could not build url for endpoint 'index'. Did you mean 'profile' instead?"),
-        [vec![1], vec![3]]
-    );
-    assert_eq!(
-        layers(
-            "Could not build url for endpoint 'x' with values ['id', 'page']. Did you mean 'y' instead?"
-        ),
-        [vec![1], vec![2], vec![3]]
-    );
-    // A value that only ends like a message's last words stays a value.
-    assert_eq!(
-        layers("Could not build url for endpoint 'a b c d e f g h mean x instead?'"),
-        [vec![1]]
-    );
-}
-
-#[test]
-fn a_piece_appended_to_a_whole_message_is_a_layer_after_it() {
-    let any = |v: &str| hole(HoleKind::Any, v, false);
-    let s = set(vec![
-        (tpl(vec![lit("archive metadata is missing")]), 1),
-        (tpl(vec![lit(" found in "), any("%v")]), 2),
-        (tpl(vec![lit(" (while reading the index)")]), 3),
-    ]);
-    let layers = |text: &str| layers_of(&s, text);
-    assert_eq!(
-        layers("archive metadata is missing found in /tmp/x/bad-1.0.gem"),
-        [vec![1], vec![2]]
-    );
-    assert_eq!(
-        layers("archive metadata is missing (while reading the index)"),
-        [vec![1], vec![3]]
-    );
-    // Words before the piece that no template explains whole: no layers.
-    assert!(layers("archive metadata is missing somewhere found in /tmp/x").is_empty());
-}
-
 /// click's `Error: {message}` printer (1) and `BadParameter`'s `Invalid
 /// value for {hint}: {message}` (2).
 fn click_layers() -> Vec<(Template, u32)> {
@@ -703,48 +648,6 @@ fn a_format_handed_to_a_printer_fills_the_hole_of_its_parameter() {
 }
 
 #[test]
-fn a_whole_message_before_a_logger_detail_is_its_head() {
-    let s = set(vec![(
-        tpl(vec![
-            lit("SSL_CTX_use_PrivateKey(\""),
-            hole(HoleKind::Any, "%s", false),
-            lit("\") failed"),
-        ]),
-        1,
-    )]);
-    let t = s.trace(
-        "SSL_CTX_use_PrivateKey(\"/tmp/other.key\") failed (SSL: error:05800074:x509 certificate routines::key values mismatch)",
-        &Hints::default(),
-    );
-    assert_eq!(t.frames.iter().map(payloads).collect::<Vec<_>>(), [vec![1]]);
-    assert_eq!(t.unmatched.len(), 1);
-    assert_eq!(
-        crate::trace::tail_cuts("short. tail (x)"),
-        [None, None, None, None, None]
-    );
-    // A text that is one parenthesised group has no head before it.
-    assert_eq!(
-        crate::trace::tail_cuts("(a long text in parentheses)"),
-        [None, None, None, None, None]
-    );
-}
-
-#[test]
-fn a_whole_message_before_a_clause_another_version_added_is_its_head() {
-    let s = set(vec![(
-        tpl(vec![lit("link: the channel is shutting down")]),
-        1,
-    )]);
-    let text = "link: the channel is shutting down; try again later.";
-    let t = s.trace(text, &Hints::default());
-    assert_eq!(t.frames.iter().map(payloads).collect::<Vec<_>>(), [vec![1]]);
-    let left: Vec<&str> = t.unmatched.iter().map(|&(a, b)| &text[a..b]).collect();
-    assert_eq!(left, ["; try again later."]);
-    // A `;` inside a word or before no space is no clause mark.
-    assert_eq!(crate::trace::tail_cuts("a long message;no space")[3], None);
-}
-
-#[test]
 fn a_quoted_message_inside_a_hole_counts_toward_its_wrapper() {
     // `status: %s` around `failure: reason = %q` around a message: the
     // middle template's own text is a small share of its value, but the
@@ -869,28 +772,6 @@ fn templates_without_a_whole_word_are_found_where_words_leave_text() {
     assert_eq!((o.frames, o.top), (1, Some(2)));
 }
 
-#[test]
-fn a_short_piece_linked_into_a_quoted_hole_is_a_layer() {
-    let quoted = |a: &str| hole_of(HoleKind::Quoted, "%q", a);
-    let slow = tpl(vec![
-        lit("request "),
-        quoted("req"),
-        lit(" with result "),
-        quoted("result"),
-        lit(" took too long"),
-    ]);
-    let size = tpl(vec![lit("size:"), hole(HoleKind::Int, "%d", false)]);
-    let mut b = TemplateSetBuilder::new();
-    b.add(slow, 1, "util.go", 183);
-    b.add(size.clone(), 2, "util.go", 109);
-    // The same text at another site, which fills another log.
-    b.add(size, 3, "util.go", 117);
-    b.link(1, "result", 2);
-    let s = b.build();
-    let line = "request \"put key\" with result \"size:6\" took too long";
-    assert_eq!(layers_of(&s, line), [vec![1], vec![2]]);
-}
-
 /// OpenSSH's `kex_exchange_identification: read: %s` of
 /// `strerror(errno)`: the operating system wrote `Connection reset by
 /// peer`, not another site's `Connection reset by %s`; the text is left
@@ -950,4 +831,5 @@ fn the_system_text_in_a_strerror_hole_is_never_a_repository_layer() {
 
 mod alone;
 mod cut;
+mod pieces;
 mod wrapping;

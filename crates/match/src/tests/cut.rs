@@ -1,5 +1,6 @@
 //! Texts no template explains whole: cut short, parting from a template,
-//! or matched only by a loose template's values.
+//! matched only by a loose template's values, or a whole message with
+//! more after it.
 
 use super::*;
 
@@ -181,4 +182,46 @@ fn a_loose_template_yields_to_one_another_version_worded_at_its_end() {
         layers("failed to reach peer abcdef on port 2380 (connection reset by peer)"),
         [vec![1]]
     );
+}
+
+#[test]
+fn a_whole_message_before_a_logger_detail_is_its_head() {
+    let s = set(vec![(
+        tpl(vec![
+            lit("SSL_CTX_use_PrivateKey(\""),
+            hole(HoleKind::Any, "%s", false),
+            lit("\") failed"),
+        ]),
+        1,
+    )]);
+    let t = s.trace(
+        "SSL_CTX_use_PrivateKey(\"/tmp/other.key\") failed (SSL: error:05800074:x509 certificate routines::key values mismatch)",
+        &Hints::default(),
+    );
+    assert_eq!(t.frames.iter().map(payloads).collect::<Vec<_>>(), [vec![1]]);
+    assert_eq!(t.unmatched.len(), 1);
+    assert_eq!(
+        crate::trace::tail_cuts("short. tail (x)"),
+        [None, None, None, None, None]
+    );
+    // A text that is one parenthesised group has no head before it.
+    assert_eq!(
+        crate::trace::tail_cuts("(a long text in parentheses)"),
+        [None, None, None, None, None]
+    );
+}
+
+#[test]
+fn a_whole_message_before_a_clause_another_version_added_is_its_head() {
+    let s = set(vec![(
+        tpl(vec![lit("link: the channel is shutting down")]),
+        1,
+    )]);
+    let text = "link: the channel is shutting down; try again later.";
+    let t = s.trace(text, &Hints::default());
+    assert_eq!(t.frames.iter().map(payloads).collect::<Vec<_>>(), [vec![1]]);
+    let left: Vec<&str> = t.unmatched.iter().map(|&(a, b)| &text[a..b]).collect();
+    assert_eq!(left, ["; try again later."]);
+    // A `;` inside a word or before no space is no clause mark.
+    assert_eq!(crate::trace::tail_cuts("a long message;no space")[3], None);
 }
