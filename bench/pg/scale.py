@@ -11,9 +11,10 @@ Checked at the end, each a line of the report (exit 1 if any fails):
   logs each committed write of a repository row, so a repository written
   twice (a killed worker's child committing, then its job run again) shows
   as two rows;
-- every killed worker's job finished by another taking (attempt number
-  above the killed one), done, with the records of a reference crawl of
-  the same list into SQLite;
+- every killed worker's job done and written once, with the records of a
+  reference crawl of the same list into SQLite; at least one of them
+  finished by another taking (attempt number above the killed one), as a
+  kill can land just after the child committed;
 - 0 failed requests (wrk's non-2xx and socket errors) on both servers;
 - each server shows each new dataset version within a second: a watcher
   polls /healthz and measures, for every version committed, the time
@@ -124,12 +125,17 @@ def held_ticket(worker):
 def kill_trials(db, workers, trials, log):
     """Kills a job-holding worker `trials` times, spaced over the crawl."""
     killed = []
+    # A short random pause before each trial, then a fast poll for a holder:
+    # a small crawl (40 repositories, a few seconds) still fits every trial.
     while len(killed) < trials:
-        time.sleep(random.uniform(0.5, 1.5))
+        time.sleep(random.uniform(0.1, 0.4))
         live = [w for w in workers if w.poll() is None]
         if not live:
             break
         holding = [(w, t) for w in live if (t := held_ticket(w))]
+        while not holding and any(w.poll() is None for w in live):
+            time.sleep(0.02)
+            holding = [(w, t) for w in live if w.poll() is None and (t := held_ticket(w))]
         if not holding:
             continue
         w, ticket = random.choice(holding)
@@ -236,12 +242,18 @@ def main():
         failures.append(f"records differ from the reference: {dict(list(differ.items())[:5])}")
     jobs = {int(s): (st, int(a), r) for s, st, a, r in
             (l.split("|") for l in psql(base, f"SELECT seq, state, attempts, coalesce(repo, '') FROM {SCHEMA}.crawl_jobs").splitlines())}
+    retaken = 0
     for seq, attempt in killed:
         st, a, repo = jobs[seq]
-        ok = st == "done" and a > attempt and writes.get(repo) == 1
-        print(f"  killed job {seq}: {st}, attempt {a} (killed at {attempt}), {repo} written {writes.get(repo, 0)}x")
-        if not ok:
-            failures.append(f"killed job {seq} not finished once by another taking")
+        # A kill can land after the child committed its job: then the job is
+        # done at the killed attempt, still written once, and nobody retakes it.
+        how = "retaken" if a > attempt else "committed before the kill"
+        retaken += a > attempt
+        print(f"  killed job {seq}: {st}, attempt {a} (killed at {attempt}, {how}), {repo} written {writes.get(repo, 0)}x")
+        if st != "done" or writes.get(repo) != 1:
+            failures.append(f"killed job {seq} not done and written once")
+    if killed and not retaken:
+        failures.append("no kill interrupted a job (each child had committed first)")
     if len(killed) < trials:
         failures.append(f"only {len(killed)} of {trials} kill trials ran (the crawl ended first)")
     for port, (total, rps, p99, worst, bad) in zip(PORTS, results):
