@@ -67,6 +67,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return_statement", "throw_statement"],
     catches: &["catch_clause"],
     comments: &["comment"],
+    locals: None,
 };
 
 /// `throw std::runtime_error("…")`, `throw Error{"…"}`, `throw new E(…)`;

@@ -106,6 +106,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return_statement", "throw_statement", "throw_expression"],
     catches: &["catch_clause"],
     comments: &["comment"],
+    locals: None,
 };
 
 /// `throw new X(…)`; a bare `throw;` or `throw e;` hands on an existing

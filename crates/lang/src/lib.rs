@@ -40,6 +40,7 @@ mod guard;
 mod javascript;
 mod jvm;
 mod literal_args;
+mod locals;
 pub mod message;
 mod php;
 mod prefilter;

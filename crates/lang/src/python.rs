@@ -63,6 +63,13 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return_statement", "raise_statement"],
     catches: &["except_clause"],
     comments: &["comment"],
+    locals: Some(&LOCALS),
+};
+
+/// `name = <text>` in a function: the text a hole printing `name` holds.
+static LOCALS: crate::locals::LocalTexts = crate::locals::LocalTexts {
+    assignments: &[("assignment", "left", "right")],
+    read: |v, cx| is_text(v, cx).then(|| M.message_of(v, cx)),
 };
 
 /// `raise X("…")`, `raise X`, `raise X(…) from e`.
@@ -579,7 +586,9 @@ fn flowing_message(n: Node<'_>, target: &str, value: Option<Node<'_>>, cx: &mut 
         return;
     }
     let (message, holes) = M.message_of(value, cx);
-    if flow::words(&message) >= 2 {
+    // Words a local name brings count (`usage = f"{prefix}{prog} "` after
+    // `prefix = "Usage: "`): the name's text is a message piece itself.
+    if flow::words(&message) >= 2 || cx.local_words(n, &message, &holes) {
         cx.push_kept_message(n, "=", message, holes);
     }
 }
@@ -773,6 +782,14 @@ fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
     expr::pieces_of(n, |c| match c.kind() {
         "string_content" | "escape_sequence" if raw => Some(Piece::Text(cx.text(c).to_string())),
         "string_content" | "escape_sequence" => Some(Piece::Text(decode_escapes(cx.text(c)))),
+        // `f"{_('Usage:')} "`: a translated literal prints its text.
+        "interpolation" if c.child_by_field_name("format_specifier").is_none() => {
+            let e = c.child_by_field_name("expression")?;
+            match translated_literal(e, cx) {
+                Some(text) => Some(Piece::Text(text)),
+                None => Some(Piece::Expr(cx.text(e), "")),
+            }
+        }
         "interpolation" => {
             let spec = tree::field_text(c, "format_specifier", cx);
             let expr = tree::field_text(c, "expression", cx);
@@ -780,6 +797,21 @@ fn string_pieces<'a>(n: Node<'_>, cx: &Cx<'a>) -> Vec<Piece<'a>> {
         }
         _ => None,
     })
+}
+
+/// `_("…")`, `gettext("…")`: a translation call of one plain literal,
+/// whose text it prints.
+fn translated_literal(e: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let f = e
+        .child_by_field_name("function")
+        .filter(|_| e.kind() == "call")?;
+    let args = arguments(e.child_by_field_name("arguments"));
+    match args.as_slice() {
+        [only] if f.kind() == "identifier" && formats::is_translation(cx.text(f)) => {
+            literal(*only, cx)
+        }
+        _ => None,
+    }
 }
 
 /// Python escapes, plus `\N{…}` kept as written.

@@ -49,6 +49,10 @@ pub(crate) struct Syntax {
     pub catches: &'static [&'static str],
     /// Comments.
     pub comments: &'static [&'static str],
+    /// How a local name is assigned text, for the holes it fills
+    /// ([`crate::locals`]); `None` where the reader follows names itself
+    /// or the language is not read so yet.
+    pub locals: Option<&'static crate::locals::LocalTexts>,
     /// How function and class definitions name what they define.
     pub names: Names,
 }
@@ -171,11 +175,64 @@ impl<'a> Cx<'a> {
 
     /// Records a site with its message; one with no literal text at all
     /// is listed as dynamic.
-    pub fn push(&mut self, mut site: RawSite, message: Message, args: Vec<String>, n: Node<'_>) {
+    pub fn push(&mut self, site: RawSite, message: Message, args: Vec<String>, n: Node<'_>) {
         if self.compiled_out(n) {
             return;
         }
         let expression = clip(self.text(n));
+        if let Some((variants, keep)) = self.local_variants(n, &message, &args) {
+            let mut pushed = false;
+            for v in variants {
+                let at = v.at.start_position();
+                let line = at.row as u32 + 1;
+                // A text already kept as a message on its line is traced
+                // there: the variant would only repeat it with glue.
+                if self.kept_on(line) {
+                    continue;
+                }
+                let mut one = site.clone();
+                (one.line_number, one.column) = (line, at.column as u32 + 1);
+                self.push_read(one, v.message, v.args, expression.clone());
+                pushed = true;
+            }
+            if pushed && !keep {
+                return;
+            }
+        }
+        self.push_read(site, message, args, expression);
+    }
+
+    /// Whether a message kept under a name is sited on `line`.
+    fn kept_on(&self, line: u32) -> bool {
+        (self.facts.sites.iter()).any(|p| p.site.facts.kept && p.site.line_number == line)
+    }
+
+    /// [`crate::locals::variants`] of a message built at `n`, in this
+    /// language.
+    pub(crate) fn local_variants<'t>(
+        &self,
+        n: Node<'t>,
+        message: &Message,
+        args: &[String],
+    ) -> Option<(Vec<crate::locals::Variant<'t>>, bool)> {
+        crate::locals::variants(n, self, message, args, self.syntax.locals?)
+    }
+
+    /// Whether a local name's text gives a message built at `n` words it
+    /// has not of its own ([`crate::locals::gives_words`]).
+    pub(crate) fn local_words(&self, n: Node<'_>, message: &Message, args: &[String]) -> bool {
+        (self.syntax.locals).is_some_and(|l| crate::locals::gives_words(n, self, message, args, l))
+    }
+
+    /// Records a site with its message, one per text of a hole that
+    /// chooses between two.
+    fn push_read(
+        &mut self,
+        mut site: RawSite,
+        message: Message,
+        args: Vec<String>,
+        expression: String,
+    ) {
         if let Some(alts) = crate::alternatives::alternatives(self.syntax.lang, &message, &args) {
             for (message, args) in alts {
                 let mut one = site.clone();

@@ -157,7 +157,8 @@ impl TemplateSetBuilder {
     /// Adds a template for a site. `payload` is the caller's handle for the
     /// site; `file` its path, for location hints. Identical templates share
     /// one compiled form.
-    pub fn add(&mut self, template: Template, payload: u32, file: &str, line: u32) {
+    pub fn add(&mut self, mut template: Template, payload: u32, file: &str, line: u32) {
+        trim_trailing_blanks(&mut template);
         self.files.insert(payload, (file.into(), line));
         match self.index.get(&template) {
             // A site's message may hold the same line twice.
@@ -512,4 +513,19 @@ pub(crate) fn prints_system_text(arg: &str) -> bool {
         "Curl_strerror",
     ];
     system.contains(&name) || (a.rsplit('.').next() == Some("strerror") && !a.contains('('))
+}
+
+/// Drops the blanks a template ends with after its last value: a message
+/// that ends so has more text written after it on the same line (click's
+/// `Usage: %v ` before the arguments), which that hole then takes. Blanks
+/// after words stay: such a piece fills a hole and the outer's text
+/// follows it (etcd's `read-only range ` before `request %q`).
+fn trim_trailing_blanks(t: &mut Template) {
+    let n = t.segments.len();
+    let blank_after_hole = n >= 2
+        && matches!(t.segments[n - 2], Segment::Hole(_))
+        && matches!(&t.segments[n - 1], Segment::Lit(l) if l.bytes().all(|c| c == b' ' || c == b'\t'));
+    if blank_after_hole {
+        t.segments.pop();
+    }
 }

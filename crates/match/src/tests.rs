@@ -833,3 +833,35 @@ mod alone;
 mod cut;
 mod pieces;
 mod wrapping;
+
+#[test]
+fn a_template_that_ends_with_a_blank_after_a_value_matches_text_written_after_it() {
+    // `prefix = "Usage: "` … `write(f"{prefix}{prog} ")`, then the
+    // arguments on the same line.
+    let any = || hole(HoleKind::Any, "%v", false);
+    let s = set(vec![(tpl(vec![lit("Usage: "), any(), lit(" ")]), 1)]);
+    assert_eq!(layers_of(&s, "Usage: tool run [OPTIONS]"), [vec![1]]);
+    assert_eq!(layers_of(&s, "Usage: tool"), [vec![1]]);
+}
+
+#[test]
+fn a_piece_that_ends_with_a_blank_keeps_it() {
+    // etcd's `read-only range ` fills the `%s` of `%srequest %q`: the
+    // outer's text follows the blank.
+    let s = set(vec![(tpl(vec![lit("read-only range ")]), 1)]);
+    assert_eq!(layers_of(&s, "read-only range"), Vec::<Vec<u32>>::new());
+}
+
+#[test]
+fn an_empty_hole_holds_no_linked_piece() {
+    // `msg = f" {msg}" if msg else ""` fills `{msg}` of
+    // `f"Missing file{hint}.{msg}"`: with no text there, no layer.
+    let arg = |a: &str| hole_of(HoleKind::Any, "%v", a);
+    let outer = tpl(vec![lit("Missing file"), arg("hint"), lit("."), arg("msg")]);
+    let mut b = TemplateSetBuilder::new();
+    b.add(outer, 1, "errors.py", 10);
+    b.add(tpl(vec![]), 2, "errors.py", 8);
+    b.link(1, "msg", 2);
+    let s = b.build();
+    assert_eq!(layers_of(&s, "Missing file 'x'."), [vec![1]]);
+}

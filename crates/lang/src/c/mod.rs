@@ -60,6 +60,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return_statement"],
     catches: &[],
     comments: &["comment"],
+    locals: None,
 };
 
 /// The node kinds C and C++ share: calls, message-function definitions

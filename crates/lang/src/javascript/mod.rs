@@ -96,6 +96,7 @@ static JS_SYNTAX: Syntax = Syntax {
     returns: RETURNS,
     catches: &["catch_clause"],
     comments: &["comment"],
+    locals: None,
 };
 
 static TS_SYNTAX: Syntax = Syntax {
@@ -119,6 +120,7 @@ static TS_SYNTAX: Syntax = Syntax {
     returns: RETURNS,
     catches: &["catch_clause"],
     comments: &["comment"],
+    locals: None,
 };
 
 static TSX_SYNTAX: Syntax = Syntax {

@@ -121,6 +121,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return_statement", "throw_statement"],
     catches: &["catch_clause"],
     comments: &["line_comment", "block_comment"],
+    locals: None,
 };
 
 /// `throw new X(…)`; `throw factory("…")` with a literal message.

@@ -93,6 +93,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return_expression", "throw_expression"],
     catches: &["catch_block"],
     comments: &["line_comment", "block_comment"],
+    locals: None,
 };
 
 fn function_name(f: Node<'_>, cx: &Cx<'_>) -> Option<String> {

@@ -90,6 +90,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return_expression", "throw_expression"],
     catches: &["catch_clause"],
     comments: &["comment", "block_comment"],
+    locals: None,
 };
 
 fn thrown(n: Node<'_>) -> bool {

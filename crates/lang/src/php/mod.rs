@@ -93,6 +93,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return_statement", "throw_expression"],
     catches: &["catch_clause"],
     comments: &["comment"],
+    locals: None,
 };
 
 /// `throw new X('…', $code, $previous)`; `throw $e` re-throws.

@@ -70,6 +70,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return"],
     catches: &["rescue"],
     comments: &["comment"],
+    locals: None,
 };
 
 /// Every call: `raise`, loggers, Kernel's `warn`/`abort`, stderr,

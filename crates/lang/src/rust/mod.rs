@@ -91,6 +91,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return_expression"],
     catches: &[],
     comments: &["line_comment", "block_comment"],
+    locals: None,
 };
 
 /// Test folders, benches, and `tests.rs` module files.

@@ -30,10 +30,12 @@ impl TemplateSet {
         depth: usize,
         out: &mut S,
     ) -> bool {
-        if depth >= MAX_DEPTH || self.links.is_empty() {
+        let span = inside_quotes(cx.text, span);
+        // An empty hole holds no layer, whatever text a linked piece may
+        // be (`msg = f" {msg}" if msg else ""`).
+        if depth >= MAX_DEPTH || self.links.is_empty() || span.start >= span.end {
             return false;
         }
-        let span = inside_quotes(cx.text, span);
         let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
         for l in self.linked(template, hole) {
             let x = &self.anchored[l.entry as usize];
