@@ -111,6 +111,10 @@ impl TemplateSet {
             e.u32(l.hole);
             e.u32(l.entry);
         }
+        // Keys are recomputed from the entries' heads.
+        let mut short: Vec<u32> = self.short_pieces.values().flatten().copied().collect();
+        short.sort_unstable();
+        e.u32s(&short);
     }
 
     /// Reads a set [`TemplateSet::encode`] wrote; `None` for anything else.
@@ -174,6 +178,15 @@ impl TemplateSet {
                 entry: d.u32()?,
             })
         })?;
+        let short = d.u32s()?;
+        if short.iter().any(|&x| x as usize >= anchored.len()) {
+            return None;
+        }
+        let mut short_pieces: foldhash::HashMap<u32, Vec<u32>> = Default::default();
+        for x in short {
+            let key = anchored[x as usize].head as u32;
+            short_pieces.entry(key).or_default().push(x);
+        }
         let mut set = TemplateSet {
             templates,
             segs,
@@ -183,6 +196,7 @@ impl TemplateSet {
             anchors,
             files,
             links,
+            short_pieces,
             piece_heads: Default::default(),
             literal_ends: Default::default(),
             full_heads: Default::default(),

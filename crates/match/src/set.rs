@@ -194,6 +194,7 @@ impl TemplateSetBuilder {
             anchors: Anchors::default(),
             files: std::mem::take(&mut self.files),
             links: Vec::new(),
+            short_pieces: Default::default(),
             piece_heads: Default::default(),
             literal_ends: Default::default(),
             full_heads: Default::default(),
@@ -216,9 +217,35 @@ impl TemplateSetBuilder {
         anchors.renumber(|a| first[a as usize]);
         set.anchors = anchors;
         set.links = self.compile_links(&mut set.anchored, &mut set.payloads, &entries);
+        set.short_pieces = self.compile_short_pieces(&mut set.anchored, &entries);
         (set.piece_heads, set.literal_ends) = (set.pieces(), set.ends());
         set.full_heads = set.heads();
         set
+    }
+
+    /// Pieces too short to match alone (` in %v`: a space, a short word,
+    /// a value) as entries of their own at the end of `anchored`, which no
+    /// anchor reaches, by the key of their first four bytes: a piece is
+    /// looked for where a whole message before it is known
+    /// (`message_then_piece`), and there its head is enough.
+    fn compile_short_pieces(
+        &self,
+        anchored: &mut Vec<Entry>,
+        entries: &[Entry],
+    ) -> foldhash::HashMap<u32, Vec<u32>> {
+        let mut out: foldhash::HashMap<u32, Vec<u32>> = Default::default();
+        for (i, (t, _)) in self.templates.iter().enumerate() {
+            if may_match_alone(t) || !is_short_piece(t) {
+                continue;
+            }
+            anchored.push(Entry {
+                last: true,
+                ..entries[i]
+            });
+            let entry = anchored.len() as u32 - 1;
+            out.entry(entries[i].head as u32).or_default().push(entry);
+        }
+        out
     }
 
     /// [`TemplateSetBuilder::link`]s as entries: each linked inner site's
@@ -312,6 +339,9 @@ pub struct TemplateSet {
     /// Inner templates that may fill an outer one's hole, sorted by
     /// outer template and hole.
     pub(crate) links: Vec<Link>,
+    /// The entries of pieces too short to match alone, by the key of
+    /// their first four bytes (`piece_key`).
+    pub(crate) short_pieces: foldhash::HashMap<u32, Vec<u32>>,
     /// The first four bytes of every piece, a template that starts with a
     /// space (`piece_in_hole` looks for them first).
     pub(crate) piece_heads: foldhash::HashSet<u32>,
@@ -513,6 +543,15 @@ pub(crate) fn prints_system_text(arg: &str) -> bool {
         "Curl_strerror",
     ];
     system.contains(&name) || (a.rsplit('.').next() == Some("strerror") && !a.contains('('))
+}
+
+/// A piece (a template that starts with a space) whose head holds a word
+/// of two letters or more: ` in %v`, not ` (%v)`.
+fn is_short_piece(t: &Template) -> bool {
+    matches!(t.segments.first(), Some(Segment::Lit(l))
+        if l.starts_with(' ')
+            && l.len() >= crate::trace::MIN_PIECE_HEAD
+            && l.bytes().filter(u8::is_ascii_alphanumeric).count() >= 2)
 }
 
 /// Drops the blanks a template ends with after its last value: a message

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"flag"
 	"io"
 	"log"
 	"math"
@@ -51,6 +52,7 @@ func printStd() {
 	printHTTP()
 	printURL()
 	printJSON()
+	printFlag()
 	printStrconv()
 	printTime()
 	printFileLimit()
@@ -827,6 +829,24 @@ func printJSON() {
 	show("go/json.UnsupportedTypeError", err)
 	_, err = json.Marshal(math.NaN())
 	show("go/json.UnsupportedValueError", err)
+}
+
+// printFlag parses bad command lines with the flag package, its usage
+// output discarded.
+func printFlag() {
+	parse := func(key string, args ...string) {
+		fs := flag.NewFlagSet("prog", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.Int("port", 0, "")
+		fs.Bool("verbose", false, "")
+		show(key, fs.Parse(args))
+	}
+	parse("go/flag.undefined", "-bogus")
+	parse("go/flag.needs_argument", "-port")
+	parse("go/flag.invalid_value", "-port=abc")
+	parse("go/flag.invalid_value", "-port=99999999999999999999")
+	parse("go/flag.invalid_value", "-verbose=maybe")
+	parse("go/flag.bad_syntax", "---x")
 }
 
 func printStrconv() {

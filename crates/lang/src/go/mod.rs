@@ -52,11 +52,14 @@ impl LanguageSupport for Go {
     }
 
     fn is_test_path(&self, path: &str) -> bool {
-        // Example programs (`grpc/examples/…`) are not the module's code.
+        // Example programs (`grpc/examples/…`) are not the module's code,
+        // nor are the helpers of its integration tests (`grpc/test/bufconn`,
+        // whose `i/o timeout` copies the runtime's; `etcd/tests/…`).
+        let (dirs, _) = path.rsplit_once('/').unwrap_or(("", path));
         path.ends_with("_test.go")
-            || path
+            || dirs
                 .split('/')
-                .any(|d| matches!(d, "examples" | "_examples"))
+                .any(|d| matches!(d, "examples" | "_examples" | "test" | "tests"))
     }
 
     fn template(&self, pattern: &str, args: &[String], callee: &str) -> Template {
@@ -1332,6 +1335,26 @@ mod tests {
     pub(super) fn sites(src: &str) -> Vec<RawSite> {
         let facts = Go.extract("p/a.go", src, &ExtractOptions::default());
         crate::resolve_package(vec![facts]).0
+    }
+
+    #[test]
+    fn test_files_examples_and_integration_test_helpers_are_test_code() {
+        for test in [
+            "server/server_test.go",
+            "examples/route_guide/server.go",
+            "test/bufconn/bufconn.go",
+            "google.golang.org/grpc/test/bufconn/bufconn.go",
+            "tests/framework/e2e/cluster.go",
+        ] {
+            assert!(Go.is_test_path(test), "{test}");
+        }
+        for code in [
+            "server/server.go",
+            "internal/testutils.go",
+            "latest/test.go",
+        ] {
+            assert!(!Go.is_test_path(code), "{code}");
+        }
     }
 
     #[test]

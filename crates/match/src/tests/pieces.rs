@@ -79,3 +79,45 @@ fn a_short_piece_linked_into_a_quoted_hole_is_a_layer() {
     let line = "request \"put key\" with result \"size:6\" took too long";
     assert_eq!(layers_of(&s, line), [vec![1], vec![2]]);
 }
+
+#[test]
+fn a_piece_of_the_message_reads_a_last_hole_before_a_message_led_by_a_value() {
+    // werkzeug's `Could not build url for endpoint {e!r}` then
+    // `message.append(f" Did you mean {s!r} instead?")`, beside another
+    // program's `{message} Did you mean {s}?`.
+    let any = || hole(HoleKind::Any, "%v", false);
+    let s = set(vec![
+        (
+            tpl(vec![lit("Could not build url for endpoint "), any()]),
+            1,
+        ),
+        (tpl(vec![lit(" Did you mean "), any(), lit(" instead?")]), 2),
+        (tpl(vec![any(), lit(" Did you mean "), any(), lit("?")]), 3),
+        (tpl(vec![lit("No such option: "), any()]), 4),
+    ]);
+    let line = "Could not build url for endpoint 'index'. Did you mean 'profile' instead?";
+    assert_eq!(layers_of(&s, line), [vec![1], vec![2]]);
+    // With no piece that explains the end, the message in the hole stays.
+    let line = "No such option: --bogus Did you mean --host?";
+    assert_eq!(layers_of(&s, line), [vec![4], vec![3]]);
+}
+
+#[test]
+fn a_piece_too_short_to_match_alone_follows_a_whole_message() {
+    // RubyGems: `raise FormatError.new 'package metadata is missing',
+    // @gem`, whose `initialize` appends `" in #{path}"`.
+    let any = |v: &str| hole(HoleKind::Any, v, false);
+    let s = set(vec![
+        (tpl(vec![lit("package metadata is missing")]), 1),
+        (tpl(vec![lit(" in "), any("%v")]), 2),
+    ]);
+    let layers = |text: &str| layers_of(&s, text);
+    assert_eq!(
+        layers("package metadata is missing in /tmp/x/bad-1.0.gem"),
+        [vec![1], vec![2]]
+    );
+    // Its head alone: no whole message before it, no layers.
+    assert!(layers("package data is missing in /tmp/x/bad-1.0.gem").is_empty());
+    // And the piece is no template to find alone.
+    assert!(layers("in /tmp/x/bad-1.0.gem").is_empty());
+}

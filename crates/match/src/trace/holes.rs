@@ -36,26 +36,58 @@ impl TemplateSet {
         if depth >= MAX_DEPTH || self.links.is_empty() || span.start >= span.end {
             return false;
         }
+        (self.linked(template, hole).iter())
+            .any(|l| self.entry_layer(cx, sc, l.entry, span, depth + 1, out))
+    }
+
+    /// Records `entry`'s template as the layer of all of `span`, at
+    /// `depth`, when it explains all of it. Whether it did.
+    fn entry_layer<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        entry: u32,
+        span: Span,
+        depth: usize,
+        out: &mut S,
+    ) -> bool {
         let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
-        for l in self.linked(template, hole) {
-            let x = &self.anchored[l.entry as usize];
-            let c = Cand {
-                rank: rank_of(x.lit_len),
-                template: x.template,
-                start: span.start as u32,
-                entry: l.entry,
-            };
-            let mark = sc.spans.len();
-            if self.verify(cx.text, sc, c, span.end) {
-                self.push_hit(sc, c, mark);
-                sc.hits[hbase].holes = mark as u32;
-                self.push_frame(cx, sc, hbase, span, depth + 1, out);
-                sc.hits.truncate(hbase);
-                sc.spans.truncate(sbase);
-                return true;
-            }
+        let c = self.cand_at(entry, span);
+        let found = self.verify(cx.text, sc, c, span.end);
+        if found {
+            self.push_hit(sc, c, sbase);
+            sc.hits[hbase].holes = sbase as u32;
+            self.push_frame(cx, sc, hbase, span, depth, out);
         }
-        false
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
+        found
+    }
+
+    /// `entry`'s template as a candidate from the start of `span`.
+    fn cand_at(&self, entry: u32, span: Span) -> Cand {
+        let x = &self.anchored[entry as usize];
+        Cand {
+            rank: rank_of(x.lit_len),
+            template: x.template,
+            start: span.start as u32,
+            entry,
+        }
+    }
+
+    /// A piece too short to match alone (` in %v`) that explains all of
+    /// `span`, which starts at a space: its entry.
+    fn short_piece(&self, cx: &Cx<'_>, sc: &mut Scratch, span: Span) -> Option<u32> {
+        let b = cx.text.as_bytes();
+        let list = self
+            .short_pieces
+            .get(&piece_key(&b[span.start..span.end]))?;
+        list.iter().copied().find(|&entry| {
+            let mark = sc.spans.len();
+            let found = self.verify(cx.text, sc, self.cand_at(entry, span), span.end);
+            sc.spans.truncate(mark);
+            found
+        })
     }
 
     /// A message built in pieces (`message.append(f" with values
@@ -72,22 +104,28 @@ impl TemplateSet {
         depth: usize,
         out: &mut S,
     ) {
+        if let Some(rest) = self.piece_rest(cx, sc, span, depth) {
+            let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+            self.explain_whole(cx, sc, rest);
+            self.push_frame(cx, sc, hbase, rest, depth + 1, out);
+            sc.hits.truncate(hbase);
+            sc.spans.truncate(sbase);
+        }
+    }
+
+    /// The rest of `span`, from one of its spaces, that a piece explains
+    /// as [`TemplateSet::piece_in_hole`] reads it.
+    fn piece_rest(&self, cx: &Cx<'_>, sc: &mut Scratch, span: Span, depth: usize) -> Option<Span> {
         if depth >= MAX_DEPTH || span.len() < MIN_HOLE_MESSAGE || self.piece_heads.is_empty() {
-            return;
+            return None;
         }
         let b = cx.text.as_bytes();
         let mut from = span.start + 1;
         for _ in 0..MAX_PIECE_STARTS {
-            let Some(at) = b[from..span.end]
-                .iter()
-                .position(|&c| c == b' ')
-                .map(|p| from + p)
-            else {
-                return;
-            };
+            let at = from + b[from..span.end].iter().position(|&c| c == b' ')?;
             let rest = Span::new(at, span.end);
             if rest.len() < MIN_HOLE_MESSAGE {
-                return;
+                return None;
             }
             if !self.may_start_a_piece(sc, b, rest) {
                 from = at + 1;
@@ -105,16 +143,40 @@ impl TemplateSet {
                             || x.lit_len as usize * HOLE_MESSAGE_SHARE >= rest.len())
                 })
             });
-            if piece {
-                self.push_frame(cx, sc, hbase, rest, depth + 1, out);
-            }
             sc.hits.truncate(hbase);
             sc.spans.truncate(sbase);
             if piece {
-                return;
+                return Some(rest);
             }
             from = at + 1;
         }
+        None
+    }
+
+    /// Whether a message's last hole is read as pieces before a whole
+    /// message: where a piece of the same message explains its end (`
+    /// Did you mean %v instead?` appended after `Could not build url for
+    /// endpoint %v`), and the best whole reading of the hole leads with a
+    /// value (another program's `%v Did you mean %v?`), the piece is the
+    /// nearer reading: it keeps the value a value.
+    pub(super) fn pieces_before_message(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        span: Span,
+        depth: usize,
+    ) -> bool {
+        if self.piece_rest(cx, sc, span, depth).is_none() {
+            return false;
+        }
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        self.explain_whole(cx, sc, inside_quotes(cx.text, span));
+        let hole_led = sc.hits[hbase..]
+            .first()
+            .is_some_and(|h| self.leads_with_hole(&sc.spans, *h));
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
+        hole_led
     }
 
     /// A whole message and a piece another statement appended to it
@@ -131,7 +193,7 @@ impl TemplateSet {
         depth: usize,
         out: &mut S,
     ) -> bool {
-        if depth >= MAX_DEPTH || self.piece_heads.is_empty() {
+        if depth >= MAX_DEPTH || self.piece_heads.is_empty() && self.short_pieces.is_empty() {
             return false;
         }
         let b = cx.text.as_bytes();
@@ -146,11 +208,18 @@ impl TemplateSet {
             };
             to = at;
             let (head, rest) = (Span::new(span.start, at), Span::new(at, span.end));
-            if self.may_start_a_piece(sc, b, rest)
-                && self.explains_a_piece(cx, sc, rest)
-                && self.whole_layer(cx, sc, head, depth, out)
-            {
-                self.whole_layer(cx, sc, rest, depth, out);
+            let anchored =
+                self.may_start_a_piece(sc, b, rest) && self.explains_a_piece(cx, sc, rest);
+            // A short piece (` in %v`) is known by its head alone, here
+            // where the whole message before it must be known too.
+            let short = (!anchored)
+                .then(|| self.short_piece(cx, sc, rest))
+                .flatten();
+            if (anchored || short.is_some()) && self.whole_layer(cx, sc, head, depth, out) {
+                match short {
+                    Some(entry) => self.entry_layer(cx, sc, entry, rest, depth, out),
+                    None => self.whole_layer(cx, sc, rest, depth, out),
+                };
                 return true;
             }
         }

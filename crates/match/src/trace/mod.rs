@@ -381,12 +381,24 @@ impl TemplateSet {
                     }
                 } else if chain {
                     self.trace_span(cx, sc, hole_span, depth + 1, false, out);
-                } else if matches!(kind, HoleKind::Any | HoleKind::Quoted)
-                    && !self.message_in_hole(cx, sc, hole_span, depth, out)
-                    && !self.linked_in_hole(cx, sc, (first.template, number), hole_span, depth, out)
-                    && i + 1 == segs.len()
-                {
-                    self.piece_in_hole(cx, sc, hole_span, depth, out);
+                } else if matches!(kind, HoleKind::Any | HoleKind::Quoted) {
+                    let last = i + 1 == segs.len();
+                    // Pieces first where they read the end better; else a
+                    // message in the hole, a linked piece, and pieces last.
+                    let pieces = last && self.pieces_before_message(cx, sc, hole_span, depth)
+                        || !self.message_in_hole(cx, sc, hole_span, depth, out)
+                            && !self.linked_in_hole(
+                                cx,
+                                sc,
+                                (first.template, number),
+                                hole_span,
+                                depth,
+                                out,
+                            )
+                            && last;
+                    if pieces {
+                        self.piece_in_hole(cx, sc, hole_span, depth, out);
+                    }
                 }
                 hole += 1;
             }
