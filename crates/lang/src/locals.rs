@@ -54,7 +54,9 @@ pub(crate) fn variants<'t>(
     }
     let function = enclosing_function(n, cx)?;
     args.iter().enumerate().find_map(|(k, name)| {
-        if !is_local_name(name) {
+        // A look at the function's text first: most names are never
+        // assigned there, and the tree walk is the cost.
+        if !is_local_name(name) || !assigns(cx.text(function), name) {
             return None;
         }
         let (texts, other) = assigned(function, n, name, cx, locals);
@@ -108,10 +110,27 @@ fn is_local_name(arg: &str) -> bool {
         && !matches!(name, "self" | "this" | "cls")
 }
 
-/// Assigned text is a message piece: it has a letter or digit of its own.
+/// Whether `text` holds `name` as a whole word followed by `=` (blanks
+/// between allowed), not `==`: an assignment may be there.
+fn assigns(text: &str, name: &str) -> bool {
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    text.match_indices(name).any(|(at, _)| {
+        let end = at + name.len();
+        let rest = text[end..].trim_start_matches([' ', '\t']).as_bytes();
+        (at == 0 || !word(b[at - 1])) && rest.first() == Some(&b'=') && rest.get(1) != Some(&b'=')
+    })
+}
+
+/// Assigned text is a message piece when it has a word of its own, three
+/// letters or more that start a token (`Missing file`, `Usage:`); a path
+/// or a name built around values (`$dir . '/' . $id . '.json'`) is a value.
 fn has_own_text(m: &Message) -> bool {
     m.iter().any(|p| match p {
-        MsgPart::Text { text, .. } => text.chars().any(char::is_alphanumeric),
+        MsgPart::Text { text, .. } => text.split_whitespace().any(|w| {
+            w.starts_with(|c: char| c.is_alphabetic())
+                && w.chars().filter(|c| c.is_alphabetic()).count() >= 3
+        }),
         _ => false,
     })
 }
@@ -158,9 +177,10 @@ fn is_parameter(function: Node<'_>, name: &str, cx: &Cx<'_>) -> bool {
     let Some(params) = function.child_by_field_name("parameters") else {
         return false;
     };
+    let name = name.trim_start_matches('$');
     let mut found = false;
     tree::preorder(params, |p| {
-        found |= p.child_count() == 0 && cx.text(p) == name;
+        found |= p.child_count() == 0 && cx.text(p).trim_start_matches('$') == name;
     });
     found
 }
@@ -278,6 +298,15 @@ def fail(path):
     }
 
     #[test]
+    fn an_assignment_is_looked_for_in_the_text_first() {
+        assert!(super::assigns("    what = \"x\"", "what"));
+        assert!(super::assigns("what=1", "what"));
+        assert!(!super::assigns("if what == 1:", "what"));
+        assert!(!super::assigns("somewhat = 1", "what"));
+        assert!(!super::assigns("f(what)", "what"));
+    }
+
+    #[test]
     fn python_a_name_never_assigned_text_is_a_hole() {
         let src = r#"
 def fail(err):
@@ -288,5 +317,67 @@ def other():
     what = "not this function's"
 "#;
         assert_eq!(patterns("pkg/w.py", src), [want("write failed: %v", 4)]);
+    }
+
+    #[test]
+    fn ruby_php_and_java_names_assigned_texts_print_each_text() {
+        let rb = r##"
+class Loader
+  def fail_missing(kind)
+    if kind == :file
+      what = "Missing file"
+    else
+      what = "Missing directory"
+    end
+    raise ArgumentError, "#{what} for loader"
+  end
+end
+"##;
+        assert_eq!(
+            patterns("lib/loader.rb", rb),
+            [
+                want("Missing directory for loader", 7),
+                want("Missing file for loader", 5)
+            ]
+        );
+        let php = r#"<?php
+function failMissing($kind) {
+    if ($kind === 'file') {
+        $what = 'Missing file';
+    } else {
+        $what = 'Missing directory';
+    }
+    throw new RuntimeException("$what for loader");
+}
+"#;
+        // PHP keeps a text that flows to a `throw` as a message where it
+        // is written (and links it to the hole it fills): the throw is
+        // not repeated with it.
+        assert_eq!(
+            patterns("src/Loader.php", php),
+            [
+                want("%v for loader", 8),
+                want("Missing directory", 6),
+                want("Missing file", 4),
+            ]
+        );
+        let java = r#"
+class Loader {
+    void failMissing(boolean file) {
+        String what = "Missing directory";
+        if (file) {
+            what = "Missing file";
+        }
+        throw new IllegalStateException(what + " for loader");
+    }
+}
+"#;
+        assert_eq!(
+            patterns("src/main/java/Loader.java", java),
+            [
+                want("Missing directory for loader", 4),
+                want("Missing file for loader", 6)
+            ]
+        );
     }
 }

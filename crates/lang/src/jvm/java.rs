@@ -121,7 +121,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return_statement", "throw_statement"],
     catches: &["catch_clause"],
     comments: &["line_comment", "block_comment"],
-    locals: None,
+    locals: Some(&LOCALS),
 };
 
 /// `throw new X(…)`; `throw factory("…")` with a literal message.
@@ -482,6 +482,15 @@ fn constants(root: Node<'_>, cx: &mut Cx<'_>) {
 }
 
 /// How Java expressions make messages.
+/// `String name = <text>;`, `name = <text>;` in a function: the text a hole printing `name` holds.
+static LOCALS: crate::locals::LocalTexts = crate::locals::LocalTexts {
+    assignments: &[
+        ("variable_declarator", "name", "value"),
+        ("assignment_expression", "left", "right"),
+    ],
+    read: |v, cx| M.has_text(v, cx).then(|| M.message_of(v, cx)),
+};
+
 static M: Messages = Messages {
     strings: &["string_literal"],
     read_own,

@@ -93,7 +93,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return_statement", "throw_expression"],
     catches: &["catch_clause"],
     comments: &["comment"],
-    locals: None,
+    locals: Some(&LOCALS),
 };
 
 /// `throw new X('…', $code, $previous)`; `throw $e` re-throws.
@@ -753,6 +753,12 @@ fn printf_message(fmt: Node<'_>, rest: &[Node<'_>], cx: &Cx<'_>) -> (Message, Ve
 }
 
 /// How PHP expressions make messages.
+/// `$name = <text>` in a function: the text a hole printing `name` holds.
+static LOCALS: crate::locals::LocalTexts = crate::locals::LocalTexts {
+    assignments: &[("assignment_expression", "left", "right")],
+    read: |v, cx| M.has_text(v, cx).then(|| M.message_of(v, cx)),
+};
+
 static M: Messages = Messages {
     strings: &["string", "encapsed_string", "nowdoc", "heredoc"],
     read_own,

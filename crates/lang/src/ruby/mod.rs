@@ -70,7 +70,7 @@ static SYNTAX: Syntax = Syntax {
     returns: &["return"],
     catches: &["rescue"],
     comments: &["comment"],
-    locals: None,
+    locals: Some(&LOCALS),
 };
 
 /// Every call: `raise`, loggers, Kernel's `warn`/`abort`, stderr,
@@ -557,6 +557,12 @@ fn inspect_verbs(fmt: &str) -> String {
 }
 
 /// How Ruby expressions make messages.
+/// `name = <text>` in a function: the text a hole printing `name` holds.
+static LOCALS: crate::locals::LocalTexts = crate::locals::LocalTexts {
+    assignments: &[("assignment", "left", "right")],
+    read: |v, cx| M.has_text(v, cx).then(|| M.message_of(v, cx)),
+};
+
 static M: Messages = Messages {
     strings: &["string"],
     read_own,
