@@ -24,16 +24,7 @@ pub(crate) fn alternatives(
     message: &Message,
     args: &[String],
 ) -> Option<[(Message, Vec<String>); 2]> {
-    let holes: Vec<usize> = (message.iter().enumerate())
-        .filter(|(_, p)| matches!(p, MsgPart::Hole))
-        .map(|(i, _)| i)
-        .collect();
-    let formatted = message
-        .iter()
-        .any(|p| matches!(p, MsgPart::Text { format: true, .. }));
-    if formatted || holes.len() != args.len() {
-        return None;
-    }
+    let holes = crate::message::paired_holes(message, args)?;
     let (k, texts) = args
         .iter()
         .enumerate()

@@ -42,16 +42,7 @@ pub(crate) fn variants<'t>(
     args: &[String],
     locals: &LocalTexts,
 ) -> Option<(Vec<Variant<'t>>, bool)> {
-    let holes: Vec<usize> = (message.iter().enumerate())
-        .filter(|(_, p)| matches!(p, MsgPart::Hole))
-        .map(|(i, _)| i)
-        .collect();
-    let formatted = message
-        .iter()
-        .any(|p| matches!(p, MsgPart::Text { format: true, .. }));
-    if formatted || holes.len() != args.len() {
-        return None;
-    }
+    let holes = crate::message::paired_holes(message, args)?;
     let function = enclosing_function(n, cx)?;
     args.iter().enumerate().find_map(|(k, name)| {
         // A look at the function's text first: most names are never

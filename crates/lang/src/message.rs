@@ -232,6 +232,20 @@ fn push_hole(out: &mut Resolved) {
     out.message.push_str(HOLE);
 }
 
+/// The indices of `message`'s holes, when they pair one to one with
+/// `args` (the values that fill them, in order); `None` for a printf
+/// format, whose holes are inside its text.
+pub(crate) fn paired_holes(message: &Message, args: &[String]) -> Option<Vec<usize>> {
+    let formatted = message
+        .iter()
+        .any(|p| matches!(p, MsgPart::Text { format: true, .. }));
+    let holes: Vec<usize> = (message.iter().enumerate())
+        .filter(|(_, p)| matches!(p, MsgPart::Hole))
+        .map(|(i, _)| i)
+        .collect();
+    (!formatted && holes.len() == args.len()).then_some(holes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
