@@ -28,26 +28,51 @@ fn escape(c: u32) -> Vec<u8> {
     format!("\\u{c:04x}").into_bytes()
 }
 
-impl<W: Write> Write for Printable<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut out = Vec::with_capacity(buf.len() + 8);
-        for &b in buf {
-            if self.pending_c2 {
-                self.pending_c2 = false;
-                if (0x80..=0x9f).contains(&b) {
-                    out.extend(escape(u32::from(b)));
-                    continue;
-                }
-                out.push(0xc2);
+/// A byte that is not written as it is: a control character (newline
+/// and tab aside), or 0xC2, which may lead a C1 control.
+fn needs_care(b: u8) -> bool {
+    (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f || b == 0xc2
+}
+
+impl<W: Write> Printable<W> {
+    /// Writes what a 0xC2 lead byte and the start of `rest` make: a C1
+    /// control escaped (both bytes), or the lead byte as it is; gives the
+    /// bytes left to write.
+    fn after_c2<'b>(&mut self, rest: &'b [u8]) -> std::io::Result<&'b [u8]> {
+        match rest.first() {
+            Some(&b) if (0x80..=0x9f).contains(&b) => {
+                self.inner.write_all(&escape(u32::from(b)))?;
+                Ok(&rest[1..])
             }
-            match b {
-                b'\n' | b'\t' => out.push(b),
-                0x00..=0x1f | 0x7f => out.extend(escape(u32::from(b))),
-                0xc2 => self.pending_c2 = true,
-                _ => out.push(b),
+            _ => {
+                self.inner.write_all(&[0xc2])?;
+                Ok(rest)
             }
         }
-        self.inner.write_all(&out)?;
+    }
+}
+
+impl<W: Write> Write for Printable<W> {
+    /// Runs of plain bytes go through as they are, in one write each:
+    /// only a control byte, or a C1 control's lead byte, is looked at.
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut rest = buf;
+        if std::mem::take(&mut self.pending_c2) {
+            rest = self.after_c2(rest)?;
+        }
+        while let Some(i) = rest.iter().position(|&b| needs_care(b)) {
+            self.inner.write_all(&rest[..i])?;
+            let b = rest[i];
+            rest = &rest[i + 1..];
+            if b != 0xc2 {
+                self.inner.write_all(&escape(u32::from(b)))?;
+            } else if rest.is_empty() {
+                self.pending_c2 = true;
+            } else {
+                rest = self.after_c2(rest)?;
+            }
+        }
+        self.inner.write_all(rest)?;
         Ok(buf.len())
     }
 
