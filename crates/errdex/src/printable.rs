@@ -34,6 +34,30 @@ fn needs_care(b: u8) -> bool {
     (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f || b == 0xc2
 }
 
+/// The first byte of `buf` that [`needs_care`], eight bytes at a time: a
+/// word with no byte below 0x20, no 0x7F and no 0xC2 is passed whole
+/// (the tests of the bit-twiddling hacks' `hasless` and `haszero`, which
+/// may flag a word falsely, never miss one); a flagged word is read byte
+/// by byte. JSON output has a newline a line and little else to look at.
+fn first_care(buf: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |y: u64| y.wrapping_sub(ONES) & !y & HIGH != 0;
+    let mut words = buf.chunks_exact(8);
+    for (k, word) in words.by_ref().enumerate() {
+        let x = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGH != 0;
+        if below_space || has_zero(x ^ (ONES * 0x7f)) || has_zero(x ^ (ONES * 0xc2)) {
+            if let Some(j) = word.iter().position(|&b| needs_care(b)) {
+                return Some(k * 8 + j);
+            }
+        }
+    }
+    let tail = words.remainder();
+    let at = buf.len() - tail.len();
+    tail.iter().position(|&b| needs_care(b)).map(|j| at + j)
+}
+
 impl<W: Write> Printable<W> {
     /// Writes what a 0xC2 lead byte and the start of `rest` make: a C1
     /// control escaped (both bytes), or the lead byte as it is; gives the
@@ -60,7 +84,7 @@ impl<W: Write> Write for Printable<W> {
         if std::mem::take(&mut self.pending_c2) {
             rest = self.after_c2(rest)?;
         }
-        while let Some(i) = rest.iter().position(|&b| needs_care(b)) {
+        while let Some(i) = first_care(rest) {
             self.inner.write_all(&rest[..i])?;
             let b = rest[i];
             rest = &rest[i + 1..];
@@ -118,6 +142,23 @@ mod tests {
             through(&[b"x\xc2", b"\x9b2J \xc2", b"\xa9"]),
             "x\\u009b2J ©"
         );
+    }
+
+    #[test]
+    fn the_first_byte_to_look_at_is_found_in_any_word() {
+        // Every position of a 19-byte text (two words and a tail), each
+        // kind of byte that needs care, among bytes that do not (a
+        // newline, a tab, 0xC3 and 0x80 included).
+        for bad in [0x00u8, 0x1b, 0x1f, 0x7f, 0xc2] {
+            for at in 0..19 {
+                let mut text = b"ab\ncd\tef\xc3\x80gh ijklmno".to_vec();
+                text.truncate(19);
+                text[at] = bad;
+                let want = text.iter().position(|&b| needs_care(b));
+                assert_eq!(first_care(&text), want, "{bad:#x} at {at}");
+            }
+        }
+        assert_eq!(first_care(b"plain text,\n with\tno controls"), None);
     }
 
     #[test]
