@@ -67,19 +67,6 @@ pub(crate) fn variants<'t>(
     })
 }
 
-/// Whether some variant of `message` has a word of its own: text a local
-/// name carries into a message that has none (`f"{prefix}{prog} "`).
-pub(crate) fn gives_words(
-    n: Node<'_>,
-    cx: &Cx<'_>,
-    message: &Message,
-    args: &[String],
-    locals: &LocalTexts,
-) -> bool {
-    variants(n, cx, message, args, locals)
-        .is_some_and(|(vs, _)| vs.iter().any(|v| crate::flow::words(&v.message) > 0))
-}
-
 /// The function `n` is in.
 fn enclosing_function<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
     let mut cur = n.parent();
@@ -245,9 +232,10 @@ class MissingThing(Exception):
     }
 
     #[test]
-    fn python_a_parameter_given_a_default_text_keeps_the_message_with_the_hole() {
-        // The text is sited where it is written; the parameter may hold
-        // another, so the message with the hole stays.
+    fn python_a_parameter_given_a_default_text_prints_it() {
+        // The text is sited where it is written. The parameter may hold
+        // another text, but the message with the hole has too few words
+        // of its own to be kept (a text kept under a name needs two).
         let src = r#"
 def show_usage(out, prog, prefix=None):
     if prefix is None:
@@ -255,10 +243,7 @@ def show_usage(out, prog, prefix=None):
     line = f"{prefix}{prog} [ARGS]"
     out.write(line)
 "#;
-        assert_eq!(
-            patterns("cli/usage.py", src),
-            [want("%v%v [ARGS]", 5), want("Usage: %v [ARGS]", 4)]
-        );
+        assert_eq!(patterns("cli/usage.py", src), [want("Usage: %v [ARGS]", 4)]);
     }
 
     #[test]
@@ -295,6 +280,24 @@ def fail(path):
         assert!(!super::assigns("if what == 1:", "what"));
         assert!(!super::assigns("somewhat = 1", "what"));
         assert!(!super::assigns("f(what)", "what"));
+    }
+
+    #[test]
+    fn python_glue_around_a_kept_text_is_no_message() {
+        // `hint` is kept where its text is written; `f"{hint}\n"` adds a
+        // line end, no words, and is no message of its own.
+        let src = r#"
+def show(self, file=None):
+    hint = ""
+    if self.ctx is not None:
+        hint = _("Try '{command}' for help.").format(command=self.path)
+        hint = f"{hint}\n"
+    echo(f"{self.usage}\n{hint}", file=sys.stderr)
+"#;
+        assert_eq!(
+            patterns("cli/errors.py", src),
+            [want("%v\n%v", 7), want("Try '%v' for help.", 5)]
+        );
     }
 
     #[test]

@@ -587,9 +587,12 @@ fn flowing_message(n: Node<'_>, target: &str, value: Option<Node<'_>>, cx: &mut 
     }
     let (message, holes) = M.message_of(value, cx);
     // Words a local name brings count (`usage = f"{prefix}{prog} "` after
-    // `prefix = "Usage: "`): the name's text is a message piece itself.
-    if flow::words(&message) >= 2 || cx.local_words(n, &message, &holes) {
+    // `prefix = "Usage: "`): the messages with its texts are kept, not
+    // the glue.
+    if flow::words(&message) >= 2 {
         cx.push_kept_message(n, "=", message, holes);
+    } else if cx.local_words(n, &message, &holes) {
+        cx.push_kept_variants(n, "=", message, holes);
     }
 }
 

@@ -181,25 +181,59 @@ impl<'a> Cx<'a> {
         }
         let expression = clip(self.text(n));
         if let Some((variants, keep)) = self.local_variants(n, &message, &args) {
-            let mut pushed = false;
-            for v in variants {
-                let at = v.at.start_position();
-                let line = at.row as u32 + 1;
-                // A text already kept as a message on its line is traced
-                // there: the variant would only repeat it with glue.
-                if self.kept_on(line) {
-                    continue;
-                }
-                let mut one = site.clone();
-                (one.line_number, one.column) = (line, at.column as u32 + 1);
-                self.push_read(one, v.message, v.args, expression.clone());
-                pushed = true;
-            }
+            let pushed = self.push_variants(&site, variants, &expression);
             if pushed && !keep {
                 return;
             }
         }
         self.push_read(site, message, args, expression);
+    }
+
+    /// Records the messages a local name's texts make of a message
+    /// ([`crate::locals`]), each sited at its text. Whether any was.
+    fn push_variants(
+        &mut self,
+        site: &RawSite,
+        variants: Vec<crate::locals::Variant<'_>>,
+        expression: &str,
+    ) -> bool {
+        let mut pushed = false;
+        for v in variants {
+            let at = v.at.start_position();
+            let line = at.row as u32 + 1;
+            // A text already kept as a message on its line is traced
+            // there: the variant would only repeat it with glue.
+            if self.kept_on(line) {
+                continue;
+            }
+            let mut one = site.clone();
+            (one.line_number, one.column) = (line, at.column as u32 + 1);
+            self.push_read(one, v.message, v.args, expression.to_string());
+            pushed = true;
+        }
+        pushed
+    }
+
+    /// [`Cx::push_kept_message`] for a text that has words only through a
+    /// local name's texts (`usage = f"{prefix}{prog} "` after `prefix =
+    /// "Usage: "`): those messages alone, not the glue the name fills.
+    pub fn push_kept_variants(
+        &mut self,
+        n: Node<'_>,
+        callee: &str,
+        message: Message,
+        args: Vec<String>,
+    ) {
+        if self.compiled_out(n) {
+            return;
+        }
+        let Some((variants, _)) = self.local_variants(n, &message, &args) else {
+            return;
+        };
+        let mut site = self.site(n, callee, ErrorType::Exception, Severity::Error);
+        site.facts.kept = true;
+        let expression = clip(self.text(n));
+        self.push_variants(&site, variants, &expression);
     }
 
     /// Whether a message kept under a name is sited on `line`.
@@ -221,7 +255,13 @@ impl<'a> Cx<'a> {
     /// Whether a local name's text gives a message built at `n` words it
     /// has not of its own ([`crate::locals::gives_words`]).
     pub(crate) fn local_words(&self, n: Node<'_>, message: &Message, args: &[String]) -> bool {
-        (self.syntax.locals).is_some_and(|l| crate::locals::gives_words(n, self, message, args, l))
+        self.local_variants(n, message, args)
+            .is_some_and(|(vs, _)| {
+                vs.iter().any(|v| {
+                    crate::flow::words(&v.message) > 0
+                        && !self.kept_on(v.at.start_position().row as u32 + 1)
+                })
+            })
     }
 
     /// Records a site with its message, one per text of a hole that
