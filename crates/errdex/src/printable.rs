@@ -59,6 +59,15 @@ fn first_care(buf: &[u8]) -> Option<usize> {
 }
 
 impl<W: Write> Printable<W> {
+    /// The writer underneath, for bytes known to hold no control
+    /// character (a 0xC2 lead byte held back is written first).
+    pub(crate) fn plain(&mut self) -> std::io::Result<&mut W> {
+        if std::mem::take(&mut self.pending_c2) {
+            self.inner.write_all(&[0xc2])?;
+        }
+        Ok(&mut self.inner)
+    }
+
     /// Writes what a 0xC2 lead byte and the start of `rest` make: a C1
     /// control escaped (both bytes), or the lead byte as it is; gives the
     /// bytes left to write.

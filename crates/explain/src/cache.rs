@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8] = b"errdex trace cache\n";
 /// Bumped whenever the layout below changes.
-const FORMAT: u32 = 14;
+const FORMAT: u32 = 15;
 
 /// The cache file of the database at `db`: beside it, named after it.
 pub fn path_for(db: &Path) -> PathBuf {

@@ -461,6 +461,18 @@ fn a_message_and_its_line_break_is_its_line() {
     assert_eq!(e.verdict, Verdict::Traced, "{e:?}");
 }
 
+/// serde_json's bytes for `e`, with DEL and C1 controls escaped as well.
+fn serde_json_terminal_safe(e: &Explanation) -> String {
+    String::from_utf8(serde_json::to_vec(e).unwrap())
+        .unwrap()
+        .chars()
+        .map(|c| match u32::from(c) {
+            n @ (0x7f..=0x9f) => format!("\\u{n:04x}"),
+            _ => c.to_string(),
+        })
+        .collect()
+}
+
 #[test]
 fn write_json_gives_serde_json_bytes() {
     let mut quoted = row("quoted", "acme/app", "bad \"name\" <%s>\t%v", &["n", "err"]);
@@ -476,6 +488,7 @@ fn write_json_gives_serde_json_bytes() {
     ]);
     let lines = [
         "bad \"name\" <x>\tdisk is full",
+        "bad \"\u{9b}31m\" <\u{1b}[2J\u{7f}> disk is full",
         "2026-12-02T01:00:00Z ERROR save: disk is full",
         "nothing known here",
         "    at x (y.js:1:2)",
@@ -486,11 +499,12 @@ fn write_json_gives_serde_json_bytes() {
         for e in ex.explain_block(&lines) {
             let mut ours = Vec::new();
             ex.write_json(&e, &mut ours);
-            let theirs = serde_json::to_vec(&e).unwrap();
-            assert_eq!(
-                String::from_utf8(ours).unwrap(),
-                String::from_utf8(theirs).unwrap()
+            let ours = String::from_utf8(ours).unwrap();
+            assert!(
+                !ours.chars().any(char::is_control),
+                "{ours}: a control character written as it is"
             );
+            assert_eq!(ours, serde_json_terminal_safe(&e));
         }
     }
 }

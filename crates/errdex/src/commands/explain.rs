@@ -160,22 +160,14 @@ impl<'a> Answers<'a> {
             .extend(pairs.map(|(l, s)| ex.explain_line(l, s)));
         ex.read_across_lines(&mut self.explained, &self.stack);
         if form == Form::Json {
-            let mut one = Vec::new();
             for (e, m) in self.explained.iter().zip(marks) {
-                one.clear();
-                ex.write_json(e, &mut one);
                 // The line number (and the cut) lead the object, so that
                 // answers line up with the input.
-                self.json
-                    .extend_from_slice(format!("{{\"line\":{}", m.line).as_bytes());
+                let _ = write!(self.json, "{{\"line\":{},", m.line);
                 if m.cut {
-                    self.json
-                        .extend_from_slice(format!(",\"cutAt\":{MAX_LINE}").as_bytes());
+                    let _ = write!(self.json, "\"cutAt\":{MAX_LINE},");
                 }
-                if one.len() > 2 {
-                    self.json.push(b',');
-                }
-                self.json.extend_from_slice(&one[1..]);
+                ex.write_json_fields(e, &mut self.json);
                 self.json.push(b'\n');
             }
         }
@@ -184,7 +176,7 @@ impl<'a> Answers<'a> {
 
 /// Where answers go, in input order.
 struct Output<W: Write> {
-    out: W,
+    out: Printable<W>,
     /// `--summary`'s groups, when asked for.
     summary: Option<Summary>,
     json: bool,
@@ -212,7 +204,8 @@ impl<W: Write> Output<W> {
         }
         self.traced_any |= answers.explained.iter().any(|e| !e.frames.is_empty());
         if self.json {
-            self.out.write_all(&answers.json)?;
+            // The JSON writer escapes every control character itself.
+            self.out.plain()?.write_all(&answers.json)?;
             return Ok(());
         }
         for (e, m) in answers.explained.iter().zip(&answers.marks) {

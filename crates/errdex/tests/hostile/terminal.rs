@@ -48,6 +48,13 @@ fn no_control_character_reaches_the_terminal_raw() {
 
     let o = errdex(&db, &["explain", "--json", line]);
     assert_eq!(raw_controls(&o.stdout), b"", "explain --json");
+    // A stream's JSON lines are written as the explainer escaped them.
+    for threads in ["1", "2"] {
+        let args = ["explain", "--json", "--threads", threads, "-"];
+        let o = errdex_fed(&db, &args, format!("{line}\x7f\u{85}\n").as_bytes());
+        assert_eq!(raw_controls(&o.stdout), b"", "explain --json -");
+        assert!(String::from_utf8_lossy(&o.stdout).contains("\\u009b31m now\\u007f\\u0085"));
+    }
     let v: serde_json::Value = serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)));
     assert!(v.to_string().contains('\u{9b}'), "JSON keeps the text: {v}");
