@@ -16,6 +16,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod asks;
 mod code;
 pub mod family;
 mod go_code;
@@ -180,6 +181,8 @@ pub(crate) struct Cx<'a> {
     chain: Option<(Hole, String)>,
     /// Literal words of the message.
     literal: String,
+    /// The message as a reader sees it, each hole written `…`.
+    shown: String,
     family: &'static Family,
     /// Whether the family's general sentences apply (see [`Cx::advice`]).
     advice: bool,
@@ -198,17 +201,23 @@ impl<'a> Cx<'a> {
         let mut chain = None;
         let mut before = String::new();
         let mut literal = String::new();
+        let mut shown = String::new();
         for s in &template.segments {
             match s {
                 Segment::Lit(l) => {
                     before.push_str(l);
                     literal.push_str(l);
                     literal.push(' ');
+                    shown.push_str(l);
                 }
                 Segment::Hole(h) if h.chain && chain.is_none() => {
                     chain = Some((h.clone(), before.clone()));
+                    shown.push('…');
                 }
-                Segment::Hole(h) => before.push_str(&h.verb),
+                Segment::Hole(h) => {
+                    before.push_str(&h.verb);
+                    shown.push('…');
+                }
             }
         }
         let function = site.function.as_deref();
@@ -232,6 +241,7 @@ impl<'a> Cx<'a> {
             fname: function.map(|f| f.rsplit('.').next().unwrap_or(f)),
             chain,
             literal,
+            shown,
             family,
             advice,
             idiom,

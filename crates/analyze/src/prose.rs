@@ -417,6 +417,8 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
     if cx.is_expected() {
         out.extend(cx.family.solutions.iter().map(|s| s.to_string()));
     }
+    let asked = crate::asks::solutions(cx);
+    out.extend(asked.iter().cloned());
     out.extend(crate::leaves::solutions(&cx.r.causes));
     if let Some((_, prefix)) = &cx.chain {
         let whose = match &f.wrapped_call {
@@ -441,7 +443,7 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             code(&flag)
         ));
     }
-    out.extend(guard_solutions(cx));
+    out.extend(guard_solutions(cx, asked.is_empty()));
     if let Some(family) = cx.advice().filter(|_| !cx.is_expected()) {
         out.extend(family.solutions.iter().map(|s| s.to_string()));
     }
@@ -469,8 +471,8 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
 
 /// Solutions from the sites' guards: the values the code handles, when
 /// the site is their `else` or `default`; else an action for each guard
-/// of a known form, or the condition to look into.
-fn guard_solutions(cx: &Cx<'_>) -> Vec<String> {
+/// of a known form, or (when `look_into`) the condition to look into.
+fn guard_solutions(cx: &Cx<'_>, look_into: bool) -> Vec<String> {
     let f = cx.f;
     let mut out = Vec::new();
     // The site itself is the `else` or `default` of the values the code
@@ -493,12 +495,17 @@ fn guard_solutions(cx: &Cx<'_>) -> Vec<String> {
         .filter(|g| !crate::is_mode_flag(g) && none_of(g).is_none())
         .take(2)
     {
-        out.push(action(g, &cx.literal, &params).unwrap_or_else(|| {
-            format!(
-                "Find out why {} when the code runs: that condition leads to this error.",
-                condition(g)
-            )
-        }));
+        // A guard with no action is only worth looking into when the
+        // message asks for nothing itself.
+        let look = || {
+            look_into.then(|| {
+                format!(
+                    "Find out why {} when the code runs: that condition leads to this error.",
+                    condition(g)
+                )
+            })
+        };
+        out.extend(action(g, &cx.literal, &params).or_else(look));
     }
     out
 }
@@ -507,7 +514,7 @@ fn guard_solutions(cx: &Cx<'_>) -> Vec<String> {
 /// (`not isinstance(port, int)`), a value that is not set (`cert is
 /// None`, `name == ""`), or an option that is off while the message says
 /// something is not enabled (`not self.allow_redirects`).
-fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> {
+pub(crate) fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> {
     let g = g.trim();
     // Only what a caller gives: a parameter or a field of one (`self.x`).
     let given = |v: &str| {
@@ -555,7 +562,7 @@ fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> {
 /// The parameter names of a signature as written (`def f(self, port:
 /// int = 0)`, `func (s *S) f(ctx context.Context, name string)`, `void
 /// f(String name)`): the name part of each comma-separated parameter.
-fn parameters(signature: &str) -> Vec<&str> {
+pub(crate) fn parameters(signature: &str) -> Vec<&str> {
     use crate::go_code::{group, split_top};
     let name_first = signature.starts_with("func") || signature.starts_with("def");
     // Go's receiver comes first in its own parentheses.
@@ -593,7 +600,7 @@ fn is_name(v: &str) -> bool {
 }
 
 /// Command-line flags the message names (`--auth-token`, `-w`).
-fn flags(literal: &str) -> Vec<String> {
+pub(crate) fn flags(literal: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for w in literal.split(|c: char| c.is_whitespace() || "\"'`,()[]".contains(c)) {
         let w = w

@@ -365,3 +365,50 @@ fn the_seed_records_name_the_causes_their_pages_name() {
     assert!(doc.contains("stopping on purpose"), "{doc}");
     assert_eq!(stop.background_tag.as_deref(), Some("graceful-shutdown"));
 }
+
+/// A message that states its own remedy gives it as a solution, tied to
+/// the value the code checks; an invariant worded with `must` does not.
+#[test]
+fn what_a_message_asks_for_is_a_solution() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let solutions = |p: &str| by(&records, p).solutions.clone();
+    let inflight = solutions("max inflight messages must be greater than 0");
+    assert_eq!(
+        inflight[0],
+        "Meet what the message asks for: max inflight messages must be greater than 0. \
+         Set `Config.MaxInflightMsgs` accordingly (`Config.validate` checks `c.MaxInflightMsgs <= 0`)."
+    );
+    assert!(
+        !inflight.iter().any(|s| s.starts_with("Find out why")),
+        "{inflight:?}"
+    );
+    let flag = solutions("--heartbeat-interval must be >0 (set to %dms)");
+    assert!(
+        flag[0].starts_with(
+            "Give `--heartbeat-interval` a value that meets what the message asks for"
+        ),
+        "{flag:?}"
+    );
+    let invariant = solutions("revision from follower must be less than or equal to leader's");
+    assert!(
+        !invariant.iter().any(|s| s.contains("asks for")),
+        "{invariant:?}"
+    );
+    let salt = solutions("Salt length must be at least 1.");
+    assert_eq!(
+        salt[0],
+        "Meet what the message asks for: salt length must be at least 1. \
+         Pass `length` accordingly (`gen_salt` checks `length <= 0`)."
+    );
+    let cert = solutions("Using ad-hoc certificates requires the cryptography library.");
+    assert_eq!(
+        cert[0],
+        "Install `cryptography` (`pip install cryptography`): the code raises this when importing it fails."
+    );
+    let old =
+        solutions("'OldDict' is deprecated and will be removed in 3.2. Use 'NewDict' instead.");
+    assert_eq!(
+        old[0],
+        "Replace `OldDict` with `NewDict` where your code uses it, as the message says."
+    );
+}

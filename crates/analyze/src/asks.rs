@@ -1,0 +1,533 @@
+//! What a message asks of the person who meets it. Many messages state
+//! their own remedy: `max inflight messages must be greater than 0`,
+//! `'OrderedMultiDict' is deprecated … Use 'MultiDict' instead`, `Using
+//! ad-hoc certificates requires the cryptography library`. That request,
+//! tied to the value the code checks (a field of the receiver's type, a
+//! parameter), is a concrete first step where the guard alone
+//! (`c.MaxInflightMsgs <= 0`) only restates the condition.
+
+use crate::prose::code;
+use crate::Cx;
+use errdex_model::Lang;
+
+/// A request a message makes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Ask {
+    /// A requirement on a value, as the message words it (`status code
+    /// must be three digits`), and what it is about (`status code`).
+    Must { subject: String, clause: String },
+    /// A replacement: `Use 'MultiDict' instead`, with the name it
+    /// replaces when the message says which is deprecated.
+    Instead { old: Option<String>, new: String },
+    /// A library the code needs (`requires the cryptography library`).
+    Install(String),
+}
+
+/// Words after `must`/`should` that make a statement about the code, not
+/// a request (`should never fail`, `must not happen`).
+const ASSERTIONS: &[&str] = &[
+    "never",
+    "not happen",
+    "not be reached",
+    "not occur",
+    "have been",
+    "be unreachable",
+    "be impossible",
+];
+
+/// The requests `shown` (the message, holes written `…`) makes, in order.
+pub(crate) fn asks(shown: &str) -> Vec<Ask> {
+    let sentences = sentences(shown);
+    let mut out = Vec::new();
+    let deprecated = sentences.iter().find_map(|s| deprecated_name(s));
+    for s in &sentences {
+        if let Some(new) = instead(s) {
+            out.push(Ask::Instead {
+                old: deprecated.clone().filter(|o| *o != new),
+                new,
+            });
+        } else if let Some(name) = library(s) {
+            out.push(Ask::Install(name));
+        } else if let Some((subject, clause)) = requirement(s) {
+            out.push(Ask::Must { subject, clause });
+        }
+    }
+    out
+}
+
+/// The message's sentences, each without its closing mark.
+fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        let next = text[i + c.len_utf8()..].chars().next();
+        if matches!(c, '.' | '!' | ';') && next.is_none_or(char::is_whitespace) {
+            out.push(text[start..i].trim());
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(text[start..].trim());
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// Quotes and backticks around a name.
+fn unquote(s: &str) -> String {
+    s.trim()
+        .trim_matches(|c| matches!(c, '\'' | '"' | '`' | '‘' | '’'))
+        .to_string()
+}
+
+/// `X is deprecated …`: X.
+fn deprecated_name(s: &str) -> Option<String> {
+    let at = s.to_ascii_lowercase().find(" is deprecated")?;
+    let name = s[..at].rsplit(' ').next()?;
+    let name = unquote(name);
+    (!name.is_empty() && name != "…").then_some(name)
+}
+
+/// `Use X instead` closing a sentence: X, or the quoted name in it
+/// (`use '--logger=zap' flag instead`). Mid-sentence (`use the default
+/// instead of …`) it tells what the code does, not what to do.
+fn instead(s: &str) -> Option<String> {
+    let lower = s.to_ascii_lowercase();
+    let end = lower.strip_suffix(" instead")?.len();
+    let start = if lower.starts_with("use ") {
+        4
+    } else {
+        lower[..end].rfind(" use ").map(|at| at + 5)?
+    };
+    let phrase = &s[start..end];
+    let name = quoted(phrase).unwrap_or_else(|| phrase.trim().to_string());
+    (!name.is_empty() && name.split_whitespace().count() <= 4 && !name.contains('…'))
+        .then_some(name)
+}
+
+/// The first text in quotes or backticks in `s`.
+fn quoted(s: &str) -> Option<String> {
+    let open = s.find(['\'', '"', '`'])?;
+    let mark = s[open..].chars().next()?;
+    let len = s[open + 1..].find(mark)?;
+    Some(s[open + 1..open + 1 + len].to_string()).filter(|q| !q.is_empty())
+}
+
+/// `requires the X library`, `the X module is required`: X.
+fn library(s: &str) -> Option<String> {
+    let lower = s.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let kinds = ["library", "module", "package"];
+    let at = words.iter().position(|w| kinds.contains(w))?;
+    let name = match words.get(at.checked_sub(1)?)? {
+        &"the" | &"a" => return None,
+        _ => s.split_whitespace().nth(at - 1)?,
+    };
+    let asked = words[..at - 1]
+        .iter()
+        .any(|w| *w == "requires" || *w == "require")
+        || words[at + 1..].starts_with(&["is", "required"])
+        || words[at + 1..].starts_with(&["is", "not", "installed"]);
+    let name = unquote(name);
+    (asked
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)))
+    .then_some(name)
+}
+
+/// `X must be Y`, `X should Y`, `X is required`, `expected X to be Y`:
+/// what it is about and the requirement as a clause (`X must be Y`).
+fn requirement(s: &str) -> Option<(String, String)> {
+    let lower = s.to_ascii_lowercase();
+    if let Some(rest) = lower.strip_prefix("expected ") {
+        let (subject, wanted) = rest.split_once(" to be ")?;
+        let wanted = wanted.split(", got").next()?;
+        return clause(&s[9..9 + subject.len()], "must be", wanted);
+    }
+    for marker in [" must ", " should ", " needs to ", " has to "] {
+        if let Some(at) = lower.find(marker) {
+            let rest = &s[at + marker.len()..];
+            if ASSERTIONS
+                .iter()
+                .any(|a| rest.to_ascii_lowercase().starts_with(a))
+            {
+                return None;
+            }
+            return clause(&s[..at], marker.trim(), rest);
+        }
+    }
+    for marker in [" is required", " are required"] {
+        if lower.ends_with(marker) {
+            return clause(&s[..s.len() - marker.len()], marker.trim(), "");
+        }
+    }
+    None
+}
+
+/// `subject verb rest` when the subject names something: a few words,
+/// not only holes, after any `prefix: `; and the subject.
+fn clause(subject: &str, verb: &str, rest: &str) -> Option<(String, String)> {
+    let subject = subject.rsplit(": ").next()?.trim();
+    let named = subject.chars().any(char::is_alphabetic);
+    let words = subject.split_whitespace().count();
+    if !named || words > 8 || rest.trim() == "…" {
+        return None;
+    }
+    let mut out = format!("{subject} {verb}");
+    if !rest.trim().is_empty() {
+        out.push(' ');
+        out.push_str(rest.trim());
+    }
+    // A sentence's capital is the message's, not the clause's: a plain
+    // word (`Status`) is lowered, a name (`URL`, `Etcd.Peer`) is not.
+    let first_word = out.split_whitespace().next()?;
+    let plain = first_word
+        .chars()
+        .skip(1)
+        .all(|c| c.is_lowercase() && c.is_alphabetic());
+    if !plain {
+        return Some((subject.to_string(), out));
+    }
+    let mut chars = out.chars();
+    let first = chars.next()?;
+    Some((
+        subject.to_string(),
+        first.to_lowercase().chain(chars).collect(),
+    ))
+}
+
+/// The solutions a record's requests give, first of all.
+pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
+    asks(&cx.shown)
+        .into_iter()
+        .filter_map(|a| {
+            Some(match a {
+                Ask::Must { subject, clause } => must(cx, &subject, &clause)?,
+                Ask::Instead {
+                    old: Some(old),
+                    new,
+                } => format!(
+                    "Replace {} with {} where your code uses it, as the message says.",
+                    code(&old),
+                    code(&new)
+                ),
+                Ask::Instead { old: None, new } => {
+                    format!("Use {} instead, as the message says.", name_or_words(&new))
+                }
+                Ask::Install(name) => install(cx, &name),
+            })
+        })
+        .collect()
+}
+
+/// A name as code, words (`a production WSGI server`) as they are.
+fn name_or_words(s: &str) -> String {
+    if s.contains(' ') {
+        s.to_string()
+    } else {
+        code(s)
+    }
+}
+
+/// Meeting a requirement: only where the person can act on it, because
+/// the message names a flag or the code checks a value a caller gives
+/// (a field of the receiver's type, a parameter) whose name shares a word
+/// with the requirement's subject. Elsewhere a `must` states an invariant
+/// (`revision from follower must be less than or equal to leader's`),
+/// which no one meets by trying.
+fn must(cx: &Cx<'_>, subject: &str, clause: &str) -> Option<String> {
+    let asked = format!("Meet what the message asks for: {clause}.");
+    let checked = checked_value(cx, subject);
+    let Some(checked) = checked else {
+        let flag = crate::prose::flags(subject).into_iter().next()?;
+        return Some(format!(
+            "Give {} a value that meets what the message asks for: {clause}.",
+            code(&flag)
+        ));
+    };
+    // A guard of a known form gets its own action next.
+    let params = crate::prose::parameters(cx.f.signature.as_deref().unwrap_or_default());
+    if crate::prose::action(checked.guard(), &cx.literal, &params).is_some() {
+        return Some(asked);
+    }
+    let function = code(cx.function.or(cx.fname).unwrap_or_default());
+    Some(match checked {
+        Checked::Field { ty, field, guard } => format!(
+            "{asked} Set {} accordingly ({function} checks {}).",
+            code(&format!("{ty}.{field}")),
+            code(guard)
+        ),
+        Checked::Parameter { name, guard } => format!(
+            "{asked} Pass {} accordingly ({function} checks {}).",
+            code(name),
+            code(guard)
+        ),
+    })
+}
+
+/// Installing a library the message says the code needs.
+fn install(cx: &Cx<'_>, name: &str) -> String {
+    let command = match cx.r.language {
+        Lang::Python => Some(format!("pip install {name}")),
+        Lang::JavaScript | Lang::TypeScript => Some(format!("npm install {name}")),
+        _ => None,
+    };
+    let failed_import = cx.guards().iter().any(|g| {
+        g.starts_with("except ") && (g.contains("ImportError") || g.contains("ModuleNotFoundError"))
+    });
+    let why = if failed_import {
+        "the code raises this when importing it fails"
+    } else {
+        "the message says the code needs it"
+    };
+    match command {
+        Some(command) => format!("Install {} ({}): {why}.", code(name), code(&command)),
+        None => format!("Install {}: {why}.", code(name)),
+    }
+}
+
+/// The value a guard checks, when a caller gives it.
+enum Checked<'a> {
+    /// A field of the method's receiver (`c.MaxInflightMsgs` in `func (c
+    /// *Config) validate()`).
+    Field {
+        ty: &'a str,
+        field: &'a str,
+        guard: &'a str,
+    },
+    /// A parameter of the function.
+    Parameter { name: &'a str, guard: &'a str },
+}
+
+impl Checked<'_> {
+    fn guard(&self) -> &str {
+        match self {
+            Checked::Field { guard, .. } | Checked::Parameter { guard, .. } => guard,
+        }
+    }
+}
+
+/// The first value a guard checks that a caller gives (a field of the
+/// receiver, a parameter) and whose name shares a word with `subject`.
+fn checked_value<'a>(cx: &Cx<'a>, subject: &str) -> Option<Checked<'a>> {
+    let signature = cx.f.signature.as_deref().unwrap_or_default();
+    let receiver_name = receiver_name(signature);
+    let params = crate::prose::parameters(signature);
+    let subject = crate::family::words(subject);
+    for guard in cx.guards() {
+        for name in names(guard) {
+            let (root, rest) = name.split_once('.').unwrap_or((name, ""));
+            let last = rest
+                .rsplit('.')
+                .next()
+                .filter(|l| !l.is_empty())
+                .unwrap_or(root);
+            if !shares_a_word(&subject, last) {
+                continue;
+            }
+            if let (Some(ty), Some(r)) = (cx.f.receiver.as_deref(), receiver_name) {
+                if root == r && !rest.is_empty() && !rest.contains('.') {
+                    return Some(Checked::Field {
+                        ty,
+                        field: rest,
+                        guard,
+                    });
+                }
+            }
+            if rest.is_empty() && params.contains(&root) && Some(root) != receiver_name {
+                return Some(Checked::Parameter { name: root, guard });
+            }
+        }
+    }
+    None
+}
+
+/// Whether identifier `name` (`MaxInflightMsgs`, `peer_urls`) is what
+/// the subject's words (`max inflight messages`) speak of: more than half
+/// of its words are among them, a plural's `s` aside. One shared generic
+/// word (`appliedIndex` for `first index of committed entry`) is not.
+fn shares_a_word(subject: &[String], name: &str) -> bool {
+    let stem = |w: &str| {
+        w.strip_suffix('s')
+            .filter(|s| s.len() >= 3)
+            .unwrap_or(w)
+            .to_string()
+    };
+    let subject: Vec<String> = subject.iter().map(|w| stem(w)).collect();
+    let words = crate::family::identifier_words(name);
+    let words: Vec<&str> = words.split([' ', '_']).filter(|w| !w.is_empty()).collect();
+    let shared = words.iter().filter(|w| subject.contains(&stem(w))).count();
+    2 * shared > words.len()
+}
+
+/// The receiver's name in a Go method's signature (`c` of `func (c
+/// *Config) validate()`), or Python's `self`.
+fn receiver_name(signature: &str) -> Option<&str> {
+    if let Some(rest) = signature.strip_prefix("func (") {
+        let name = rest.split([' ', ')']).next()?;
+        return (!name.is_empty()).then_some(name);
+    }
+    signature
+        .starts_with("def ")
+        .then(|| crate::prose::parameters(signature).first().copied())
+        .flatten()
+        .filter(|p| *p == "self")
+}
+
+/// The names and field paths a guard reads (`c.MaxInflightMsgs`, `port`),
+/// not the calls it makes.
+fn names(guard: &str) -> impl Iterator<Item = &str> {
+    let mut out = Vec::new();
+    let b = guard.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = (b[i].is_ascii_alphabetic() || b[i] == b'_')
+            && (i == 0
+                || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'.'));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
+            i += 1;
+        }
+        let quoted = start > 0 && matches!(b[start - 1], b'"' | b'\'');
+        let called = b.get(i) == Some(&b'(');
+        if !quoted && !called {
+            out.push(guard[start..i].trim_end_matches('.'));
+        }
+    }
+    out.into_iter()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn must(subject: &str, clause: &str) -> Vec<Ask> {
+        vec![Ask::Must {
+            subject: subject.to_string(),
+            clause: clause.to_string(),
+        }]
+    }
+
+    #[test]
+    fn a_requirement_is_read_from_the_message() {
+        assert_eq!(
+            asks("max inflight messages must be greater than 0"),
+            must(
+                "max inflight messages",
+                "max inflight messages must be greater than 0"
+            )
+        );
+        assert_eq!(
+            asks("Status code must be three digits."),
+            must("Status code", "status code must be three digits")
+        );
+        assert_eq!(
+            asks("… responses must have an empty content length."),
+            must(
+                "… responses",
+                "… responses must have an empty content length"
+            )
+        );
+        // After a prefix, and with a name kept as written.
+        assert_eq!(
+            asks("config: URL must not contain a path"),
+            must("URL", "URL must not contain a path")
+        );
+        assert_eq!(
+            asks("api key is required"),
+            must("api key", "api key is required")
+        );
+        // A subject of holes alone names nothing.
+        assert_eq!(asks("expected … to be empty, got …"), vec![]);
+        assert_eq!(
+            asks("expected data dir to be empty, got …"),
+            must("data dir", "data dir must be empty")
+        );
+    }
+
+    #[test]
+    fn statements_about_the_code_ask_for_nothing() {
+        for text in [
+            "newURLs … should never fail: …",
+            "this must not happen",
+            "state must have been checked",
+            "… must be …",
+            "unexpected error from lease Attach",
+        ] {
+            assert_eq!(asks(text), vec![], "{text}");
+        }
+    }
+
+    #[test]
+    fn a_replacement_and_a_library_are_read_from_the_message() {
+        assert_eq!(
+            asks("'OrderedMultiDict' is deprecated and will be removed in Werkzeug 3.2. Use 'MultiDict' instead."),
+            vec![Ask::Instead {
+                old: Some("OrderedMultiDict".into()),
+                new: "MultiDict".into()
+            }]
+        );
+        assert_eq!(
+            asks("the flag is obsolete, use --new-flag instead"),
+            vec![Ask::Instead {
+                old: None,
+                new: "--new-flag".into()
+            }]
+        );
+        assert_eq!(
+            asks("Deprecated '--logger=…' flag is set; use '--logger=zap' flag instead"),
+            vec![Ask::Instead {
+                old: None,
+                new: "--logger=zap".into()
+            }]
+        );
+        // What the code does, not what to do.
+        assert_eq!(
+            asks("use default bcrypt cost instead of the invalid given cost"),
+            vec![]
+        );
+        assert_eq!(
+            asks("Using ad-hoc certificates requires the cryptography library."),
+            vec![Ask::Install("cryptography".into())]
+        );
+        assert_eq!(
+            asks("The yaml module is required to read config files"),
+            vec![Ask::Install("yaml".into())]
+        );
+        assert_eq!(
+            asks("the PyYAML package is required"),
+            vec![Ask::Install("PyYAML".into())]
+        );
+        assert_eq!(asks("requires the library"), vec![]);
+    }
+
+    #[test]
+    fn guards_name_the_value_they_check() {
+        let all: Vec<&str> = names("c.MaxInflightMsgs <= 0 || len(cfg.Outputs) != 1").collect();
+        assert_eq!(all, ["c.MaxInflightMsgs", "cfg.Outputs"]);
+        let all: Vec<&str> =
+            names("name == \"OrderedMultiDict\" and not isinstance(port, int)").collect();
+        assert_eq!(all, ["name", "and", "not", "port", "int"]);
+        let subject = |s: &str| crate::family::words(s);
+        assert!(shares_a_word(
+            &subject("max inflight messages"),
+            "MaxInflightMsgs"
+        ));
+        assert!(shares_a_word(&subject("header values"), "value"));
+        assert!(shares_a_word(&subject("discovery URL"), "DiscoveryURL"));
+        assert!(!shares_a_word(
+            &subject("first index of committed entry"),
+            "appliedIndex"
+        ));
+        assert!(!shares_a_word(&subject("listen address"), "addr"));
+        assert_eq!(
+            receiver_name("func (c *Config) validate() error"),
+            Some("c")
+        );
+        assert_eq!(receiver_name("def check(self, status: str):"), Some("self"));
+        assert_eq!(receiver_name("func Check(x int) error"), None);
+    }
+}
