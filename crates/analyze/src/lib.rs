@@ -25,6 +25,7 @@ mod leaves;
 mod other_code;
 mod prose;
 mod related;
+mod returns;
 
 use errdex_lang::Handling;
 use errdex_model::{ErrorType, Hole, Record, Segment, Severity, SiteFacts, Template};

@@ -41,7 +41,7 @@ fn excerpt(text: &str, max: usize) -> String {
 }
 
 /// `a`, `a and b`, `a, b and c`.
-fn join_and(items: &[String]) -> String {
+pub(crate) fn join_and(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [a] => a.clone(),
@@ -189,6 +189,7 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
         first.push_str(", and the program exits");
     }
     out.push(first + ".");
+    out.extend(crate::returns::documentation(cx));
 
     if let Some((hole, prefix)) = &cx.chain {
         let cause = match (&f.wrapped_call, &hole.arg) {
@@ -323,6 +324,10 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
                 s.file_path,
                 s.line_number
             ),
+            (None, _) if !f.returned_at.is_empty() => {
+                when.extend(crate::returns::triggers(f));
+                continue;
+            }
             (None, _) => format!(
                 "wherever the value declared at {}:{} is returned",
                 s.file_path, s.line_number
@@ -332,11 +337,16 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
         if !when.contains(&clause) {
             when.push(clause);
         }
-        if when.len() == 3 {
+        if when.len() >= 3 {
             break;
         }
     }
+    let more = when.len() > 3;
+    when.truncate(3);
     let mut out = format!("This error is produced {}.", when.join("; or "));
+    if more {
+        out.push_str(" (It is returned elsewhere too.)");
+    }
     if cx.r.sites.len() > 3 {
         out.push_str(&format!(" ({} more sites.)", cx.r.sites.len() - 3));
     }
@@ -388,8 +398,13 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
     if cx.function.is_none() {
         let pkg = f.package.as_deref().unwrap_or("its package");
         out.push(format!(
-            "It is a package-level value of package {}: it reaches users wherever code returns it, here or in a package that imports it{}.",
+            "It is a package-level value of package {}: it reaches users wherever code returns it, {}{}.",
             code(pkg),
+            if f.returned_at.is_empty() {
+                "here or in a package that imports it".to_string()
+            } else {
+                format!("such as {}", code(f.returned_at[0].split(" when ").next().unwrap_or_default()))
+            },
             if f.checked_at.is_empty() {
                 String::new()
             } else {
@@ -444,6 +459,7 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
         ));
     }
     out.extend(guard_solutions(cx, asked.is_empty()));
+    out.extend(crate::returns::solutions(cx));
     if let Some(family) = cx.advice().filter(|_| !cx.is_expected()) {
         out.extend(family.solutions.iter().map(|s| s.to_string()));
     }

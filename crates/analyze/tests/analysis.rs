@@ -412,3 +412,38 @@ fn what_a_message_asks_for_is_a_solution() {
         "Replace `OldDict` with `NewDict` where your code uses it, as the message says."
     );
 }
+
+/// A declared sentinel is explained by the functions that return it and
+/// the conditions they return it under.
+#[test]
+fn a_sentinel_names_where_it_is_returned() {
+    let records = analysed(&manifest().join("tests/fixtures/returns"), "acme/keys");
+    let missing = by(&records, "keys: missing key data");
+    assert_eq!(
+        missing.sites[0].facts.returned_at,
+        ["options.go:12 options.hmacKey when len(opts.PrivateKey) == 0"]
+    );
+    let doc = missing.documentation.as_deref().unwrap();
+    assert!(
+        doc.contains("It is returned by `options.hmacKey` (options.go:12)."),
+        "{doc}"
+    );
+    let trigger = missing.trigger_scenarios.as_deref().unwrap();
+    assert!(
+        trigger.starts_with(
+            "This error is produced when `options.hmacKey` returns it because `len(opts.PrivateKey) == 0` holds (options.go:12)."
+        ),
+        "{trigger}"
+    );
+    assert_eq!(
+        missing.solutions[0],
+        "Set `opts.PrivateKey`: the code needs a value there and has none. \
+         (`options.hmacKey` returns this error when `len(opts.PrivateKey) == 0` holds, at options.go:12.)"
+    );
+    let old = by(&records, "keys: incompatible version");
+    let trigger = old.trigger_scenarios.as_deref().unwrap();
+    assert!(
+        trigger.contains("when `checkVersion` returns it because the value switched on is `\"1\", \"2\"` (options.go:20)"),
+        "{trigger}"
+    );
+}

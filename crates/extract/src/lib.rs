@@ -570,8 +570,9 @@ fn nothing_found(opts: &Options, snap: &Snapshot) -> String {
 }
 
 /// Tells each sentinel or typed-error site where the repository checks
-/// for it: a check written `pkg.ErrX` must name the site's package, an
-/// unqualified one must sit in the site's folder.
+/// for it, and each sentinel where the repository returns it: a check or
+/// return written `pkg.ErrX` must name the site's package, an unqualified
+/// one must sit in the site's folder.
 fn attach_checks(sites: &mut [errdex_model::RawSite], checks: &[ErrorCheck]) {
     let mut by_name: HashMap<&str, Vec<&ErrorCheck>> = HashMap::new();
     for c in checks {
@@ -591,10 +592,28 @@ fn attach_checks(sites: &mut [errdex_model::RawSite], checks: &[ErrorCheck]) {
             })
             .collect();
         at.sort_by(|a, b| (&a.file_path, a.line_number).cmp(&(&b.file_path, b.line_number)));
-        site.facts.checked_at = at
+        let (returns, checks): (Vec<&&ErrorCheck>, Vec<&&ErrorCheck>) =
+            at.into_iter().partition(|c| c.how == "return");
+        site.facts.checked_at = checks
             .iter()
             .take(errdex_model::MAX_CHECKS)
             .map(|c| format!("{}:{} {}", c.file_path, c.line_number, c.how))
+            .collect();
+        site.facts.returned_at = returns
+            .iter()
+            .take(errdex_model::MAX_CHECKS)
+            .map(|c| {
+                let mut s = format!("{}:{}", c.file_path, c.line_number);
+                if let Some(f) = &c.function {
+                    s.push(' ');
+                    s.push_str(f);
+                }
+                if let Some(g) = &c.guard {
+                    s.push_str(" when ");
+                    s.push_str(g);
+                }
+                s
+            })
             .collect();
     }
 }

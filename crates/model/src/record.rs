@@ -274,6 +274,12 @@ pub struct SiteFacts {
     /// (`store/get.go:40 errors.Is`), at most [`MAX_CHECKS`], by path.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub checked_at: Vec<String>,
+    /// For a sentinel: where the repository returns it, with the function
+    /// and the condition above the return when there is one
+    /// (`auth/options.go:112 jwtOptions.hmacKey when len(opts.PrivateKey)
+    /// == 0`), at most [`MAX_CHECKS`], by path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub returned_at: Vec<String>,
     /// Calls of the enclosing function by name (`cmd/main.go:40 main`),
     /// at most [`MAX_CHECKS`], by path.
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -1,6 +1,8 @@
 //! Where Go code checks for a particular error: `errors.Is(err, ErrX)`,
 //! `errors.As(err, &target)` (with `target`'s declared type),
-//! `err == ErrX`, `case ErrX:`, `err.(*XError)`, `case *XError:`. Read from
+//! `err == ErrX`, `case ErrX:`, `err.(*XError)`, `case *XError:`; and
+//! where it returns a sentinel (`return nil, ErrX`), with the function
+//! and the condition it returns it under. Read from
 //! the bytes of the whole file, not the syntax tree, because the prefilter
 //! does not parse declarations without error sites, and checks live
 //! mostly in callers. Only names that turn out to be a record's
@@ -18,12 +20,27 @@ pub struct ErrorCheck {
     pub file_path: String,
     /// 1-based line.
     pub line_number: u32,
-    /// `errors.Is`, `errors.As`, `==`, `case` or `type assertion`.
+    /// `errors.Is`, `errors.As`, `==`, `case`, `type assertion`, or
+    /// `return` for a place that returns it.
     pub how: &'static str,
+    /// For a return: the function it is in (`jwtOptions.hmacKey`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+    /// For a return: the condition of the `if` or `case` right above it
+    /// (`len(opts.PrivateKey) == 0`, `case 2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<String>,
 }
 
 /// The ways of checking, as [`ErrorCheck::how`] names them.
-const HOWS: &[&str] = &["errors.Is", "errors.As", "==", "case", "type assertion"];
+const HOWS: &[&str] = &[
+    "errors.Is",
+    "errors.As",
+    "==",
+    "case",
+    "type assertion",
+    "return",
+];
 
 /// An [`ErrorCheck`] as stored, its `how` read back as the name it was
 /// written from.
@@ -35,6 +52,10 @@ struct StoredCheck {
     file_path: String,
     line_number: u32,
     how: String,
+    #[serde(default)]
+    function: Option<String>,
+    #[serde(default)]
+    guard: Option<String>,
 }
 
 impl<'de> serde::Deserialize<'de> for ErrorCheck {
@@ -50,6 +71,8 @@ impl<'de> serde::Deserialize<'de> for ErrorCheck {
             file_path: s.file_path,
             line_number: s.line_number,
             how,
+            function: s.function,
+            guard: s.guard,
         })
     }
 }
@@ -102,8 +125,16 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
     // one pass over the file keeps this off the index's critical path.
     static MARKS: OnceLock<AhoCorasick> = OnceLock::new();
     let marks = MARKS.get_or_init(|| {
-        AhoCorasick::new(["errors.Is(", "errors.As(", "== ", "!= ", "case ", ".("])
-            .expect("static patterns")
+        AhoCorasick::new([
+            "errors.Is(",
+            "errors.As(",
+            "== ",
+            "!= ",
+            "case ",
+            ".(",
+            "return ",
+        ])
+        .expect("static patterns")
     });
     let bytes = src.as_bytes();
     let mut lines: Vec<(usize, usize, &str)> = Vec::new();
@@ -134,8 +165,14 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
                 file_path: path.to_string(),
                 line_number: i as u32 + 1,
                 how,
+                function: None,
+                guard: None,
             })
         };
+        if let Some(r) = sentinel_return(path, src, line_start, i, t) {
+            out.push(r);
+            continue;
+        }
         // errors.Is(x, target): the second argument.
         let mut from = 0;
         while let Some(p) = line[from..].find("errors.Is(") {
@@ -212,6 +249,88 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
     out
 }
 
+/// A line `return …, ErrX` (or `errX`, qualified or not): the place
+/// that returns the sentinel, with its function and the condition just
+/// above it.
+fn sentinel_return(
+    path: &str,
+    src: &str,
+    line_start: usize,
+    row: usize,
+    t: &str,
+) -> Option<ErrorCheck> {
+    let values = t.strip_prefix("return ")?;
+    let sentinel = |name: &str| {
+        name.strip_prefix("Err")
+            .or_else(|| name.strip_prefix("err"))
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+    };
+    let (name, qualifier) = values.split(',').find_map(|v| {
+        let v = v.trim();
+        let b = v.as_bytes();
+        let whole = !v.is_empty() && b.iter().all(|&c| is_ident(c) || c == b'.');
+        whole
+            .then(|| last_part(b, 0))
+            .flatten()
+            .filter(|(name, _)| sentinel(name))
+    })?;
+    let above = &src[..line_start];
+    Some(ErrorCheck {
+        name: name.to_string(),
+        qualifier: qualifier.map(str::to_string),
+        file_path: path.to_string(),
+        line_number: row as u32 + 1,
+        how: "return",
+        function: enclosing_function(above),
+        guard: condition_above(above),
+    })
+}
+
+/// The function the text before a line is inside: the last `func` line's
+/// name, a method's as `Type.name`.
+fn enclosing_function(above: &str) -> Option<String> {
+    let at = above
+        .rfind("\nfunc ")
+        .map(|p| p + 1)
+        .or_else(|| above.starts_with("func ").then_some(0))?;
+    let line = &above[at + "func ".len()..];
+    let line = line.split('\n').next()?;
+    let (receiver, rest) = match line.strip_prefix('(') {
+        Some(r) => {
+            let (recv, rest) = r.split_once(')')?;
+            let ty = recv.split_whitespace().last()?.trim_start_matches('*');
+            let ty = ty.split('[').next()?;
+            (Some(ty), rest.trim_start())
+        }
+        None => (None, line),
+    };
+    let name: String = rest
+        .chars()
+        .take_while(|&c| c.is_alphanumeric() || c == '_')
+        .collect();
+    if name.is_empty() {
+        return None;
+    }
+    Some(match receiver {
+        Some(ty) => format!("{ty}.{name}"),
+        None => name,
+    })
+}
+
+/// The condition of an `if … {` or a `case …:` on the last non-blank line
+/// of `above`.
+fn condition_above(above: &str) -> Option<String> {
+    let line = above.trim_end().rsplit('\n').next()?.trim();
+    if let Some(cond) = line.strip_prefix("if ").and_then(|c| c.strip_suffix('{')) {
+        // `if v, err := f(); err != nil {`: the test after the statement.
+        let cond = cond.rsplit("; ").next()?.trim();
+        return (!cond.is_empty()).then(|| cond.to_string());
+    }
+    line.strip_suffix(':')
+        .filter(|c| c.starts_with("case ") || *c == "default")
+        .map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,5 +374,56 @@ mod tests {
             vec![("PathError", Some("fs"), 3), ("RetryError", None, 5)]
         );
         assert!(!got.iter().any(|c| c.0 == "type"));
+    }
+
+    #[test]
+    fn returns_of_a_sentinel_keep_their_function_and_condition() {
+        let src = "package auth\n\
+            func (opts *jwtOptions) hmacKey() (interface{}, error) {\n\
+            \tif len(opts.PrivateKey) == 0 {\n\
+            \t\treturn nil, ErrMissingKey\n\
+            \t}\n\
+            \treturn opts.PrivateKey, nil\n\
+            }\n\
+            func check(v string) error {\n\
+            \tswitch v {\n\
+            \tcase \"old\":\n\
+            \t\treturn errIncompatibleVersion\n\
+            \t}\n\
+            \treturn store.ErrGone\n\
+            }\n\
+            func plain() error {\n\
+            \treturn err\n\
+            }\n\
+            func wrapped() error {\n\
+            \treturn fmt.Errorf(\"x: %w\", ErrMissingKey)\n\
+            }\n";
+        type Found = (String, Option<String>, u32, Option<String>, Option<String>);
+        let returns: Vec<Found> = error_checks("auth/options.go", src)
+            .into_iter()
+            .filter(|c| c.how == "return")
+            .map(|c| (c.name, c.qualifier, c.line_number, c.function, c.guard))
+            .collect();
+        let s = |v: &str| Some(v.to_string());
+        assert_eq!(
+            returns,
+            vec![
+                (
+                    "ErrMissingKey".into(),
+                    None,
+                    4,
+                    s("jwtOptions.hmacKey"),
+                    s("len(opts.PrivateKey) == 0")
+                ),
+                (
+                    "errIncompatibleVersion".into(),
+                    None,
+                    11,
+                    s("check"),
+                    s("case \"old\"")
+                ),
+                ("ErrGone".into(), s("store"), 13, s("check"), None),
+            ]
+        );
     }
 }
