@@ -24,6 +24,9 @@ pub(crate) struct Idiom {
 
 /// What a construct tells of the record's error, when one does.
 pub(crate) fn of(r: &errdex_model::Record) -> Option<Idiom> {
+    if let Some(d) = never_fails(r) {
+        return Some(d);
+    }
     let site = &r.sites[0];
     let class = r.error_class.as_deref();
     decoder(
@@ -37,6 +40,47 @@ pub(crate) fn of(r: &errdex_model::Record) -> Option<Idiom> {
             python(class, &r.message_pattern, site.function.as_deref())
         }
         _ => None,
+    })
+}
+
+/// Every site wraps the error of a function that returns a `nil` error on
+/// every path (`c.dialSetupOpts`, whose only `return` is `return opts,
+/// nil`): the message cannot appear from this version.
+fn never_fails(r: &errdex_model::Record) -> Option<Idiom> {
+    let site = &r.sites[0];
+    let callee = site.facts.wrapped_never_fails.as_deref()?;
+    if r.sites
+        .iter()
+        .any(|s| s.facts.wrapped_never_fails.is_none())
+    {
+        return None;
+    }
+    let (at, function) = callee.split_once(' ').unwrap_or((callee, callee));
+    let call = site.facts.wrapped_call.as_deref().unwrap_or(function);
+    Some(Idiom {
+        meaning: format!(
+            "{} never returns an error in this version: every `return` of {} ({at}) gives `nil`. So this message does not appear; the check only guards against a later change of {}.",
+            code(call),
+            code(function),
+            code(function)
+        ),
+        trigger: format!(
+            "It is not produced by this version of the code: {} cannot fail.",
+            code(call)
+        ),
+        situation: "None in this version of the code.".to_string(),
+        solutions: vec![
+            format!(
+                "Nothing to do at run time: {} never fails in this version.",
+                code(function)
+            ),
+            "If a log shows this message, the program that wrote it is another version than the one indexed: find which version runs and look it up there.".to_string(),
+        ],
+        prevention: vec![format!(
+            "Keep the check: it costs nothing and catches a later {} that can fail.",
+            code(function)
+        )],
+        expected: false,
     })
 }
 

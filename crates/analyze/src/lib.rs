@@ -249,6 +249,16 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// What the record is called in prose: a log line below warning
+    /// (a start-up banner) is a message, not an error.
+    fn noun(&self) -> &'static str {
+        if self.r.error_type == ErrorType::Log && self.r.severity > Severity::Warning {
+            "message"
+        } else {
+            "error"
+        }
+    }
+
     /// The family, when its general advice applies to this record.
     fn advice(&self) -> Option<&'static Family> {
         self.advice.then_some(self.family)
@@ -332,7 +342,29 @@ impl<'a> Cx<'a> {
         self.r.error_type == ErrorType::Exception && self.f.returned
     }
 
+    /// Every site wraps a call that never fails: nothing to handle.
+    pub(crate) fn cannot_happen(&self) -> bool {
+        self.r
+            .sites
+            .iter()
+            .all(|s| s.facts.wrapped_never_fails.is_some())
+    }
+
+    /// Every site returns the error to callers, and each caller stops the
+    /// program with it (`panic(err.Error())`): code that catches it never
+    /// runs; only preventing the condition helps. (A warning logged on
+    /// the way is not what the callers stop on.)
+    pub(crate) fn stopped_by_callers(&self) -> bool {
+        self.r
+            .sites
+            .iter()
+            .all(|s| s.facts.callers_stop.is_some() && s.facts.returned)
+    }
+
     fn strategy(&self) -> &'static str {
+        if self.cannot_happen() || self.stopped_by_callers() {
+            return "validation";
+        }
         if self.is_expected() || self.r.error_class.is_some() {
             "type-guard"
         } else if self.stops_program() {

@@ -103,12 +103,18 @@ pub(crate) fn try_catch(cx: &Cx<'_>, code: &HandlerCode) -> Option<String> {
     }
     let (class, function) = parts(cx)?;
     let note = comment(code, &cx.r.error_message);
-    Some(code.try_catch(
+    let snippet = code.try_catch(
         class,
         &function,
         &note,
         cx.advice().is_some_and(|f| f.transient),
-    ))
+    );
+    // A property's setter runs on assignment (`builder.base_url = …`).
+    Some(if cx.f.setter {
+        snippet.replace(&format!("{function}(...)"), &format!("{function} = ..."))
+    } else {
+        snippet
+    })
 }
 
 /// A function that returns an iterator or generator (by its annotation,

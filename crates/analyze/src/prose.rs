@@ -190,6 +190,17 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
     }
     out.push(first + ".");
     out.extend(crate::returns::documentation(cx));
+    if let Some(stop) = f
+        .callers_stop
+        .as_deref()
+        .filter(|_| cx.stopped_by_callers())
+    {
+        let (at, statement) = stop.split_once(' ').unwrap_or((stop, ""));
+        out.push(format!(
+            "Its callers stop the program with it ({} at {at}): users meet a panic or an exit, not this error returned.",
+            code(statement)
+        ));
+    }
 
     if let Some((hole, prefix)) = &cx.chain {
         let cause = match (&f.wrapped_call, &hole.arg) {
@@ -343,7 +354,7 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
     }
     let more = when.len() > 3;
     when.truncate(3);
-    let mut out = format!("This error is produced {}.", when.join("; or "));
+    let mut out = format!("This {} is produced {}.", cx.noun(), when.join("; or "));
     if more {
         out.push_str(" (It is returned elsewhere too.)");
     }
@@ -516,8 +527,9 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool) -> Vec<String> {
         let look = || {
             look_into.then(|| {
                 format!(
-                    "Find out why {} when the code runs: that condition leads to this error.",
-                    condition(g)
+                    "Find out why {} when the code runs: that condition leads to this {}.",
+                    condition(g),
+                    cx.noun()
                 )
             })
         };

@@ -382,6 +382,15 @@ fn what_a_message_asks_for_is_a_solution() {
         !inflight.iter().any(|s| s.starts_with("Find out why")),
         "{inflight:?}"
     );
+    // Its only caller panics with it: no handling code catches it.
+    let record = by(&records, "max inflight messages must be greater than 0");
+    let doc = record.documentation.as_deref().unwrap();
+    assert!(
+        doc.contains("Its callers stop the program with it (`panic(err.Error())` at config.go:41)"),
+        "{doc}"
+    );
+    assert_eq!(record.try_catch_pattern, None);
+    assert_eq!(record.handling_strategy.as_deref(), Some("validation"));
     let flag = solutions("--heartbeat-interval must be >0 (set to %dms)");
     assert!(
         flag[0].starts_with(
@@ -404,6 +413,14 @@ fn what_a_message_asks_for_is_a_solution() {
     assert_eq!(
         cert[0],
         "Install `cryptography` (`pip install cryptography`): the code raises this when importing it fails."
+    );
+    // A property's setter is assigned, not called.
+    let setter = by(&records, "base url must not contain a query string");
+    assert!(setter.sites[0].facts.setter);
+    let handling = setter.try_catch_pattern.as_deref().unwrap();
+    assert!(
+        handling.contains("builder.base_url = ...") && !handling.contains("base_url("),
+        "{handling}"
     );
     let old =
         solutions("'OldDict' is deprecated and will be removed in 3.2. Use 'NewDict' instead.");
@@ -446,4 +463,32 @@ fn a_sentinel_names_where_it_is_returned() {
         trigger.contains("when `checkVersion` returns it because the value switched on is `\"1\", \"2\"` (options.go:20)"),
         "{trigger}"
     );
+}
+
+/// A message that wraps the error of a function that never fails says
+/// so, and offers no handling code for it.
+#[test]
+fn an_error_of_a_call_that_never_fails_cannot_happen() {
+    let records = analysed(&manifest().join("tests/fixtures/returns"), "acme/keys");
+    let dialer = by(&records, "failed to configure dialer: %v");
+    assert_eq!(
+        dialer.sites[0].facts.wrapped_never_fails.as_deref(),
+        Some("options.go:30 client.dialOpts")
+    );
+    let doc = dialer.documentation.as_deref().unwrap();
+    assert!(
+        doc.contains("`c.dialOpts` never returns an error in this version"),
+        "{doc}"
+    );
+    assert!(
+        dialer.solutions[0].starts_with("Nothing to do at run time"),
+        "{:?}",
+        dialer.solutions
+    );
+    assert_eq!(dialer.try_catch_pattern, None);
+    assert_eq!(dialer.example_fix, None);
+    assert_eq!(dialer.handling_strategy.as_deref(), Some("validation"));
+    // A call that can fail keeps its handling.
+    let missing = by(&records, "keys: missing key data");
+    assert_eq!(missing.sites[0].facts.wrapped_never_fails, None);
 }

@@ -37,6 +37,14 @@ struct Call {
     line: u32,
     caller: Option<String>,
     qualifier: Option<String>,
+    /// The statement that stops the program with the call's error right
+    /// after it (`panic(err.Error())`), as `path:line statement`.
+    #[serde(default)]
+    stops: Option<String>,
+    /// The type the qualifier is declared with in the calling function's
+    /// head (`Config` for `c.validate(` in `func newRaft(c *Config)`).
+    #[serde(default)]
+    qualifier_type: Option<String>,
 }
 
 /// What one file contributes: calls, and methods it declares
@@ -62,6 +70,7 @@ fn scan_file(
     let mut row = 0u32;
     let mut counted = 0usize;
     let mut caller: Option<String> = None;
+    let mut caller_head = "";
     let mut caller_scanned = 0usize;
     // Every `(` with a known name right before it: a call by name.
     let calls = memchr::memchr_iter(b'(', b).filter_map(|paren| {
@@ -109,6 +118,7 @@ fn scan_file(
                 let s = p + off + 1;
                 let e = memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |q| s + q);
                 caller = func_head(&text[s..e]);
+                caller_head = &text[s..e];
                 p = s;
             }
         } else {
@@ -127,10 +137,66 @@ fn scan_file(
             path: path.to_string(),
             line: row + 1,
             caller: caller.clone(),
+            stops: stops_with_error(&text[line_start..], line)
+                .map(|(k, s)| format!("{path}:{} {s}", row + 1 + k)),
+            qualifier_type: qualifier
+                .as_deref()
+                .and_then(|q| declared_type(caller_head, q)),
             qualifier,
         });
     }
     out
+}
+
+/// The type `name` is declared with in a Go function head (`c` in `func
+/// newRaft(c *Config)` or `func (c *Config) f()`: `Config`; a qualified
+/// type by its last part).
+fn declared_type(head: &str, name: &str) -> Option<String> {
+    let b = head.as_bytes();
+    head.match_indices(name).find_map(|(at, _)| {
+        let before = at.checked_sub(1).map(|i| b[i]);
+        let after = head[at + name.len()..].strip_prefix(' ')?;
+        if !matches!(before, Some(b'(' | b' ' | b',')) {
+            return None;
+        }
+        let ty = after.trim_start_matches('*');
+        let end = ty
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(ty.len());
+        let ty = ty[..end].rsplit('.').next()?;
+        ty.starts_with(|c: char| c.is_alphabetic())
+            .then(|| ty.to_string())
+    })
+}
+
+/// Calls that stop the program.
+const STOPS: &[&str] = &[
+    "panic(",
+    "log.Fatal",
+    ".Fatal(",
+    ".Fatalf(",
+    ".Panic(",
+    ".Panicf(",
+    "os.Exit(",
+    "sys.exit(",
+    "process.exit(",
+];
+
+/// When the call on the first line of `from` takes an error (`if err :=
+/// c.validate(); err != nil {`) and one of the next two lines stops the
+/// program with it (`panic(err.Error())`): that line's offset and
+/// statement.
+fn stops_with_error<'t>(from: &'t str, call_line: &str) -> Option<(u32, &'t str)> {
+    let takes_error = |l: &str| l.contains("err") || l.contains("except");
+    if !takes_error(call_line) {
+        return None;
+    }
+    from.lines().enumerate().skip(1).take(2).find_map(|(k, l)| {
+        let l = l.trim();
+        // A test's `t.Fatal` ends the test, not the program.
+        let test = l.starts_with("t.") || l.starts_with("b.");
+        (!test && STOPS.iter().any(|s| l.contains(s)) && l.contains("err")).then_some((k as u32, l))
+    })
 }
 
 /// Whether a variable name `q` reads like type `t` (`store` and `Store`,
@@ -310,7 +376,9 @@ pub(crate) fn attach_callers(
     }
     // Sites of one function share their callers: work them out once
     // (generated code has thousands of sites in a few functions).
-    let mut memo: HashMap<(String, String, String), Vec<String>> = HashMap::new();
+    // (function, package, folder) → (callers, the statement they stop with).
+    type Known = (Vec<String>, Option<String>);
+    let mut memo: HashMap<(String, String, String), Known> = HashMap::new();
     for site in sites {
         let Some(f) = site.function.as_deref() else {
             continue;
@@ -320,8 +388,9 @@ pub(crate) fn attach_callers(
             site.facts.package.clone().unwrap_or_default(),
             folder(&site.file_path).to_string(),
         );
-        if let Some(known) = memo.get(&key) {
+        if let Some((known, stops)) = memo.get(&key) {
             site.facts.callers = known.clone();
+            site.facts.callers_stop = stops.clone();
             continue;
         }
         let Some((receiver, name)) = searched(f, site.lang) else {
@@ -331,9 +400,9 @@ pub(crate) fn attach_callers(
         // A constructor is called by its class name.
         let constructor = receiver == Some(name);
         let shared = method_types.get(name).is_some_and(|t| t.len() > 1);
-        if !constructor && receiver.is_some() && shared {
-            continue; // declared on several types: the name is ambiguous
-        }
+        // Declared on several types, the name alone is ambiguous: only a
+        // call on a value the caller declares with the type counts.
+        let typed_only = !constructor && receiver.is_some() && shared;
         let package = site.facts.package.as_deref().unwrap_or_default();
         let here = folder(&site.file_path);
         // A one-word method name (`Build`, `Unmarshal`) is shared by
@@ -348,6 +417,7 @@ pub(crate) fn attach_callers(
         let python = site.lang == Lang::Python;
         let calls_it = |c: &&&Call| match (receiver, c.qualifier.as_deref()) {
             _ if c.lang != site.lang => false,
+            (Some(t), _) if typed_only => c.qualifier_type.as_deref() == Some(t),
             (Some(_), q) if constructor => !matches!(q, Some("self" | "cls")),
             // A Python method is called on a value: `self.m(` in its own
             // file, `store.m(` on a value named like its class, or any
@@ -371,23 +441,36 @@ pub(crate) fn attach_callers(
             (Some(_), None) if !go => name.len() >= 5 && folder(&c.path) == here,
             (Some(_), None) => false,
             (Some(_), Some(_)) if distinctive => true,
-            (Some(t), Some(q)) => named_like(q, t),
+            (Some(t), Some(q)) => named_like(q, t) || c.qualifier_type.as_deref() == Some(t),
             (None, None) => folder(&c.path) == here,
             (None, Some(q)) => q == package,
         };
         if let Some(list) = by_name.get(name) {
-            site.facts.callers = list
+            let calls: Vec<&&Call> = list
                 .iter()
                 .filter(calls_it)
                 .filter(|c| c.caller.as_deref() != Some(f)) // recursion is no caller
+                .collect();
+            site.facts.callers = calls
+                .iter()
                 .take(MAX_CHECKS)
                 .map(|c| match &c.caller {
                     Some(caller) => format!("{}:{} {caller}", c.path, c.line),
                     None => format!("{}:{}", c.path, c.line),
                 })
                 .collect();
+            // Every caller stops the program with the error: users meet a
+            // panic or an exit, never the error itself.
+            let all_stop = !calls.is_empty() && calls.iter().all(|c| c.stops.is_some());
+            site.facts.callers_stop = calls
+                .first()
+                .and_then(|c| c.stops.clone())
+                .filter(|_| all_stop);
         }
-        memo.insert(key, site.facts.callers.clone());
+        memo.insert(
+            key,
+            (site.facts.callers.clone(), site.facts.callers_stop.clone()),
+        );
     }
 }
 
@@ -600,6 +683,36 @@ mod tests {
         );
         assert_eq!(b.caller(at("run()\n\nrun"), heads).as_deref(), Some("top"));
         assert_eq!(b.caller(text.rfind("run()").unwrap(), heads), None);
+    }
+
+    #[test]
+    fn a_qualifier_takes_its_type_from_the_function_head() {
+        let head = "func newRaft(c *Config, s raft.Storage) *raft {";
+        assert_eq!(declared_type(head, "c").as_deref(), Some("Config"));
+        assert_eq!(declared_type(head, "s").as_deref(), Some("Storage"));
+        assert_eq!(
+            declared_type("func (r *raft) step(m pb.Message) {", "r").as_deref(),
+            Some("raft")
+        );
+        assert_eq!(declared_type(head, "x"), None);
+    }
+
+    #[test]
+    fn a_call_whose_error_stops_the_program_says_with_what() {
+        let text = "\tif err := c.validate(); err != nil {\n\t\tpanic(err.Error())\n\t}\n";
+        let line = text.lines().next().unwrap();
+        assert_eq!(
+            stops_with_error(text, line),
+            Some((1, "panic(err.Error())"))
+        );
+        let handled =
+            "\tif err := c.validate(); err != nil {\n\t\treturn err\n\t}\n\tpanic(\"x\")\n";
+        assert_eq!(
+            stops_with_error(handled, handled.lines().next().unwrap()),
+            None
+        );
+        let no_error = "\tc.validate()\n\tpanic(err)\n";
+        assert_eq!(stops_with_error(no_error, "\tc.validate()"), None);
     }
 
     #[test]

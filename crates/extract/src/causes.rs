@@ -317,8 +317,13 @@ pub(crate) fn attach_causes(
             w.causes
         })
         .collect();
+    let never: Vec<Option<String>> = sites.par_iter().map(|s| graph.never_fails(s)).collect();
+    let mut never = never.into_iter();
     for (r, c) in records.iter_mut().zip(causes) {
         r.causes = c;
+        for site in &mut r.sites {
+            site.facts.wrapped_never_fails = never.next().flatten();
+        }
     }
 }
 
@@ -384,6 +389,31 @@ impl Graph<'_, '_> {
         };
         let receiver_name = s.signature.as_deref().and_then(receiver_name);
         self.follow(wrapped, receiver_name.as_deref(), &mut vec![frame], w);
+    }
+
+    /// The function a site's wrapped call resolves to, as `path:line
+    /// Type.name`, when it never returns an error.
+    fn never_fails(&self, s: &SiteRef) -> Option<String> {
+        let (wrapped, function) = (s.wrapped.as_ref()?, s.function.as_ref()?);
+        let &file = self.repo.by_rel.get(s.file.as_str())?;
+        let receiver_name = s.signature.as_deref().and_then(receiver_name);
+        let key = FnKey::of_site(function);
+        let target = self.resolve(
+            wrapped,
+            &self.repo.files[file],
+            &key,
+            receiver_name.as_deref(),
+        );
+        let Some(Target::Func(dir, key)) = target else {
+            return None;
+        };
+        let (at, flow) = self.repo.find(&dir, &key)?;
+        let name = match &flow.receiver {
+            Some(t) => format!("{t}.{}", flow.name),
+            None => flow.name.clone(),
+        };
+        flow.never_fails
+            .then(|| format!("{}:{} {name}", self.repo.files[at].rel, flow.line))
     }
 
     /// Follows the call `callee` made by the last frame.

@@ -22,12 +22,18 @@ pub(crate) struct Outputs {
 /// [dev_warning]` → `_log("info", "\n".join(messages))`), two steps at
 /// most.
 pub(crate) fn reaches_output(after: &str, name: &str, outputs: &Outputs) -> bool {
+    output_of(after, name, outputs).is_some()
+}
+
+/// The output statement [`reaches_output`] finds (`_log("info",
+/// "\n".join(messages))`): its level tells what the text is.
+pub(crate) fn output_of<'a>(after: &'a str, name: &str, outputs: &Outputs) -> Option<&'a str> {
     let is_output = |s: &str| {
         (outputs.starts.iter().any(|p| s.starts_with(p))
             || outputs.calls.iter().any(|c| calls(s, c)))
             && !outputs.unless.iter().any(|u| s.contains(u))
     };
-    reaches_statement(after, name, &is_output)
+    found(after, name, &is_output, 2)
 }
 
 /// Whether a statement of `after` that names `name`, directly or through
@@ -39,18 +45,28 @@ pub(crate) fn reaches_statement(after: &str, name: &str, is_output: &dyn Fn(&str
 }
 
 fn reaches(after: &str, name: &str, is_output: &dyn Fn(&str) -> bool, steps: usize) -> bool {
-    statements(after).any(|(at, whole)| {
+    found(after, name, is_output, steps).is_some()
+}
+
+/// The first statement of `after` that [`reaches`] accepts.
+fn found<'a>(
+    after: &'a str,
+    name: &str,
+    is_output: &dyn Fn(&str) -> bool,
+    steps: usize,
+) -> Option<&'a str> {
+    statements(after).find_map(|(at, whole)| {
         let s = whole.trim_start();
         if !mentions(s, name) {
-            return false;
+            return None;
         }
-        is_output(s)
-            || steps > 0
-                && put_into(s)
-                    .filter(|other| *other != name)
-                    .is_some_and(|other| {
-                        reaches(&after[at + whole.len()..], other, is_output, steps - 1)
-                    })
+        if is_output(s) {
+            return Some(s);
+        }
+        let other = put_into(s).filter(|other| *other != name)?;
+        (steps > 0)
+            .then(|| found(&after[at + whole.len()..], other, is_output, steps - 1))
+            .flatten()
     })
 }
 

@@ -37,6 +37,11 @@ pub struct FunctionFlow {
     /// Local names given a value once (`addr := net.JoinHostPort(…)`):
     /// name → the expression, as written.
     pub locals: Vec<(String, String)>,
+    /// Its last result is an `error` and every `return` gives `nil` there:
+    /// a call of it never fails, and a message wrapping its error never
+    /// appears.
+    #[serde(default)]
+    pub never_fails: bool,
 }
 
 /// A call, as written.

@@ -582,10 +582,21 @@ fn flowing_message(n: Node<'_>, target: &str, value: Option<Node<'_>>, cx: &mut 
     let returns_print = enclosing_exception_class(n, &["__str__", "__init__", "message"], cx)
         .is_some()
         && flow::reaches_output(after, target, &RETURNS);
-    if !returns_print && !flow::reaches_output(after, target, &OUTPUTS) {
+    let output = flow::output_of(after, target, &OUTPUTS);
+    if !returns_print && output.is_none() {
+        return;
+    }
+    // Logged below warning (a start-up banner's `_log("info", …)`): no
+    // error, and a message only for an atlas of every level.
+    let level = output.filter(|_| !returns_print).and_then(log_level);
+    if level.is_some_and(|l| l > Severity::Warning) && !cx.opts.all_levels {
         return;
     }
     let (message, holes) = M.message_of(value, cx);
+    if let Some(level) = level {
+        cx.push_kept_message_at(n, "=", message, holes, ErrorType::Log, level);
+        return;
+    }
     // Words a local name brings count (`usage = f"{prefix}{prog} "` after
     // `prefix = "Usage: "`): the messages with its texts are kept, not
     // the glue.
@@ -594,6 +605,38 @@ fn flowing_message(n: Node<'_>, target: &str, value: Option<Node<'_>>, cx: &mut 
     } else if cx.local_words(n, &message, &holes) {
         cx.push_kept_variants(n, "=", message, holes);
     }
+}
+
+/// The level an output statement logs at: `logger.info(…)`,
+/// `log.warning(…)`, `_log("info", …)`, `logging.log(logging.DEBUG, …)`;
+/// `None` for a raise, a print or a call whose level is not written.
+fn log_level(statement: &str) -> Option<Severity> {
+    let by_name = |name: &str| match name.to_ascii_lowercase().as_str() {
+        "debug" => Some(Severity::Debug),
+        "info" => Some(Severity::Info),
+        "warning" | "warn" => Some(Severity::Warning),
+        "error" | "exception" => Some(Severity::Error),
+        "critical" | "fatal" => Some(Severity::Critical),
+        _ => None,
+    };
+    let (callee, args) = statement.split_once('(')?;
+    let callee = callee.trim();
+    let method = callee.rsplit('.').next().unwrap_or(callee);
+    let receiver = callee
+        .rsplit_once('.')
+        .map_or("", |(r, _)| r)
+        .to_ascii_lowercase();
+    if receiver.contains("log") {
+        if let Some(level) = by_name(method) {
+            return Some(level);
+        }
+    }
+    if matches!(method, "log" | "_log") {
+        let first = args.split(',').next()?.trim();
+        let first = first.trim_matches(['"', '\'']);
+        return by_name(first.rsplit('.').next().unwrap_or(first));
+    }
+    None
 }
 
 /// `def fail(msg, *args)`, or `def fail(self, message, param=None)` whose
@@ -1172,8 +1215,55 @@ def startup(self):
         );
     }
 
+    use super::log_level;
     use crate::test_support::pattern_column;
     use crate::test_support::patterns_of;
+    use errdex_model::{ErrorType, Severity};
+
+    #[test]
+    fn a_kept_text_takes_the_level_of_the_log_that_prints_it() {
+        let src = r#"
+def startup(self):
+    messages = []
+    messages.append(f" * Running on all addresses ({self.host})")
+    _log("info", "\n".join(messages))
+    notes = []
+    notes.append(f"port {self.port} is taken, trying the next")
+    logger.warning("; ".join(notes))
+    problems = []
+    problems.append(f"cannot bind {self.port}")
+    raise OSError("; ".join(problems))
+"#;
+        // At the default levels the banner line is no message; the
+        // warning is a warning log, the raised text an error.
+        let sites = crate::test_support::sites_of("src/serving.py", src);
+        let rows: Vec<(&str, ErrorType, Severity)> = sites
+            .iter()
+            .map(|s| (s.message_pattern.as_str(), s.error_type, s.severity))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (
+                    "port %v is taken, trying the next",
+                    ErrorType::Log,
+                    Severity::Warning
+                ),
+                ("cannot bind %v", ErrorType::Exception, Severity::Error),
+            ]
+        );
+        assert_eq!(
+            log_level(r#"_log("info", "\n".join(messages))"#),
+            Some(Severity::Info)
+        );
+        assert_eq!(
+            log_level("logging.log(logging.DEBUG, msg)"),
+            Some(Severity::Debug)
+        );
+        assert_eq!(log_level("self.logger.error(msg)"), Some(Severity::Error));
+        assert_eq!(log_level("print(msg)"), None);
+        assert_eq!(log_level("raise ValueError(msg)"), None);
+    }
 
     #[test]
     fn raise_with_every_string_form() {
@@ -1206,6 +1296,33 @@ def f(path, n, e):
         );
         assert_eq!(s[1].2, vec!["path", "e"]);
         assert_eq!(s[3].2, vec!["n", "path"]);
+    }
+
+    #[test]
+    fn an_else_keeps_every_branch_it_negates() {
+        let src = r#"
+def send(event, state):
+    if state == "closed":
+        if event == 1:
+            return 1
+        elif event == 2:
+            return 2
+        elif event == 3:
+            return 3
+        elif event == 4:
+            return 4
+        elif event == 5:
+            return 5
+        else:
+            raise ValueError(f"cannot send {event}")
+"#;
+        let sites = crate::test_support::sites_of("pkg/send.py", src);
+        let guards = &sites[0].facts.guards;
+        // All five negations, and not the outer condition, which no
+        // longer fits beside them.
+        assert_eq!(guards.len(), 5, "{guards:?}");
+        assert_eq!(guards[4], "not (event == 5)");
+        assert!(!guards.iter().any(|g| g.contains("closed")), "{guards:?}");
     }
 
     #[test]

@@ -313,10 +313,31 @@ impl<'a> Cx<'a> {
         message: Message,
         args: Vec<String>,
     ) {
+        self.push_kept_message_at(
+            n,
+            callee,
+            message,
+            args,
+            ErrorType::Exception,
+            Severity::Error,
+        );
+    }
+
+    /// [`Cx::push_kept_message`] for a text whose later output tells its
+    /// kind and level (`_log("info", "\n".join(messages))`).
+    pub fn push_kept_message_at(
+        &mut self,
+        n: Node<'_>,
+        callee: &str,
+        message: Message,
+        args: Vec<String>,
+        error_type: ErrorType,
+        severity: Severity,
+    ) {
         if crate::message::is_os_error_text(&message) {
             return;
         }
-        let mut site = self.site(n, callee, ErrorType::Exception, Severity::Error);
+        let mut site = self.site(n, callee, error_type, severity);
         site.facts.kept = true;
         self.push(site, message, args, n);
     }

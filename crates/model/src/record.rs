@@ -280,10 +280,20 @@ pub struct SiteFacts {
     /// == 0`), at most [`MAX_CHECKS`], by path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub returned_at: Vec<String>,
+    /// The wrapped call resolves to a function of the repository that
+    /// returns a `nil` error on every path, so the message never appears:
+    /// that function (`clientv3/client.go:233 Client.dialSetupOpts`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wrapped_never_fails: Option<String>,
     /// Calls of the enclosing function by name (`cmd/main.go:40 main`),
     /// at most [`MAX_CHECKS`], by path.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub callers: Vec<String>,
+    /// Every caller stops the program with the error right after the call
+    /// (`if err := c.validate(); err != nil { panic(err.Error()) }`): the
+    /// first one's statement (`raft/raft.go:331 panic(err.Error())`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub callers_stop: Option<String>,
     /// For a piece of text that a message of the file prints in a hole
     /// (a literal handed to a function as the parameter its log prints,
     /// a local name the log prints): that function and the hole's value.
@@ -295,6 +305,10 @@ pub struct SiteFacts {
     /// statement that makes the error.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub kept: bool,
+    /// The enclosing function is a property's setter (Python's
+    /// `@name.setter`): callers assign (`obj.name = v`), they do not call.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub setter: bool,
     /// The keys of the fields a structured logging call sets
     /// (`zap.String("remote-addr", a)`, `"pod", name` pairs, `zap.Error`
     /// as `error`): a JSON or logfmt line it writes carries them all.

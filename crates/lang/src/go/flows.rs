@@ -116,8 +116,46 @@ fn function(decl: Node<'_>, src: &[u8], imports: &[(String, String)]) -> Functio
     }
     if let Some(body) = decl.child_by_field_name("body") {
         body_flows(body, src, imports, &mut f);
+        let returns_error = decl
+            .child_by_field_name("result")
+            .is_some_and(|r| last_result_is_error(text(r, src)));
+        f.never_fails = returns_error && every_return_is_nil(body, src);
     }
     f
+}
+
+/// `error`, `(int, error)`, `(n int, err error)`: the last result is an
+/// `error`.
+fn last_result_is_error(result: &str) -> bool {
+    let r = result.trim().trim_start_matches('(').trim_end_matches(')');
+    let last = r.rsplit(',').next().unwrap_or(r).trim();
+    last == "error" || last.ends_with(" error")
+}
+
+/// Whether the body has a `return` and every one (not a closure's) gives
+/// a literal `nil` as its last value; a bare `return` (named results)
+/// may return anything.
+fn every_return_is_nil(body: Node<'_>, src: &[u8]) -> bool {
+    let (mut any, mut all_nil) = (false, true);
+    visit(body, &mut |n| match n.kind() {
+        "func_literal" => false,
+        "return_statement" => {
+            any = true;
+            let mut c = n.walk();
+            let last = n.named_children(&mut c).last().map(|v| {
+                if v.kind() == "expression_list" {
+                    let mut vc = v.walk();
+                    v.named_children(&mut vc).last().map(|x| text(x, src))
+                } else {
+                    Some(text(v, src))
+                }
+            });
+            all_nil &= matches!(last, Some(Some("nil")));
+            false
+        }
+        _ => true,
+    });
+    any && all_nil
 }
 
 /// Whether a name holds an error (`err`, `readErr`, `errRead`).
@@ -294,6 +332,51 @@ func (s *Store) get(k string) error {
 	return nil
 }
 "#;
+
+    #[test]
+    fn a_function_whose_every_return_gives_nil_never_fails() {
+        let src = r#"package p
+
+func (c *Client) dialSetupOpts(creds string) (opts []string, err error) {
+	if creds != "" {
+		opts = append(opts, creds)
+	}
+	f := func() error { return errors.New("closure's own") }
+	_ = f
+	return opts, nil
+}
+
+func open(path string) (int, error) {
+	if path == "" {
+		return 0, errors.New("no path")
+	}
+	return 1, nil
+}
+
+func named() (err error) {
+	return
+}
+
+func count() int {
+	return 0
+}
+"#;
+        let f = flows(src);
+        let never: Vec<(&str, bool)> = f
+            .functions
+            .iter()
+            .map(|f| (f.name.as_str(), f.never_fails))
+            .collect();
+        assert_eq!(
+            never,
+            [
+                ("dialSetupOpts", true),
+                ("open", false),
+                ("named", false),
+                ("count", false)
+            ]
+        );
+    }
 
     #[test]
     fn functions_hand_up_calls_they_return_or_whose_error_they_return() {

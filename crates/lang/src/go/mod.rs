@@ -437,6 +437,9 @@ impl<'a> FileCx<'a> {
         if ty == ErrorType::Exception && self.is_panic_argument(call) {
             ty = ErrorType::Panic;
             sev = Severity::Critical;
+        } else if ty == ErrorType::Exception && self.is_exit_argument(call) {
+            ty = ErrorType::Exit;
+            sev = Severity::Critical;
         }
         let mut message = self.args_message(&args, spec.msg, spec.style);
         let continued = self.continued(call, &callee, &message, &args);
@@ -660,6 +663,27 @@ impl<'a> FileCx<'a> {
             .filter(|p| p.kind() == "argument_list")
             .and_then(|p| p.parent())
             .is_some_and(|outer| matches!(self.callee(outer), Callee::Panic))
+    }
+
+    /// `ExitWithError(ExitBadArgs, errors.New("…"))`, `fatalf(…)`: an
+    /// error made as the argument of a function named to end the program
+    /// (`exit`, `fatal` or `die` in its name) is printed and the program
+    /// stops; it is never returned.
+    fn is_exit_argument(&self, call: Node<'_>) -> bool {
+        let Some(outer) = call
+            .parent()
+            .filter(|p| p.kind() == "argument_list")
+            .and_then(|p| p.parent())
+            .filter(|p| p.kind() == "call_expression")
+        else {
+            return false;
+        };
+        let Some(function) = outer.child_by_field_name("function") else {
+            return false;
+        };
+        let text = self.text(function);
+        let name = text.rsplit('.').next().unwrap_or(text).to_ascii_lowercase();
+        ["exit", "fatal", "die"].iter().any(|w| name.contains(w))
     }
 
     /// `var ErrX = errors.New(...)` at package level names the error.
@@ -1487,6 +1511,29 @@ mod tests {
             "sqlite3"
         );
         assert_eq!(default_import_name("fmt"), "fmt");
+    }
+
+    #[test]
+    fn an_error_made_for_a_function_that_exits_is_an_exit() {
+        let s = sites(
+            "package p\nimport \"errors\"\nfunc f(listen bool) {\n if !listen { ExitWithError(ExitBadArgs, errors.New(\"no proposal argument but -l not set\")) }\n if x { return errors.New(\"returned\") }\n report(errors.New(\"handed on\"))\n}\n",
+        );
+        let kinds: Vec<(&str, ErrorType, Severity)> = s
+            .iter()
+            .map(|s| (s.message_pattern.as_str(), s.error_type, s.severity))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (
+                    "no proposal argument but -l not set",
+                    ErrorType::Exit,
+                    Severity::Critical
+                ),
+                ("returned", ErrorType::Exception, Severity::Error),
+                ("handed on", ErrorType::Exception, Severity::Error),
+            ]
+        );
     }
 
     #[test]

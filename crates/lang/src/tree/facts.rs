@@ -42,6 +42,7 @@ pub(super) fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts
     f.receiver = class.clone();
     let mut function = None;
     if let Some(func) = func {
+        f.setter = is_setter(func, cx);
         let name = (syntax.names.function)(func, cx);
         f.doc = comment_above(func, syntax, cx.src).or_else(|| docstring(func, cx));
         let body = func
@@ -77,9 +78,8 @@ pub(super) fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts
         }
         if syntax.conditionals.contains(&k) {
             if let Some(cond) = p.child_by_field_name("condition") {
-                if cond.id() != child.id() && f.guards.len() < 4 {
-                    f.guards.extend(branch_guards(p, cond, child, cx));
-                    f.guards.truncate(4);
+                if cond.id() != child.id() && f.guards.len() < MAX_GUARDS {
+                    push_branch(&mut f.guards, branch_guards(p, cond, child, cx));
                 }
             }
             if text(p).contains("__name__") && text(p).contains("__main__") {
@@ -90,7 +90,7 @@ pub(super) fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts
             // The handler's header (`except OSError as e`) is a condition.
             let header = text(p).lines().next().unwrap_or("").trim();
             let header = header.trim_end_matches(['{', ':']).trim();
-            if !header.is_empty() && f.guards.len() < 4 {
+            if !header.is_empty() && f.guards.len() < MAX_GUARDS {
                 f.guards.push(clip_line(header));
             }
             if let Some(call) = p.parent().and_then(|t| first_call_before(t, p, cx)) {
@@ -108,6 +108,42 @@ pub(super) fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts
 /// The conditions under which `child` of the conditional `p` runs: `p`'s
 /// condition in its consequence; in an `else` (or a later `elif`), every
 /// earlier condition negated (`not (a)`, `not (b)`).
+/// A Python property's setter: a definition decorated `@name.setter`.
+fn is_setter(func: Node<'_>, cx: &Cx<'_>) -> bool {
+    let Some(decorated) = func.parent().filter(|p| p.kind() == "decorated_definition") else {
+        return false;
+    };
+    let mut cur = decorated.walk();
+    let found = decorated
+        .named_children(&mut cur)
+        .filter(|d| d.kind() == "decorator")
+        .any(|d| cx.text(d).trim_end().ends_with(".setter"));
+    found
+}
+
+/// Guards kept per site from the conditionals around it.
+const MAX_GUARDS: usize = 4;
+/// An `else` negates every earlier branch: up to this many are kept
+/// together, past [`MAX_GUARDS`] if need be.
+const MAX_ELSE_BRANCHES: usize = 8;
+
+/// Adds one conditional's guards whole or not at all: the negations an
+/// `else` stands for are one condition, and a part of them states a
+/// weaker one (`else` after five branches is not "none of the first
+/// four"). The innermost conditional comes first and is kept up to
+/// [`MAX_ELSE_BRANCHES`]; an outer one only when it fits in
+/// [`MAX_GUARDS`].
+fn push_branch(guards: &mut Vec<String>, branch: Vec<String>) {
+    let room = if guards.is_empty() {
+        MAX_ELSE_BRANCHES
+    } else {
+        MAX_GUARDS.saturating_sub(guards.len())
+    };
+    if branch.len() <= room {
+        guards.extend(branch);
+    }
+}
+
 fn branch_guards(p: Node<'_>, cond: Node<'_>, child: Node<'_>, cx: &Cx<'_>) -> Vec<String> {
     let text = |n: Node<'_>| cx.text(n);
     let after_consequence = p
