@@ -593,16 +593,15 @@ fn flowing_message(n: Node<'_>, target: &str, value: Option<Node<'_>>, cx: &mut 
         return;
     }
     let (message, holes) = M.message_of(value, cx);
-    if let Some(level) = level {
-        cx.push_kept_message_at(n, "=", message, holes, ErrorType::Log, level);
-        return;
-    }
     // Words a local name brings count (`usage = f"{prefix}{prog} "` after
     // `prefix = "Usage: "`): the messages with its texts are kept, not
     // the glue.
     if flow::words(&message) >= 2 {
-        cx.push_kept_message(n, "=", message, holes);
-    } else if cx.local_words(n, &message, &holes) {
+        match level {
+            Some(level) => cx.push_kept_message_at(n, "=", message, holes, ErrorType::Log, level),
+            None => cx.push_kept_message(n, "=", message, holes),
+        }
+    } else {
         cx.push_kept_variants(n, "=", message, holes);
     }
 }

@@ -216,7 +216,9 @@ impl<'a> Cx<'a> {
 
     /// [`Cx::push_kept_message`] for a text that has words only through a
     /// local name's texts (`usage = f"{prefix}{prog} "` after `prefix =
-    /// "Usage: "`): those messages alone, not the glue the name fills.
+    /// "Usage: "`): those messages alone, not the glue the name fills;
+    /// nothing when no text of the name gives a word on a line not kept
+    /// already.
     pub fn push_kept_variants(
         &mut self,
         n: Node<'_>,
@@ -230,6 +232,13 @@ impl<'a> Cx<'a> {
         let Some((variants, _)) = self.local_variants(n, &message, &args) else {
             return;
         };
+        let gives_words = variants.iter().any(|v| {
+            crate::flow::words(&v.message) > 0
+                && !self.kept_on(v.at.start_position().row as u32 + 1)
+        });
+        if !gives_words {
+            return;
+        }
         let mut site = self.site(n, callee, ErrorType::Exception, Severity::Error);
         site.facts.kept = true;
         let expression = clip(self.text(n));
@@ -250,18 +259,6 @@ impl<'a> Cx<'a> {
         args: &[String],
     ) -> Option<(Vec<crate::locals::Variant<'t>>, bool)> {
         crate::locals::variants(n, self, message, args, self.syntax.locals?)
-    }
-
-    /// Whether a local name's text gives a message built at `n` words it
-    /// has not of its own ([`crate::locals::gives_words`]).
-    pub(crate) fn local_words(&self, n: Node<'_>, message: &Message, args: &[String]) -> bool {
-        self.local_variants(n, message, args)
-            .is_some_and(|(vs, _)| {
-                vs.iter().any(|v| {
-                    crate::flow::words(&v.message) > 0
-                        && !self.kept_on(v.at.start_position().row as u32 + 1)
-                })
-            })
     }
 
     /// Records a site with its message, one per text of a hole that
