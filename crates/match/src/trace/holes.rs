@@ -96,26 +96,32 @@ impl TemplateSet {
     /// piece is known by its template, which starts with a space (nobody
     /// prints it alone); it is a layer where it starts at a space of the
     /// hole's text and explains the rest of it, its literals a good share.
+    /// [`TemplateSet::piece_rest`] gives where the piece starts; this
+    /// pushes it as a layer.
     pub(super) fn piece_in_hole<S: Sink>(
+        &self,
+        cx: &Cx<'_>,
+        sc: &mut Scratch,
+        rest: Span,
+        depth: usize,
+        out: &mut S,
+    ) {
+        let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
+        self.explain_whole(cx, sc, rest);
+        self.push_frame(cx, sc, hbase, rest, depth + 1, out);
+        sc.hits.truncate(hbase);
+        sc.spans.truncate(sbase);
+    }
+
+    /// The rest of `span`, from one of its spaces, that a piece explains
+    /// as [`TemplateSet::piece_in_hole`] reads it.
+    pub(super) fn piece_rest(
         &self,
         cx: &Cx<'_>,
         sc: &mut Scratch,
         span: Span,
         depth: usize,
-        out: &mut S,
-    ) {
-        if let Some(rest) = self.piece_rest(cx, sc, span, depth) {
-            let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
-            self.explain_whole(cx, sc, rest);
-            self.push_frame(cx, sc, hbase, rest, depth + 1, out);
-            sc.hits.truncate(hbase);
-            sc.spans.truncate(sbase);
-        }
-    }
-
-    /// The rest of `span`, from one of its spaces, that a piece explains
-    /// as [`TemplateSet::piece_in_hole`] reads it.
-    fn piece_rest(&self, cx: &Cx<'_>, sc: &mut Scratch, span: Span, depth: usize) -> Option<Span> {
+    ) -> Option<Span> {
         if depth >= MAX_DEPTH || span.len() < MIN_HOLE_MESSAGE || self.piece_heads.is_empty() {
             return None;
         }
@@ -158,17 +164,16 @@ impl TemplateSet {
     /// Did you mean %v instead?` appended after `Could not build url for
     /// endpoint %v`), and the best whole reading of the hole leads with a
     /// value (another program's `%v Did you mean %v?`), the piece is the
-    /// nearer reading: it keeps the value a value.
+    /// nearer reading: it keeps the value a value. The piece's start,
+    /// when so.
     pub(super) fn pieces_before_message(
         &self,
         cx: &Cx<'_>,
         sc: &mut Scratch,
         span: Span,
         depth: usize,
-    ) -> bool {
-        if self.piece_rest(cx, sc, span, depth).is_none() {
-            return false;
-        }
+    ) -> Option<Span> {
+        let rest = self.piece_rest(cx, sc, span, depth)?;
         let (hbase, sbase) = (sc.hits.len(), sc.spans.len());
         self.explain_whole(cx, sc, inside_quotes(cx.text, span));
         let hole_led = sc.hits[hbase..]
@@ -176,7 +181,7 @@ impl TemplateSet {
             .is_some_and(|h| self.leads_with_hole(&sc.spans, *h));
         sc.hits.truncate(hbase);
         sc.spans.truncate(sbase);
-        hole_led
+        hole_led.then_some(rest)
     }
 
     /// A whole message and a piece another statement appended to it

@@ -385,19 +385,25 @@ impl TemplateSet {
                     let last = i + 1 == segs.len();
                     // Pieces first where they read the end better; else a
                     // message in the hole, a linked piece, and pieces last.
-                    let pieces = last && self.pieces_before_message(cx, sc, hole_span, depth)
-                        || !self.message_in_hole(cx, sc, hole_span, depth, out)
-                            && !self.linked_in_hole(
+                    let before = last
+                        .then(|| self.pieces_before_message(cx, sc, hole_span, depth))
+                        .flatten();
+                    let piece = before.or_else(|| {
+                        let read = self.message_in_hole(cx, sc, hole_span, depth, out)
+                            || self.linked_in_hole(
                                 cx,
                                 sc,
                                 (first.template, number),
                                 hole_span,
                                 depth,
                                 out,
-                            )
-                            && last;
-                    if pieces {
-                        self.piece_in_hole(cx, sc, hole_span, depth, out);
+                            );
+                        (!read && last)
+                            .then(|| self.piece_rest(cx, sc, hole_span, depth))
+                            .flatten()
+                    });
+                    if let Some(rest) = piece {
+                        self.piece_in_hole(cx, sc, rest, depth, out);
                     }
                 }
                 hole += 1;
