@@ -236,8 +236,8 @@ fn name_or_words(s: &str) -> String {
 /// which no one meets by trying.
 fn must(cx: &Cx<'_>, subject: &str, clause: &str) -> Option<String> {
     let asked = format!("Meet what the message asks for: {clause}.");
-    let checked = checked_value(cx, subject);
-    let Some(checked) = checked else {
+    let params = crate::prose::parameters(cx.f.signature.as_deref().unwrap_or_default());
+    let Some(checked) = checked_value(cx, &params, subject) else {
         let flag = crate::prose::flags(subject).into_iter().next()?;
         return Some(format!(
             "Give {} a value that meets what the message asks for: {clause}.",
@@ -245,7 +245,6 @@ fn must(cx: &Cx<'_>, subject: &str, clause: &str) -> Option<String> {
         ));
     };
     // A guard of a known form gets its own action next.
-    let params = crate::prose::parameters(cx.f.signature.as_deref().unwrap_or_default());
     if crate::prose::action(checked.guard(), &cx.literal, &params).is_some() {
         return Some(asked);
     }
@@ -308,10 +307,8 @@ impl Checked<'_> {
 
 /// The first value a guard checks that a caller gives (a field of the
 /// receiver, a parameter) and whose name shares a word with `subject`.
-fn checked_value<'a>(cx: &Cx<'a>, subject: &str) -> Option<Checked<'a>> {
-    let signature = cx.f.signature.as_deref().unwrap_or_default();
-    let receiver_name = receiver_name(signature);
-    let params = crate::prose::parameters(signature);
+fn checked_value<'a>(cx: &Cx<'a>, params: &[&str], subject: &str) -> Option<Checked<'a>> {
+    let receiver_name = receiver_name(cx.f.signature.as_deref().unwrap_or_default());
     let subject = crate::family::words(subject);
     for guard in cx.guards() {
         for name in names(guard) {
@@ -362,9 +359,12 @@ fn shares_a_word(subject: &[String], name: &str) -> bool {
 /// The receiver's name in a Go method's signature (`c` of `func (c
 /// *Config) validate()`), or Python's `self`.
 fn receiver_name(signature: &str) -> Option<&str> {
-    if let Some(rest) = signature.strip_prefix("func (") {
-        let name = rest.split([' ', ')']).next()?;
-        return (!name.is_empty()).then_some(name);
+    if let Some(rest) = signature.strip_prefix("func") {
+        // `(c *Config)`: a name and a type; `(*Server)` names none.
+        let (receiver, _) = crate::go_code::group(rest.trim_start(), '(', ')')?;
+        let mut parts = receiver.split_whitespace();
+        let name = parts.next()?;
+        return parts.next().is_some().then_some(name);
     }
     signature
         .starts_with("def ")
@@ -529,5 +529,6 @@ mod tests {
         );
         assert_eq!(receiver_name("def check(self, status: str):"), Some("self"));
         assert_eq!(receiver_name("func Check(x int) error"), None);
+        assert_eq!(receiver_name("func (*Server) check() error"), None);
     }
 }

@@ -411,10 +411,9 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
         out.push(format!(
             "It is a package-level value of package {}: it reaches users wherever code returns it, {}{}.",
             code(pkg),
-            if f.returned_at.is_empty() {
-                "here or in a package that imports it".to_string()
-            } else {
-                format!("such as {}", code(f.returned_at[0].split(" when ").next().unwrap_or_default()))
+            match crate::returns::first(f) {
+                Some(returner) => format!("such as {returner}"),
+                None => "here or in a package that imports it".to_string(),
             },
             if f.checked_at.is_empty() {
                 String::new()

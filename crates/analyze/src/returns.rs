@@ -48,6 +48,12 @@ fn returner(r: &Return<'_>) -> String {
     }
 }
 
+/// The first place that returns the sentinel, as the documentation names
+/// it (`` `f` (a.go:3) ``).
+pub(crate) fn first(f: &SiteFacts) -> Option<String> {
+    of(f).first().map(returner)
+}
+
 /// "It is returned by `f` (a.go:3) and `g` (b.go:9)."
 pub(crate) fn documentation(cx: &Cx<'_>) -> Option<String> {
     let returns = of(cx.f);
