@@ -282,16 +282,30 @@ impl<'a> Cx<'a> {
         self.facts.push_site(site, message, expression);
     }
 
-    /// Whether `n` sits in a `#if 0` block (outside its `#else`): text
-    /// the compiler never sees, which no program prints.
+    /// Whether `n` sits in a `#if 0` block or a test build's block
+    /// (`#ifdef TESTING`, `#if defined(UNIT_TEST) || …`), outside its
+    /// `#else`: text the compiler never sees, or sees only in builds that
+    /// run the program's own tests, which users of the program never meet.
     pub fn compiled_out(&self, n: Node<'_>) -> bool {
         let mut child = n;
         while let Some(p) = child.parent() {
-            let off = p.kind() == "preproc_if"
-                && p.child_by_field_name("condition")
-                    .is_some_and(|c| self.text(c).trim() == "0")
-                && p.child_by_field_name("alternative").map(|a| a.id()) != Some(child.id());
-            if off {
+            let in_first_branch =
+                p.child_by_field_name("alternative").map(|a| a.id()) != Some(child.id());
+            let off = match p.kind() {
+                "preproc_if" => p
+                    .child_by_field_name("condition")
+                    .is_some_and(|c| off_in_product_builds(self.text(c))),
+                "preproc_ifdef" => {
+                    !self
+                        .text(p)
+                        .trim_start_matches(['#', ' ', '\t'])
+                        .starts_with("ifndef")
+                        && p.child_by_field_name("name")
+                            .is_some_and(|name| test_build_macro(self.text(name)))
+                }
+                _ => false,
+            };
+            if off && in_first_branch {
                 return true;
             }
             child = p;
@@ -901,6 +915,10 @@ pub(crate) fn common_test_path(path: &str) -> bool {
                 | "examples"
                 | "example"
                 | "_examples"
+                // Sample programs and plugins (OpenVPN's `sample/`)
+                // show how to use the code; users run the product.
+                | "sample"
+                | "samples"
         )
     }) || stem.starts_with("test_")
         || stem.ends_with("_test")
@@ -970,6 +988,53 @@ pub(crate) fn first_statement(block: Node<'_>) -> Option<Node<'_>> {
         .named_children(&mut cur)
         .find(|c| !c.kind().ends_with("comment"));
     first
+}
+
+/// A `#if` condition that holds in no build users run: `0`, or one that
+/// asks only whether a test build's macro is defined or set (`TESTING`,
+/// `defined TESTING`,
+/// `defined(DEBUG_MALLOC) || defined(TESTING)` counts: a test build holds
+/// it whichever part is true, and the debug-malloc part is a developer's
+/// build too).
+fn off_in_product_builds(condition: &str) -> bool {
+    let c = condition.trim();
+    if c == "0" {
+        return true;
+    }
+    let parts: Vec<&str> = c.split("||").map(str::trim).collect();
+    let macro_of = |part: &str| -> Option<String> {
+        let rest = part.strip_prefix("defined").unwrap_or(part).trim();
+        let name = rest.trim_start_matches('(').trim_end_matches(')').trim();
+        (!name.is_empty() && name.chars().all(|ch| ch.is_alphanumeric() || ch == '_'))
+            .then(|| name.to_string())
+    };
+    let names: Option<Vec<String>> = parts.iter().map(|p| macro_of(p)).collect();
+    names.is_some_and(|names| {
+        names.iter().any(|n| test_build_macro(n))
+            && names
+                .iter()
+                .all(|n| test_build_macro(n) || developer_build_macro(n))
+    })
+}
+
+/// A macro that only a test build defines: one of its words says test
+/// (`TESTING`, `UNIT_TEST`, `REDIS_TEST`, `CONFIG_TESTING_OPTIONS`) and
+/// none says the opposite (`NO_TEST`).
+fn test_build_macro(name: &str) -> bool {
+    let words: Vec<String> = name.split('_').map(str::to_ascii_lowercase).collect();
+    words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "test" | "tests" | "testing" | "unittest" | "unittests" | "selftest"
+        )
+    }) && !words
+        .iter()
+        .any(|w| matches!(w.as_str(), "no" | "not" | "without" | "disable"))
+}
+
+/// A macro of a developer's debugging build (`DEBUG_MALLOC`).
+fn developer_build_macro(name: &str) -> bool {
+    name.split('_').any(|w| w.eq_ignore_ascii_case("debug"))
 }
 
 #[cfg(test)]

@@ -593,6 +593,46 @@ void check(const char *user, const char *pass) {
 }
 
 #[test]
+fn text_of_test_builds_is_never_printed_to_users() {
+    let s = all_level_patterns_of(
+        "src/netrc.c",
+        r#"
+void check(const char *user, const char *pass) {
+#ifdef TESTING
+    fprintf(stderr, "test netrc: %s/%s\n", user, pass);
+#else
+    fprintf(stderr, "netrc: no entry for %s\n", user);
+#endif
+#if defined DEBUG_MALLOC || defined TESTING
+    fprintf(stderr, "leak check for %s\n", user);
+#endif
+#if defined(UNIT_TEST)
+    fprintf(stderr, "unit: %s\n", user);
+#endif
+#ifndef TESTING
+    fprintf(stderr, "netrc: parsed for %s\n", user);
+#endif
+#ifdef NO_TESTS
+    fprintf(stderr, "netrc: built without tests for %s\n", user);
+#endif
+#if defined(TESTING) || defined(HAVE_SSL)
+    fprintf(stderr, "netrc: ssl for %s\n", user);
+#endif
+}
+"#,
+    );
+    assert_eq!(
+        pattern_column(&s),
+        [
+            "netrc: no entry for %s",
+            "netrc: parsed for %s",
+            "netrc: built without tests for %s",
+            "netrc: ssl for %s",
+        ]
+    );
+}
+
+#[test]
 fn the_program_name_in_the_file_that_holds_main_is_its_file_name() {
     let program = r#"
 static void load(const char *path) {

@@ -57,9 +57,9 @@ impl LanguageSupport for Go {
         // whose `i/o timeout` copies the runtime's; `etcd/tests/…`).
         let (dirs, _) = path.rsplit_once('/').unwrap_or(("", path));
         path.ends_with("_test.go")
-            || dirs
-                .split('/')
-                .any(|d| matches!(d, "examples" | "_examples" | "test" | "tests"))
+            || dirs.split('/').any(|d| {
+                matches!(d, "examples" | "_examples" | "test" | "tests") || test_support_package(d)
+            })
     }
 
     fn template(&self, pattern: &str, args: &[String], callee: &str) -> Template {
@@ -1351,6 +1351,35 @@ fn http_status_code(name: &str) -> Option<u16> {
     Some(code)
 }
 
+/// A package of test doubles and helpers, by Go's naming habit: `footest`
+/// beside `foo` (`httptest`, `zaptest`, `ztest`, `rafttest`) and
+/// `testutil`. Their texts are seen by the tests of the code that imports
+/// them, never by its users. Words that end in `test` without naming a
+/// test (`latest`, `contest`) are not such packages.
+fn test_support_package(dir: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "latest",
+        "contest",
+        "protest",
+        "attest",
+        "detest",
+        "greatest",
+        "fastest",
+        "shortest",
+        "slightest",
+        "smallest",
+        "biggest",
+        "longest",
+        "nearest",
+    ];
+    let d = dir.to_ascii_lowercase();
+    let helper = matches!(
+        d.as_str(),
+        "testutil" | "testutils" | "testhelper" | "testhelpers"
+    );
+    helper || (d.len() > 4 && d.ends_with("test") && !WORDS.contains(&d.as_str()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse::{go_decls, mentions_trigger, triggers};
@@ -1369,6 +1398,9 @@ mod tests {
             "test/bufconn/bufconn.go",
             "google.golang.org/grpc/test/bufconn/bufconn.go",
             "tests/framework/e2e/cluster.go",
+            "go.uber.org/zap/internal/ztest/writer.go",
+            "net/http/httptest/server.go",
+            "pkg/testutil/leak.go",
         ] {
             assert!(Go.is_test_path(test), "{test}");
         }
@@ -1376,6 +1408,8 @@ mod tests {
             "server/server.go",
             "internal/testutils.go",
             "latest/test.go",
+            "pkg/contest/run.go",
+            "api/digest/digest.go",
         ] {
             assert!(!Go.is_test_path(code), "{code}");
         }

@@ -846,6 +846,8 @@ class Point { public String toString() { return "Point at " + x; } }
             "a/FooTests.kt",
             "a/FooSpec.scala",
             "a/FooIT.java",
+            "sample/plugins/Auth.java",
+            "samples/Demo.java",
         ] {
             assert!(super::is_test_path(p), "{p}");
         }
