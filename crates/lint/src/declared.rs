@@ -68,6 +68,19 @@ impl<'a> Declared<'a> {
         self.package(file).texts.get(name).cloned()
     }
 
+    /// Whether `name`, printed at `line` of `file`, holds a piece cut by a
+    /// tokenizer in the lines above (`token = strtok(buf, " ")`, `for
+    /// token in line.split()`, `token := strings.Fields(…)`): a word of
+    /// the input, not a credential. Read only for a secret-named hole.
+    pub(crate) fn cut_by_a_tokenizer(&self, file: &str, line: u32, name: &str) -> bool {
+        let Ok(text) = std::fs::read_to_string(self.root.join(file)) else {
+            return false;
+        };
+        let lines: Vec<&str> = text.lines().take(line as usize).collect();
+        let from = lines.len().saturating_sub(60);
+        lines[from..].iter().any(|l| tokenizes_into(l, name))
+    }
+
     fn package(&self, file: &str) -> std::sync::Arc<Package> {
         let dir = file.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         let mut by_dir = self.by_dir.lock().unwrap_or_else(|p| p.into_inner());
@@ -78,6 +91,32 @@ impl<'a> Declared<'a> {
             })
             .clone()
     }
+}
+
+/// A line that fills `name` from a tokenizer.
+fn tokenizes_into(line: &str, name: &str) -> bool {
+    const TOKENIZERS: &[&str] = &[
+        "strtok(",
+        "strtok_r(",
+        "strsep(",
+        ".split(",
+        "shlex.split(",
+        "strings.Split(",
+        "strings.Fields(",
+        ".split_whitespace(",
+    ];
+    let l = line.trim();
+    let assigned = [" = ", " := ", " in "].iter().any(|op| {
+        l.split_once(op).is_some_and(|(left, right)| {
+            let target = left
+                .trim()
+                .trim_start_matches("for ")
+                .trim_start_matches('*');
+            let target = target.rsplit([' ', '*', ',']).next().unwrap_or(target);
+            target == name && TOKENIZERS.iter().any(|t| right.contains(t))
+        })
+    });
+    assigned
 }
 
 fn file_ext(file: &str) -> &str {

@@ -109,7 +109,7 @@ pub(crate) fn check(ds: &RepoDataset, declared: &crate::declared::Declared) -> V
         }
         for s in &sites {
             let t = template(r, s);
-            leaks_secret(r, s, &t, &mut out);
+            leaks_secret(r, s, &t, declared, &mut out);
             if r.language == Lang::Go {
                 go_lost_cause(s, &t, &mut out);
             }

@@ -60,8 +60,14 @@ const DERIVED_WORDS: &[&str] = &[
     "checksum",
 ];
 
-pub(super) fn leaks_secret(r: &Record, s: &Site, t: &Template, out: &mut Vec<Finding>) {
-    if for_a_peer(&r.message_pattern, t) {
+pub(super) fn leaks_secret(
+    r: &Record,
+    s: &Site,
+    t: &Template,
+    declared: &crate::declared::Declared,
+    out: &mut Vec<Finding>,
+) {
+    if for_a_peer(&r.message_pattern, t) || in_a_dump(s) {
         return;
     }
     let text = literal(t).to_lowercase();
@@ -85,7 +91,14 @@ pub(super) fn leaks_secret(r: &Record, s: &Site, t: &Template, out: &mut Vec<Fin
         {
             continue; // `crypted_password`: a hash of it
         }
-        if word == "token" && (parser || !about_auth(arg, &literal(t), &s.file_path)) {
+        if password_database_hash(arg) {
+            continue;
+        }
+        if word == "token"
+            && (parser
+                || !about_auth(arg, &literal(t), &s.file_path)
+                || declared.cut_by_a_tokenizer(&s.file_path, s.line_number, last_identifier(arg)))
+        {
             continue;
         }
         if word == "privatekey" && words.iter().any(|w| FILE_WORDS.contains(w)) {
@@ -252,4 +265,33 @@ pub(crate) fn secret_in(arg: &str) -> Option<&'static str> {
         .iter()
         .find(|w| **w == one || two.as_deref() == Some(**w))
         .copied()
+}
+
+/// The password field of a password database's entry (`pw->pw_passwd`
+/// of `getpwnam`, `sp_pwdp` of `getspnam`, AIX's `upw_passwd`): a crypt
+/// hash or a lock marker (`x`, `*`, `!`), never the password itself.
+fn password_database_hash(arg: &str) -> bool {
+    let name = last_identifier(arg).to_ascii_lowercase();
+    name == "sp_pwdp"
+        || name
+            .strip_suffix("_passwd")
+            .is_some_and(|prefix| prefix.ends_with("pw"))
+}
+
+/// A dump's own output (`dump_cachemgrpasswd`, `dump_wccp2_service`, a
+/// `dump()` method): it writes the configuration or the recovered entries
+/// out on purpose, for whoever asked for them; it is no message or log.
+fn in_a_dump(s: &Site) -> bool {
+    s.function
+        .as_deref()
+        .map(last_name)
+        .is_some_and(|f| identifier_words(f).iter().any(|w| w == "dump"))
+}
+
+/// The last name in an expression (`upw->upw_passwd` → `upw_passwd`).
+fn last_identifier(expr: &str) -> &str {
+    expr.trim()
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
 }

@@ -604,6 +604,42 @@ void f(struct client *c, const char *crypted_password, const char *password) {
     );
 }
 
+#[test]
+fn leaks_secret_leaves_out_dumps_password_database_hashes_and_input_tokens() {
+    let c = r#"#include <stdio.h>
+#include <string.h>
+void storeAppendPrintf(struct entry *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void dump_cachemgrpasswd(struct entry *e, const char *name, struct list *l) {
+    storeAppendPrintf(e, "%s %s", name, l->passwd);
+}
+static int check_user(struct passwd *pw, struct spwd *sp, struct userpw *upw, const char *password) {
+    fprintf(stderr, "invalid password field '%s'\n", pw->pw_passwd);
+    fprintf(stderr, "shadow entry for %s is '%s'\n", pw->pw_name, sp->sp_pwdp);
+    fprintf(stderr, "pw mismatch: %s != %s\n", password, upw->upw_passwd);
+    return 0;
+}
+static void check_rdn(char *dn, const char *auth_token) {
+    char *token = strtok(dn, ",=");
+    while (token != NULL) {
+        fprintf(stderr, "ppm: checking if the %s part of the RDN matches the auth password\n", token);
+        token = strtok(NULL, ",=");
+    }
+    fprintf(stderr, "auth: rejected session token %s\n", auth_token);
+}
+"#;
+    let python = r#"class Vault:
+    def dump(self):
+        print('Password        : %s' % (self.password))
+
+def login(user, password):
+    print('login failed for %s with password %s' % (user, password))
+"#;
+    let found = lint_files(&[("a.c", c), ("vault.py", python)]);
+    let mut want = at("a.c", &[10, 19]);
+    want.extend(at("vault.py", &[6]));
+    assert_eq!(of(&found, "leaks-secret"), want, "{found:#?}");
+}
+
 const JS_SECRET: &str = r#"function check(apiKey, keyId) {
   throw new Error(`bad api key ${apiKey}`);
 }
