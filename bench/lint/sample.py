@@ -5,7 +5,8 @@ Lints each corpus with `errdex lint --format json`, then draws up to 50
 findings per rule with a fixed seed: first from the issue's corpora (etcd,
 containerd, Django, the JavaScript corpus), then, for a rule with fewer
 than 50 there, from the other real corpora (the Pallets projects, Debian's
-C and Java sources, paramiko, ldap3 and pymongo from bench/lint/setup.sh,
+C and Java sources, the Rust corpus's crates, Ruby's standard library and npm,
+bench/lint/setup.sh's packages,
 every other repository of Debian's Go tree, each linted on its own).
 Writes OUT/RULE.md: each finding with its source lines, for a reviewer
 to mark TP or FP by reading the code; OUT/findings.jsonl: every finding.
@@ -30,6 +31,26 @@ MORE = [f"{C}/python/{p}" for p in ("click-8.1.7", "flask-3.1.0", "jinja2-3.1.6"
                                    "urllib3-2.2.3", "werkzeug-3.1.9")]
 MORE += sorted(glob.glob(f"{C}/debsrc/*"))
 MORE += sorted(glob.glob(f"{C}/lint/*"))  # bench/lint/setup.sh
+
+
+def rust_crates():
+    """The Rust corpus (corpora.sh rust): its crates, at the versions its Cargo.lock pins."""
+    lock = f"{C}/rust-fetch/Cargo.lock"
+    if not os.path.exists(lock):
+        return []
+    text = open(lock).read()
+    out = []
+    for name in ("tokio", "hyper", "reqwest", "serde_json", "clap_builder", "rusqlite"):
+        for block in text.split("[[package]]"):
+            if f'name = "{name}"\n' in block:
+                version = block.split('version = "')[1].split('"')[0]
+                out += glob.glob(os.path.expanduser(f"~/.cargo/registry/src/*/{name}-{version}"))[:1]
+    return out
+
+
+MORE += rust_crates()
+# Installed code that bench/real runs: Ruby's standard library, npm.
+MORE += [d for d in ("/usr/lib/ruby/3.1.0", "/usr/lib/node_modules/npm") if os.path.isdir(d)]
 
 
 HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "code.google.com")
