@@ -24,6 +24,14 @@ pub(crate) struct Decl {
     pub always: bool,
 }
 
+/// Each declaration's text, up to the next one.
+pub(crate) fn decl_texts<'a>(src: &'a [u8], decls: &'a [Decl]) -> impl Iterator<Item = &'a [u8]> {
+    decls.iter().enumerate().map(move |(i, d)| {
+        let end = decls.get(i + 1).map_or(src.len(), |n| n.start);
+        &src[d.start..end]
+    })
+}
+
 /// The ranges to parse, or `None` to parse the whole file.
 pub(crate) fn ranges(
     src: &[u8],

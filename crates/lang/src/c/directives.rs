@@ -76,12 +76,18 @@ fn blank(line: &mut [u8]) {
 struct Scan {
     depth: usize,
     in_block_comment: bool,
+    /// The quote of a string continued on the next line (a backslash
+    /// before the line break: `_("\` then the text).
+    in_string: Option<u8>,
 }
 
 impl Scan {
     fn feed(&mut self, line: &str) {
         let b = line.as_bytes();
         let mut i = 0;
+        if let Some(q) = self.in_string.take() {
+            i = self.skip_string(b, 0, q);
+        }
         while i < b.len() {
             if self.in_block_comment {
                 if b[i..].starts_with(b"*/") {
@@ -97,18 +103,27 @@ impl Scan {
                     self.in_block_comment = true;
                     i += 1;
                 }
-                q @ (b'"' | b'\'') => {
-                    i += 1;
-                    while i < b.len() && b[i] != q && b[i] != b'\n' {
-                        i += if b[i] == b'\\' { 2 } else { 1 };
-                    }
-                }
+                q @ (b'"' | b'\'') => i = self.skip_string(b, i + 1, q) - 1,
                 b'(' => self.depth += 1,
                 b')' => self.depth = self.depth.saturating_sub(1),
                 _ => {}
             }
             i += 1;
         }
+    }
+
+    /// From `i` inside a string quoted by `q`: the offset after its
+    /// closing quote, or the line's end, noting a string the line break
+    /// continues.
+    fn skip_string(&mut self, b: &[u8], mut i: usize, q: u8) -> usize {
+        while i < b.len() && b[i] != q && b[i] != b'\n' {
+            if b[i] == b'\\' && matches!(b.get(i + 1), Some(b'\n') | Some(b'\r')) {
+                self.in_string = Some(q);
+                return b.len();
+            }
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
+        (i + 1).min(b.len())
     }
 }
 
@@ -127,6 +142,12 @@ mod tests {
             words,
             ["f(x,", "\"a", "\"", "\"b", "\"", "\"d\");", "#ifdef", "T", "int", "y;", "#endif"]
         );
+    }
+
+    #[test]
+    fn a_string_continued_on_the_next_line_keeps_its_parentheses() {
+        let src = "void f(void) {\n  fprintf(stderr, _(\"\\\n%s: warning (%d)\\n\"), a, b);\n}\n#ifdef TESTING\nint y;\n#endif\n";
+        assert!(preprocessed(src).is_none(), "{src}");
     }
 
     #[test]

@@ -1416,6 +1416,52 @@ mod tests {
     }
 
     #[test]
+    fn callers_that_fill_a_printing_functions_text_are_parsed_with_it() {
+        let mut src = String::from(
+            r#"package etcdserver
+
+import "fmt"
+
+func warnSlow(prefix string, resp string) {
+	plog.Warningf("%srequest with result %q took too long", prefix, resp)
+}
+
+func warnSlowRange(n int) {
+	var resp string
+	resp = fmt.Sprintf("range_response_count:%d", n)
+	warnSlow("read-only range ", resp)
+}
+"#,
+        );
+        for i in 0..40 {
+            src.push_str(&format!("\nfunc pad{i}(x int) int {{ return x + {i} }}\n"));
+        }
+        let whole = ExtractOptions {
+            whole_file: true,
+            ..ExtractOptions::default()
+        };
+        let pattern_set = |opts: &ExtractOptions| {
+            let facts = Go.extract("etcdserver/util.go", &src, opts);
+            let partial = facts.partial;
+            let mut found: Vec<String> = crate::resolve_package(vec![facts])
+                .0
+                .into_iter()
+                .map(|s| s.message_pattern)
+                .collect();
+            found.sort();
+            (found, partial)
+        };
+        let (in_part, partial) = pattern_set(&ExtractOptions::default());
+        let (in_whole, _) = pattern_set(&whole);
+        assert!(partial, "the padding is left out");
+        assert!(
+            in_part.iter().any(|p| p.contains("range_response_count")),
+            "{in_part:?}"
+        );
+        assert_eq!(in_part, in_whole);
+    }
+
+    #[test]
     fn test_helpers_and_error_calls_do_not_trigger_a_parse() {
         let t = triggers(false);
         for quiet in [

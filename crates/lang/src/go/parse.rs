@@ -98,7 +98,11 @@ pub(super) fn parse(
                 mentions_trigger(text, triggers)
             }
         };
-        if let Some(ranges) = prefilter::ranges(src, &go_decls(src), mentions) {
+        let decls = go_decls(src);
+        let callers = callers_of_printers(src, &decls, &mentions);
+        let keep =
+            |text: &[u8]| mentions(text) || callers.as_ref().is_some_and(|c| c.is_match(text));
+        if let Some(ranges) = prefilter::ranges(src, &decls, keep) {
             if p.set_included_ranges(&ranges).is_ok() {
                 let tree = crate::guard::parse(p, source);
                 p.set_included_ranges(&[])
@@ -110,6 +114,44 @@ pub(super) fn parse(
         }
     }
     Ok(crate::guard::parse(p, source)?.map(|t| (t, false)))
+}
+
+/// Calls of the file's own functions that hold a site and take text
+/// (`func warnSlow(prefix string, resp string)` printing both): their
+/// callers fill those parameters (`warnSlow("read-only range ", resp)`,
+/// with `resp = fmt.Sprintf(…)` above), so the callers are parsed too,
+/// though they name no trigger word.
+fn callers_of_printers(
+    src: &[u8],
+    decls: &[prefilter::Decl],
+    mentions: &impl Fn(&[u8]) -> bool,
+) -> Option<AhoCorasick> {
+    let names: Vec<Vec<u8>> = prefilter::decl_texts(src, decls)
+        .filter(|text| mentions(text))
+        .filter_map(text_taking_func)
+        .collect();
+    (!names.is_empty())
+        .then(|| AhoCorasick::new(&names).ok())
+        .flatten()
+}
+
+/// `name(` of a function or method declaration with a `string`
+/// parameter; names shorter than three letters match too much text.
+fn text_taking_func(decl: &[u8]) -> Option<Vec<u8>> {
+    let mut rest = decl.strip_prefix(b"func ")?;
+    if rest.starts_with(b"(") {
+        let close = rest.iter().position(|&b| b == b')')?;
+        rest = rest[close + 1..].trim_ascii_start();
+    }
+    let open = rest.iter().position(|&b| b == b'(')?;
+    let name = &rest[..open];
+    let close = open + rest[open..].iter().position(|&b| b == b')')?;
+    let params = &rest[open..close];
+    let takes_text = params
+        .split(|&b| b == b',')
+        .any(|p| p.trim_ascii().ends_with(b" string") || p.trim_ascii() == b"string");
+    let plain = name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    (takes_text && plain && name.len() >= 3).then(|| [name, b"("].concat())
 }
 
 /// Top-level declarations of a Go file: lines that start, at column 0 and
