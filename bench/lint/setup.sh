@@ -14,7 +14,8 @@ for p in paramiko==3.5.0 ldap3==2.9.1 pymongo==4.10.1 oauthlib==3.2.2 Authlib==1
   fabric==3.2.2 keystoneauth1==5.8.0 python-keystoneclient==5.5.0 social-auth-core==4.5.4 \
   hvac==2.3.0 smbprotocol==1.14.0 asyncssh==2.18.0 exchangelib==5.4.3 pywinrm==0.5.0 \
   netmiko==4.4.0 ncclient==0.6.15 requests-oauthlib==2.0.0 msal==1.31.0 google-auth==2.36.0 \
-  pysmb==1.2.10; do
+  pysmb==1.2.10 django-oauth-toolkit==3.0.1 python-keycloak==4.7.3 flask-jwt-extended==4.7.1 \
+  djangorestframework-simplejwt==5.3.1 oauth2client==4.1.3 google-auth-oauthlib==1.2.1; do
   name=$(echo "${p/==/-}" | tr 'A-Z' 'a-z' | tr '_' '-')
   ls -d "$dir"/*/ | tr 'A-Z_' 'a-z-' | grep -q "/$name/\$" && continue
   # The sdist where its build needs nothing heavy; a pure-Python wheel
@@ -34,7 +35,8 @@ done
 rmdir wheel 2>/dev/null || true
 for p in pg@8.13.1 mysql@2.18.1 nodemailer@6.9.16 ssh2@1.16.0 ioredis@5.4.1 mongodb@6.10.0 \
   passport@0.7.0 jsonwebtoken@9.0.2 imapflow@1.0.164 tedious@18.6.1 mssql@11.0.1 ldapjs@3.0.7 \
-  basic-ftp@5.0.5 node-ssh@13.2.0 smtp-server@3.13.6 irc-framework@4.14.0; do
+  basic-ftp@5.0.5 node-ssh@13.2.0 smtp-server@3.13.6 irc-framework@4.14.0 passport-oauth2@1.8.0 \
+  simple-oauth2@5.1.0 openid-client@5.7.1 express-session@1.18.1 jose@5.9.6 oauth@0.10.0; do
   out="npm-${p%@*}-${p#*@}"
   [ -d "$out" ] && continue
   f=$(npm pack -q "$p" | tail -1)

@@ -72,7 +72,7 @@ pub(super) fn leaks_secret(
     }
     let text = literal(t).to_lowercase();
     let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).collect();
-    if words.iter().any(|w| DERIVED_WORDS.contains(w)) {
+    if words.iter().any(|w| DERIVED_WORDS.contains(w)) || says_it_is_absent(&text) {
         return;
     }
     let parser = words.iter().any(|w| PARSER_WORDS.contains(w));
@@ -203,6 +203,9 @@ fn about_auth(arg: &str, literal: &str, file: &str) -> bool {
     words.into_iter().any(|w| AUTH_WORDS.contains(&w.as_str()))
 }
 
+/// Words that join a value's name to where it came from.
+const PREPOSITIONS: &[&str] = &["in", "from", "of", "for", "to", "at", "by", "with"];
+
 /// The secret an argument holds, by its name: the last name of the
 /// expression (`cfg.Password`, `authToken`, `api_key`), or a secret
 /// header read by name (`r.Header.Get("Authorization")`).
@@ -255,7 +258,16 @@ pub(crate) fn secret_in(arg: &str) -> Option<&'static str> {
     if last.len() > 1 && !last.chars().any(|c| c.is_lowercase()) {
         return None; // a constant: the name of a setting (`OPT_PASSWORD`)
     }
-    let words = identifier_words(last);
+    let mut words = identifier_words(last);
+    // `nonce_in_id_token`, `key_for_token`: the value is what comes before
+    // the preposition, and the secret only where it came from.
+    if let Some(at) = words
+        .iter()
+        .skip(1)
+        .position(|w| PREPOSITIONS.contains(&w.as_str()))
+    {
+        words.truncate(at + 1);
+    }
     let one = words.last()?.as_str();
     let two = words
         .len()
@@ -279,13 +291,26 @@ fn password_database_hash(arg: &str) -> bool {
 }
 
 /// A dump's own output (`dump_cachemgrpasswd`, `dump_wccp2_service`, a
-/// `dump()` method): it writes the configuration or the recovered entries
-/// out on purpose, for whoever asked for them; it is no message or log.
+/// `dump()` method, `DisplayConf()`): it writes the configuration or the
+/// recovered entries out on purpose, for whoever asked for them; it is no
+/// message or log.
 fn in_a_dump(s: &Site) -> bool {
-    s.function
-        .as_deref()
-        .map(last_name)
-        .is_some_and(|f| identifier_words(f).iter().any(|w| w == "dump"))
+    const SHOW: &[&str] = &["display", "show", "print"];
+    const CONFIG: &[&str] = &["conf", "config", "configuration", "settings"];
+    s.function.as_deref().map(last_name).is_some_and(|f| {
+        let words = identifier_words(f);
+        let has = |set: &[&str]| words.iter().any(|w| set.contains(&w.as_str()));
+        has(&["dump"]) || (has(SHOW) && has(CONFIG))
+    })
+}
+
+/// A message that says the value lacks the secret (`oauth_token is
+/// missing: %r`, `Response does not contain a token: %s`): it prints what
+/// came instead.
+fn says_it_is_absent(text: &str) -> bool {
+    ["missing", "does not contain", "doesn't contain", "lacks"]
+        .iter()
+        .any(|w| text.contains(w))
 }
 
 /// The last name in an expression (`upw->upw_passwd` → `upw_passwd`).

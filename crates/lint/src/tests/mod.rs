@@ -612,6 +612,9 @@ void storeAppendPrintf(struct entry *e, const char *fmt, ...) __attribute__((for
 static void dump_cachemgrpasswd(struct entry *e, const char *name, struct list *l) {
     storeAppendPrintf(e, "%s %s", name, l->passwd);
 }
+static void DisplayConf(struct conf *c) {
+    printf("\tBinding Password: %s\n", c->passwd);
+}
 static int check_user(struct passwd *pw, struct spwd *sp, struct userpw *upw, const char *password) {
     fprintf(stderr, "invalid password field '%s'\n", pw->pw_passwd);
     fprintf(stderr, "shadow entry for %s is '%s'\n", pw->pw_name, sp->sp_pwdp);
@@ -633,10 +636,18 @@ static void check_rdn(char *dn, const char *auth_token) {
 
 def login(user, password):
     print('login failed for %s with password %s' % (user, password))
+
+def check(nonce, result, token, password_for_user):
+    nonce_in_id_token = result.get("nonce")
+    if nonce != nonce_in_id_token:
+        raise ValueError('The nonce in id token ("%s") should match ("%s")' % (nonce_in_id_token, nonce))
+    if 'oauth_token' not in token:
+        raise ValueError(f'oauth_token is missing: {token!r}')
+    raise ValueError(f'refused {password_for_user}')
 "#;
     let found = lint_files(&[("a.c", c), ("vault.py", python)]);
-    let mut want = at("a.c", &[10, 19]);
-    want.extend(at("vault.py", &[6]));
+    let mut want = at("a.c", &[13, 22]);
+    want.extend(at("vault.py", &[6, 14]));
     assert_eq!(of(&found, "leaks-secret"), want, "{found:#?}");
 }
 
