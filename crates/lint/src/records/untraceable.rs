@@ -186,6 +186,10 @@ fn names(expr: &str) -> impl Iterator<Item = &str> {
 /// `os.strerror(code)`), or a stack trace (`debug.Stack()`,
 /// `traceback.format_exc()`), which says where it was made.
 fn mentions_an_error(expr: &str) -> bool {
+    // Ruby's exception being handled: `$!`, `$ERROR_INFO`.
+    if expr.contains("$!") || expr.contains("$ERROR_INFO") {
+        return true;
+    }
     names(expr).any(|w| {
         matches!(
             w,
@@ -220,7 +224,8 @@ fn sentinel_name(w: &str) -> bool {
 }
 
 /// Names that hold text written elsewhere: a constant (`REASON_BAD_REFERER`),
-/// the caller's format and arguments (a logger's own code), a message
+/// the caller's format and arguments (a logger's own code) or its words
+/// around the message (a prefix, a label, a command's usage), a message
 /// looked up or returned by a method (`get_violation_error_message()`);
 /// and paths (`filepath.Join`), which are no messages.
 fn text_from_elsewhere(expr: &str) -> bool {
@@ -238,6 +243,11 @@ fn text_from_elsewhere(expr: &str) -> bool {
         "args",
         "arguments",
         "template",
+        // A caller's words around the message: `'Invalid ' + label`,
+        // `${prefix}${this.usage}`, `"%s: %s", prefix, …`.
+        "prefix",
+        "label",
+        "usage",
     ];
     expr.contains("...")
         || [

@@ -162,3 +162,16 @@ fn too_little_text_is_no_telling_word_or_one_short_one() {
         assert!(!too_little_text(t), "{t:?}");
     }
 }
+
+#[test]
+fn holes_of_a_callers_words_and_rubys_current_exception_hand_on_text() {
+    let py = "def parse(value, label):\n    raise ValueError('Invalid ' + label)\n\ndef parse2(value, kind):\n    raise ValueError('Invalid ' + kind)\n";
+    let js = "function usageError(prefix) {\n  return new Error(`\\n${prefix}${this.usage}`)\n}\n";
+    let rb = "def open(uri)\n  begin\n    connect(uri)\n  rescue\n    raise(ConnError, \"#{uri} - #{$!.inspect}\")\n  end\nend\n";
+    let found = lint_files(&[("a.py", py), ("b.js", js), ("c.rb", rb)]);
+    assert_eq!(
+        of(&found, "untraceable-message"),
+        at("a.py", &[5]),
+        "{found:#?}"
+    );
+}
