@@ -81,6 +81,16 @@ impl<'a> Declared<'a> {
         lines[from..].iter().any(|l| tokenizes_into(l, name))
     }
 
+    /// The name the statement at `line` of `file` assigns a call's value
+    /// to (`_storage->unique_root_dir = p_strdup_printf(…)` →
+    /// `unique_root_dir`; `msg := fmt.Sprintf(…)` → `msg`), if it is such
+    /// an assignment. Read only for a secret-named hole.
+    pub(crate) fn assigned_name(&self, file: &str, line: u32) -> Option<String> {
+        let text = std::fs::read_to_string(self.root.join(file)).ok()?;
+        let statement = text.lines().nth((line as usize).checked_sub(1)?)?.trim();
+        assigned_by(statement)
+    }
+
     fn package(&self, file: &str) -> std::sync::Arc<Package> {
         let dir = file.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         let mut by_dir = self.by_dir.lock().unwrap_or_else(|p| p.into_inner());
@@ -91,6 +101,30 @@ impl<'a> Declared<'a> {
             })
             .clone()
     }
+}
+
+/// `target = call(` or `target := call(`: the last name of the target.
+fn assigned_by(statement: &str) -> Option<String> {
+    let (left, right) = statement
+        .split_once(" := ")
+        .or_else(|| statement.split_once(" = "))?;
+    let target = left.trim().rsplit([' ', '\t']).next()?;
+    let plain_target = target
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '>' | '*' | '$'));
+    let callee = right.trim_start().split('(').next()?;
+    let a_call = right.contains('(')
+        && !callee.is_empty()
+        && callee
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '>' | '-'));
+    if !(plain_target && a_call) {
+        return None;
+    }
+    let name = target
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|w| !w.is_empty())?;
+    Some(name.to_string())
 }
 
 /// A line that fills `name` from a tokenizer.

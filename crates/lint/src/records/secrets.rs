@@ -70,6 +70,12 @@ pub(super) fn leaks_secret(
     if for_a_peer(&r.message_pattern, t) || in_a_dump(s) {
         return;
     }
+    if declared
+        .assigned_name(&s.file_path, s.line_number)
+        .is_some_and(|name| !names_a_message(&name))
+    {
+        return; // `storage->unique_root_dir = p_strdup_printf(…)`: data
+    }
     let text = literal(t).to_lowercase();
     let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).collect();
     if words.iter().any(|w| DERIVED_WORDS.contains(w)) || says_it_is_absent(&text) {
@@ -203,6 +209,44 @@ fn about_auth(arg: &str, literal: &str, file: &str) -> bool {
     words.into_iter().any(|w| AUTH_WORDS.contains(&w.as_str()))
 }
 
+/// Whether a name holds a message (`msg`, `*error_r`, `errstr`, `line`),
+/// where a formatted string assigned to it is later printed or raised;
+/// text kept under any other name (`unique_root_dir`, `key`, `url`) is
+/// data.
+fn names_a_message(name: &str) -> bool {
+    const MESSAGE_WORDS: &[&str] = &[
+        "msg",
+        "message",
+        "err",
+        "error",
+        "errmsg",
+        "errstr",
+        "reason",
+        "text",
+        "line",
+        "output",
+        "out",
+        "log",
+        "warning",
+        "desc",
+        "description",
+        "detail",
+        "details",
+        "status",
+        "str",
+        "s",
+        "buf",
+        "buffer",
+        "result",
+        "ret",
+        "res",
+        "response",
+    ];
+    identifier_words(name)
+        .iter()
+        .any(|w| MESSAGE_WORDS.contains(&w.as_str()))
+}
+
 /// Words that join a value's name to where it came from.
 const PREPOSITIONS: &[&str] = &["in", "from", "of", "for", "to", "at", "by", "with"];
 
@@ -267,6 +311,12 @@ pub(crate) fn secret_in(arg: &str) -> Option<&'static str> {
         .position(|w| PREPOSITIONS.contains(&w.as_str()))
     {
         words.truncate(at + 1);
+    }
+    // An OpenID Connect ID token states who the user is, for the client
+    // to read (its claims); the credentials are the access and refresh
+    // tokens.
+    if words.len() >= 2 && words[words.len() - 2..] == ["id", "token"] {
+        return None;
     }
     let one = words.last()?.as_str();
     let two = words

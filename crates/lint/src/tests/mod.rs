@@ -615,6 +615,11 @@ static void dump_cachemgrpasswd(struct entry *e, const char *name, struct list *
 static void DisplayConf(struct conf *c) {
     printf("\tBinding Password: %s\n", c->passwd);
 }
+char *p_strdup_printf(struct pool *p, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void settings_key(struct storage *st, const char **error_r) {
+    st->unique_root_dir = p_strdup_printf(st->pool, "%s://%s:%s@%s", st->scheme, st->user, st->password, st->host);
+    *error_r = p_strdup_printf(st->pool, "login %s with password %s failed", st->user, st->password);
+}
 static int check_user(struct passwd *pw, struct spwd *sp, struct userpw *upw, const char *password) {
     fprintf(stderr, "invalid password field '%s'\n", pw->pw_passwd);
     fprintf(stderr, "shadow entry for %s is '%s'\n", pw->pw_name, sp->sp_pwdp);
@@ -637,6 +642,9 @@ static void check_rdn(char *dn, const char *auth_token) {
 def login(user, password):
     print('login failed for %s with password %s' % (user, password))
 
+def claims(credentials, log):
+    log.error('Invalid id_token {0}'.format(credentials.id_token))
+
 def check(nonce, result, token, password_for_user):
     nonce_in_id_token = result.get("nonce")
     if nonce != nonce_in_id_token:
@@ -646,8 +654,8 @@ def check(nonce, result, token, password_for_user):
     raise ValueError(f'refused {password_for_user}')
 "#;
     let found = lint_files(&[("a.c", c), ("vault.py", python)]);
-    let mut want = at("a.c", &[13, 22]);
-    want.extend(at("vault.py", &[6, 14]));
+    let mut want = at("a.c", &[13, 18, 27]);
+    want.extend(at("vault.py", &[6, 17]));
     assert_eq!(of(&found, "leaks-secret"), want, "{found:#?}");
 }
 
