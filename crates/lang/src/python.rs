@@ -220,6 +220,19 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             }
             return;
         }
+        // A password prompt the terminal shows (`getpass.getpass("Enter
+        // the vault password: ")`): the trace-only tier, like stdout.
+        "getpass" | "getpass.getpass" => {
+            if let Some(m) = positional
+                .first()
+                .filter(|m| cx.opts.all_levels && is_text(**m, cx))
+            {
+                let site = cx.site(n, callee, ErrorType::Log, Severity::Info);
+                let (message, holes) = M.message_of(*m, cx);
+                cx.push(site, message, holes, n);
+            }
+            return;
+        }
         "sys.stderr.write" => {
             if let Some(m) = positional.first() {
                 let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
@@ -1031,6 +1044,23 @@ fn call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 #[cfg(test)]
 mod tests {
     use crate::test_support::all_level_patterns_of;
+
+    #[test]
+    fn a_password_prompt_is_text_the_terminal_shows() {
+        let s = all_level_patterns_of(
+            "cli/vault.py",
+            r#"
+import getpass
+
+def ask(path):
+    secret = getpass.getpass("Enter the vault password: ")
+    again = getpass.getpass(prompt)
+    return secret
+"#,
+        );
+        let rows: Vec<(&str, &str)> = s.iter().map(|(c, p, _)| (c.as_str(), p.as_str())).collect();
+        assert_eq!(rows, [("getpass.getpass", "Enter the vault password: ")]);
+    }
 
     #[test]
     fn text_appended_to_a_kept_message_is_a_piece_of_it() {

@@ -9,6 +9,7 @@ use super::{adjacent_literals, arguments, format_message, formats_into_buffer, i
 use super::{plain_message, Verbs};
 use crate::message::{trim_newline, Message, MsgPart};
 use crate::tree::{self, last_name, text_part, Cx};
+use errdex_model::{ErrorType, Severity};
 use tree_sitter::Node;
 
 /// `sdsnew("-WRONGTYPE Operation against a key holding the wrong kind of
@@ -227,21 +228,25 @@ pub(super) fn value_written_next(n: Node<'_>, stream: &str, cx: &Cx<'_>) -> Opti
 /// %llu, …", …)`, `msnprintf(error_buffer, …, "SSL certificate problem:
 /// %s", …)`: a message formatted into a buffer named for one, which the
 /// function then logs or hands on. The format is the first literal after
-/// the buffer (and its size).
+/// the buffer (and its size). A buffer the function hands to a password
+/// prompt (`getpass(prompt)`) holds the prompt the terminal shows: kept
+/// at the info level, for tracing a terminal's text.
 pub(super) fn message_buffer(n: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
     let Some(buffer) = args.first() else {
         return;
     };
     let name = cx.text(*buffer);
-    let printed = || {
+    let reaches = |sink: &dyn Fn(&str) -> bool| {
         let bare = name.trim_start_matches('&');
         let plain = bare.chars().all(|c| c.is_alphanumeric() || c == '_');
         plain
             && cx
                 .function_text_after(n)
-                .is_some_and(|after| crate::flow::reaches_statement(after, bare, &prints_an_error))
+                .is_some_and(|after| crate::flow::reaches_statement(after, bare, sink))
     };
-    if !is_message_buffer(name) && !printed() {
+    let message = is_message_buffer(name) || reaches(&prints_an_error);
+    let prompt = !message && reaches(&prompts_for_a_password);
+    if !message && !prompt {
         return;
     }
     let Some(i) = (1..args.len().min(3)).find(|&i| is_text(args[i], cx)) else {
@@ -253,8 +258,29 @@ pub(super) fn message_buffer(n: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
         h.extend(holes);
     }
     trim_newline(&mut m);
-    cx.push_kept_message(n, last_name(cx.text(*buffer)), m, h);
+    let callee = last_name(cx.text(*buffer)).to_string();
+    if prompt {
+        cx.push_kept_message_at(n, &callee, m, h, ErrorType::Log, Severity::Info);
+    } else {
+        cx.push_kept_message(n, &callee, m, h);
+    }
 }
+
+/// A call that shows its first argument as a prompt and reads a password
+/// (`getpass(prompt)`, `getpass_r(prompt, buf, len)`,
+/// `readpassphrase(prompt, buf, len, flags)`).
+fn prompts_for_a_password(statement: &str) -> bool {
+    let callee = statement.split('(').next().unwrap_or_default().trim();
+    let callee = callee
+        .rsplit([' ', '=', '.', '>'])
+        .next()
+        .unwrap_or_default();
+    PROMPT_READERS.contains(&callee)
+}
+
+/// Functions that print their first argument as a prompt and read a
+/// password from the terminal.
+const PROMPT_READERS: &[&str] = &["getpass", "getpass_r", "readpassphrase"];
 
 /// `len = snprintf(msg, …, "Internal error … -> ", …);` then (after a
 /// `va_start`) `vsnprintf(msg+len, …, reason, ap);`: a format written

@@ -418,6 +418,15 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
             let site = cx.site(n, callee, ErrorType::Log, Severity::Error);
             push(cx, site, m, h, n);
         }
+        // A password prompt the terminal shows (`getpass("Enter PEM pass
+        // phrase:")`): kept at the info level, for tracing a terminal.
+        "getpass" | "getpass_r" | "readpassphrase" => {
+            if let Some(a) = args.first().filter(|a| is_text(**a, cx)) {
+                let (m, h) = plain_message(*a, cx);
+                let site = cx.site(n, callee, ErrorType::Log, Severity::Info);
+                push(cx, site, m, h, n);
+            }
+        }
         "perror" => {
             // `perror(s)` prints "s: strerror(errno)"; `perror(NULL)` only
             // the error text.

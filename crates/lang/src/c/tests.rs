@@ -593,6 +593,32 @@ void check(const char *user, const char *pass) {
 }
 
 #[test]
+fn a_password_prompt_is_text_the_terminal_shows() {
+    let s = crate::test_support::patterns_of(
+        "src/tool_paramhlp.c",
+        r#"
+static void checkpasswd(const char *kind, const char **userpwd, int i, int last) {
+    char passwd[2048] = "";
+    char prompt[256];
+    if(!i && last)
+      curlx_msnprintf(prompt, sizeof(prompt),
+                      "Enter %s password for user '%s':",
+                      kind, *userpwd);
+    getpass_r(prompt, passwd, sizeof(passwd));
+    char label[64];
+    snprintf(label, sizeof(label), "user %s", *userpwd);
+    store(label);
+    char *pem = getpass("Enter PEM pass phrase:");
+}
+"#,
+    );
+    assert_eq!(
+        pattern_column(&s),
+        ["Enter %s password for user '%s':", "Enter PEM pass phrase:"]
+    );
+}
+
+#[test]
 fn text_of_test_builds_is_never_printed_to_users() {
     let s = all_level_patterns_of(
         "src/netrc.c",
