@@ -61,8 +61,85 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
         "scoped_call_expression" => method_call(n, "scope", cx),
         "exit_statement" => exit(n, cx),
         "function_definition" | "method_declaration" => wrapper_def(n, cx),
+        "return_statement" => returned_pieces(n, cx),
         _ => {}
     }
+}
+
+/// `return [$msg, 'could not be found in any version.'];` in a function
+/// whose callers in the file join what it returns (`implode(self::
+/// reason(…))`): the pieces are one message, joined by the glue. Composer
+/// returns its problem texts this way.
+fn returned_pieces(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some(array) = n
+        .named_child(0)
+        .filter(|a| a.kind() == "array_creation_expression")
+    else {
+        return;
+    };
+    let mut cur = array.walk();
+    let values: Vec<Node<'_>> = array
+        .named_children(&mut cur)
+        .filter_map(|e| {
+            (e.named_child_count() == 1)
+                .then(|| e.named_child(0))
+                .flatten()
+        })
+        .collect();
+    // A piece held in a variable (`[$msg, '…']`) is a layer of its own
+    // where it is assigned; only pieces written here are joined.
+    if values.len() < 2 || !values.iter().all(|v| is_text(*v)) {
+        return;
+    }
+    let Some(glue) = enclosing_function_name(n, cx)
+        .and_then(|f| joined_by(std::str::from_utf8(cx.src).unwrap_or_default(), &f))
+    else {
+        return;
+    };
+    let (mut message, mut holes) = (Vec::new(), Vec::new());
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 && !glue.is_empty() {
+            message.push(tree::text_part(glue.clone()));
+        }
+        let (m, h) = M.message_of(*v, cx);
+        message.extend(m);
+        holes.extend(h);
+    }
+    cx.push_kept_message(n, "return", message, holes);
+}
+
+/// The name of the function or method around `n`.
+fn enclosing_function_name(n: Node<'_>, cx: &Cx<'_>) -> Option<String> {
+    let mut f = n.parent();
+    while let Some(q) = f.filter(|q| !cx.is_function(*q)) {
+        f = q.parent();
+    }
+    cx.function_name(f?)
+}
+
+/// The glue of an `implode(…)` or `join(…)` in `source` whose last
+/// argument is a call of `function` (`implode(self::f(…))` → `""`,
+/// `implode(', ', $this->f(…))` → `", "`); `None` when the file joins no
+/// call of it.
+fn joined_by(source: &str, function: &str) -> Option<String> {
+    let call = format!("{function}(");
+    ["implode(", "join("].iter().find_map(|joiner| {
+        source.match_indices(joiner).find_map(|(at, _)| {
+            let args = &source[at + joiner.len()..];
+            let args = &args[..args.find(';').unwrap_or(args.len())];
+            let (glue, rest) = match args.strip_prefix(['\'', '"']) {
+                Some(quoted) => {
+                    let close = quoted.find(['\'', '"'])?;
+                    let rest = quoted[close + 1..].trim_start().strip_prefix(',')?;
+                    (quoted[..close].to_string(), rest.trim_start())
+                }
+                None => (String::new(), args),
+            };
+            let callee = rest.split('(').next()?;
+            let named = callee.rsplit(['>', ':', '\\', ' ']).next()? == function;
+            (named && rest.contains(&call)).then_some(glue)
+        })
+    })
 }
 
 static SYNTAX: Syntax = Syntax {
@@ -834,6 +911,44 @@ fn function_call_message(n: Node<'_>, cx: &Cx<'_>) -> Option<Read> {
 mod tests {
     use crate::test_support::pattern_column;
     use crate::test_support::patterns_of;
+
+    #[test]
+    fn pieces_returned_to_a_caller_that_joins_them_are_one_message() {
+        let s = patterns_of(
+            "src/Problem.php",
+            r#"<?php
+class Problem {
+    public function describe($name) {
+        return "\n    ".implode(self::missingReason($name));
+    }
+    public static function missingReason($name) {
+        if ($name === 'php') {
+            $msg = "- Root composer.json requires ".$name.' but ';
+            return [$msg, 'your PHP version does not satisfy that requirement.'];
+        }
+        return ["- Root composer.json requires $name, it ", "could not be found in any version."];
+    }
+    public static function pair($a) {
+        return ['left', 'right'];
+    }
+    public function words($a) {
+        return implode(', ', $this->listed($a));
+    }
+    public function listed($a) {
+        return ["first $a", 'second'];
+    }
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            [
+                "- Root composer.json requires %v but ",
+                "- Root composer.json requires %v, it could not be found in any version.",
+                "first %v, second",
+            ]
+        );
+    }
 
     #[test]
     fn parent_construct_in_an_exception_class_is_its_message() {
