@@ -37,6 +37,7 @@ mod go;
 mod test_support;
 pub use go::checks::ErrorCheck;
 mod guard;
+mod guard_prefix;
 mod javascript;
 mod jvm;
 mod literal_args;

@@ -175,10 +175,11 @@ impl<'a> Cx<'a> {
 
     /// Records a site with its message; one with no literal text at all
     /// is listed as dynamic.
-    pub fn push(&mut self, site: RawSite, message: Message, args: Vec<String>, n: Node<'_>) {
+    pub fn push(&mut self, site: RawSite, mut message: Message, args: Vec<String>, n: Node<'_>) {
         if self.compiled_out(n) {
             return;
         }
+        crate::guard_prefix::write_known_prefixes(&site.facts.guards, &mut message, &args);
         let expression = clip(self.text(n));
         if let Some((variants, keep)) = self.local_variants(n, &message, &args) {
             let pushed = self.push_variants(&site, variants, &expression);
