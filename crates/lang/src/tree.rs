@@ -128,6 +128,11 @@ impl<'a> Cx<'a> {
         known
     }
 
+    /// The whole file's text.
+    pub fn source(&self) -> &'a str {
+        self.source
+    }
+
     /// Whether `n` defines a function or method.
     pub fn is_function(&self, n: Node<'_>) -> bool {
         self.syntax.functions.contains(&n.kind())

@@ -91,9 +91,7 @@ fn returned_pieces(n: Node<'_>, cx: &mut Cx<'_>) {
     if values.len() < 2 || !values.iter().all(|v| is_text(*v)) {
         return;
     }
-    let Some(glue) = enclosing_function_name(n, cx)
-        .and_then(|f| joined_by(std::str::from_utf8(cx.src).unwrap_or_default(), &f))
-    else {
+    let Some(glue) = enclosing_function_name(n, cx).and_then(|f| joined_by(cx.source(), &f)) else {
         return;
     };
     let (mut message, mut holes) = (Vec::new(), Vec::new());

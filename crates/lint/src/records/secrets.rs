@@ -70,12 +70,6 @@ pub(super) fn leaks_secret(
     if for_a_peer(&r.message_pattern, t) || in_a_dump(s) {
         return;
     }
-    if declared
-        .assigned_name(&s.file_path, s.line_number)
-        .is_some_and(|name| !names_a_message(&name))
-    {
-        return; // `storage->unique_root_dir = p_strdup_printf(…)`: data
-    }
     let text = literal(t).to_lowercase();
     let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric()).collect();
     if words.iter().any(|w| DERIVED_WORDS.contains(w)) || says_it_is_absent(&text) {
@@ -109,6 +103,13 @@ pub(super) fn leaks_secret(
         }
         if word == "privatekey" && words.iter().any(|w| FILE_WORDS.contains(w)) {
             continue; // `Failed to load private key '%s'`: its file
+        }
+        // Read from the file only here, for a hole that holds a secret.
+        if declared
+            .assigned_name(&s.file_path, s.line_number)
+            .is_some_and(|name| !names_a_message(&name))
+        {
+            return; // `storage->unique_root_dir = p_strdup_printf(…)`: data
         }
         out.push(finding(
             "leaks-secret",
