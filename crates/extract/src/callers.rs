@@ -114,7 +114,11 @@ fn scan_file(
         if python {
             caller = blocks.as_ref().and_then(|bl| bl.caller(line_start, heads));
         } else if heads == FunctionHeads::Func {
-            while let Some(off) = memchr::memmem::find(&b[p..line_start], b"\nfunc ") {
+            // Up to the call's own line: a one-line function
+            // (`func header() error { return section("header") }`) calls
+            // from its head.
+            let head_end = (line_start + 5).min(b.len());
+            while let Some(off) = memchr::memmem::find(&b[p..head_end], b"\nfunc ") {
                 let s = p + off + 1;
                 let e = memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |q| s + q);
                 caller = func_head(&text[s..e]);
@@ -126,6 +130,9 @@ fn scan_file(
                 if let Some(d) = heads.declared(l) {
                     caller = Some(d);
                 }
+            }
+            if let Some(d) = heads.declared(line) {
+                caller = Some(d);
             }
         }
         caller_scanned = line_start.max(caller_scanned);

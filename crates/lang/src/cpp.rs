@@ -105,7 +105,10 @@ fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
     } else {
         // The message is the first argument with text in it (custom
         // errors often take a code first), else the first argument.
-        let with_text = args.iter().find_map(|a| {
+        let with_text = args.iter().enumerate().find_map(|(i, a)| {
+            if let Some(mh) = c::printf_argument(*a, &args[i + 1..], cx) {
+                return Some(mh);
+            }
             let (m, h) = plain_message(*a, cx);
             m.iter()
                 .any(|p| matches!(p, MsgPart::Text { text, .. } if !text.is_empty()))
@@ -322,5 +325,29 @@ void f(const std::string& path, int n) {
         );
         assert_eq!(s[0].2.as_deref(), Some("std::runtime_error"));
         assert_eq!(s[2].3, vec!["strerror(errno)"]);
+    }
+
+    /// A class that formats its message (mpd's `FormatRuntimeError`,
+    /// a project's `FormatError`) takes a printf format and its values:
+    /// the literal is a format when the values after it are exactly as
+    /// many as it takes; a literal with a `%` and nothing after it is text.
+    #[test]
+    fn exception_classes_that_format_take_a_printf_format() {
+        let s = sites(
+            r#"
+void f(const char *prefix, const char *path) {
+    throw FormatRuntimeError("%s: %s", prefix, GetMessage());
+    throw MyError(3, "cannot read %s", path);
+    throw std::runtime_error("100% done");
+    throw Odd("%s and %s", path);
+}
+"#,
+        );
+        assert_eq!(
+            pattern_column(&s),
+            vec!["%s: %s", "cannot read %s", "100%% done", "%%s and %%s"]
+        );
+        assert_eq!(s[0].3, vec!["prefix", "GetMessage()"]);
+        assert_eq!(s[1].3, vec!["path"]);
     }
 }

@@ -126,3 +126,15 @@ fn python_callers_are_calls_of_code_in_their_own_block() {
     // `str(b)` calls `__str__`, and nothing calls it by name.
     assert!(callers(&records, "no text for builder").is_empty());
 }
+
+/// A one-line function calls from its head's line: that function is the
+/// caller, not the one declared above it.
+#[test]
+fn one_line_functions_call_from_their_head() {
+    let go = "package a\n\nimport \"fmt\"\n\nfunc section(name string) error {\n\treturn fmt.Errorf(\"bad section %s\", name)\n}\n\nfunc header() error { return section(\"header\") }\n\nfunc (p *Page) body() error { return section(\"body\") }\n";
+    let records = index_files(&[("a.go", go)]);
+    assert_eq!(
+        callers(&records, "bad section %s"),
+        ["a.go:9 header", "a.go:11 Page.body"]
+    );
+}

@@ -1037,6 +1037,24 @@ fn program_name(value: &str, cx: &Cx<'_>) -> Option<String> {
     main.then(|| format!("\"{stem}\""))
 }
 
+/// A literal argument that is a printf format for the arguments after it
+/// (a C++ exception class that formats its message: `throw
+/// FormatRuntimeError("%s: %s", prefix, why)`): they are exactly as many
+/// as it takes, and it takes one or more. A literal with a `%` and no
+/// values after it is text.
+pub(crate) fn printf_argument(
+    literal: Node<'_>,
+    rest: &[Node<'_>],
+    cx: &Cx<'_>,
+) -> Option<(Message, Vec<String>)> {
+    if !matches!(literal.kind(), "string_literal" | "concatenated_string") {
+        return None;
+    }
+    let text = cx.text(literal);
+    let taken = values_taken(text);
+    (taken > 0 && taken == rest.len()).then(|| format_message(literal, rest, cx, Verbs::Libc))
+}
+
 /// How many values a printf format takes (`*` widths count, `%%` and
 /// `%m` take none).
 fn values_taken(fmt: &str) -> usize {
