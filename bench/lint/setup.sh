@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Extra real corpora for the lint precision review (bench/lint/sample.py):
 # PyPI sdists and npm packages of libraries that handle credentials and
-# connections, pinned, and Debian sources of servers that handle passwords
+# connections, and large Python libraries and tools (SQLAlchemy, Twisted,
+# ansible-core, sympy, …: more messages for the rarer rules), pinned, and
+# Debian sources of servers that handle passwords
 # (apt-get source; a package whose newest source is gone from the archive
 # falls back to the other versions Debian lists; one with none left is left
 # out, with a notice).
@@ -15,7 +17,9 @@ for p in paramiko==3.5.0 ldap3==2.9.1 pymongo==4.10.1 oauthlib==3.2.2 Authlib==1
   hvac==2.3.0 smbprotocol==1.14.0 asyncssh==2.18.0 exchangelib==5.4.3 pywinrm==0.5.0 \
   netmiko==4.4.0 ncclient==0.6.15 requests-oauthlib==2.0.0 msal==1.31.0 google-auth==2.36.0 \
   pysmb==1.2.10 django-oauth-toolkit==3.0.1 python-keycloak==4.7.3 flask-jwt-extended==4.7.1 \
-  djangorestframework-simplejwt==5.3.1 oauth2client==4.1.3 google-auth-oauthlib==1.2.1; do
+  djangorestframework-simplejwt==5.3.1 oauth2client==4.1.3 google-auth-oauthlib==1.2.1 \
+  SQLAlchemy==2.0.36 Twisted==24.11.0 ansible-core==2.18.1 sympy==1.13.3 docutils==0.21.2 \
+  setuptools==75.6.0 celery==5.4.0 dnspython==2.7.0 pyasn1==0.6.1; do
   name=$(echo "${p/==/-}" | tr 'A-Z' 'a-z' | tr '_' '-')
   ls -d "$dir"/*/ | tr 'A-Z_' 'a-z-' | grep -q "/$name/\$" && continue
   # The sdist where its build needs nothing heavy; a pure-Python wheel

@@ -91,6 +91,31 @@ impl<'a> Declared<'a> {
         assigned_by(statement)
     }
 
+    /// Lines `from` (1-based) to `from + count - 1` of `file`, joined by
+    /// newlines: a caller's statement, which may span lines.
+    pub(crate) fn lines(&self, file: &str, from: u32, count: usize) -> Option<String> {
+        let text = std::fs::read_to_string(self.root.join(file)).ok()?;
+        let skip = (from as usize).checked_sub(1)?;
+        let picked: Vec<&str> = text.lines().skip(skip).take(count).collect();
+        (!picked.is_empty()).then(|| picked.join("\n"))
+    }
+
+    /// The value last assigned to `name` in the 40 lines above `line` of
+    /// `file` (`b, err := io.ReadAll(resp.Body)` → `io.ReadAll(resp.Body)`;
+    /// `info = result["result"]` → `result["result"]`), if any.
+    pub(crate) fn assigned_value(&self, file: &str, line: u32, name: &str) -> Option<String> {
+        let text = std::fs::read_to_string(self.root.join(file)).ok()?;
+        let lines: Vec<&str> = text
+            .lines()
+            .take((line as usize).saturating_sub(1))
+            .collect();
+        let from = lines.len().saturating_sub(40);
+        lines[from..]
+            .iter()
+            .rev()
+            .find_map(|l| assignment_to(l, name))
+    }
+
     fn package(&self, file: &str) -> std::sync::Arc<Package> {
         let dir = file.rsplit_once('/').map_or("", |(d, _)| d).to_string();
         let mut by_dir = self.by_dir.lock().unwrap_or_else(|p| p.into_inner());
@@ -101,6 +126,21 @@ impl<'a> Declared<'a> {
             })
             .clone()
     }
+}
+
+/// The value a statement assigns to `name` (`name = v`, `name := v`,
+/// `a, name := v`, `let name = v`, `const name = v`), if it assigns one.
+fn assignment_to(statement: &str, name: &str) -> Option<String> {
+    let t = statement.trim();
+    let (left, right) = t.split_once(" := ").or_else(|| t.split_once(" = "))?;
+    let targets = left
+        .trim_start_matches("let ")
+        .trim_start_matches("const ")
+        .trim_start_matches("var ");
+    targets
+        .split(',')
+        .any(|target| target.trim() == name)
+        .then(|| right.trim().to_string())
 }
 
 /// `target = call(` or `target := call(`: the last name of the target.

@@ -3,6 +3,7 @@
 
 use crate::{finding, Finding, Place};
 
+mod params;
 mod secrets;
 mod style;
 mod untraceable;

@@ -1,6 +1,7 @@
 //! `untraceable-message`: errors made with too little text of their own.
 
 use super::*;
+use crate::declared::Declared;
 
 /// A message with too little text of its own, where an error is made or
 /// the program stops (errors, exceptions, panics, exits). Not reported:
@@ -35,10 +36,29 @@ pub(super) fn untraceable(
         if !too_little_text(&literal(&t)) || hands_on_an_error(&t) {
             continue;
         }
-        // Only then the package's files: constants, and the tree's
-        // exception classes.
-        let own = own_text(&t, |name| declared.text_of(&s.file_path, name));
-        if !too_little_text(&own) || names_a_condition(&own) || worded_elsewhere(s) {
+        // Only then the package's files: constants, the tree's exception
+        // classes, the callers' arguments and the function's assignments.
+        let params = s
+            .facts
+            .signature
+            .as_deref()
+            .zip(s.function.as_deref())
+            .map(|(sig, f)| params::parameter_names(sig, f, r.language))
+            .unwrap_or_default();
+        let own = own_text(&t, |name| {
+            declared
+                .text_of(&s.file_path, name)
+                .or_else(|| fixed_by_callers(s, &params, name, declared))
+                .or_else(|| assigned_literal(s, name, declared))
+        });
+        if !too_little_text(&own)
+            || python_protocol(s)
+            || names_a_condition(&own)
+            || names_a_parameter(&own, &params)
+            || worded_elsewhere(s)
+            || not_implemented(s)
+            || hands_on_a_reply(s, &t, declared)
+        {
             continue;
         }
         out.push(finding(
@@ -53,10 +73,149 @@ pub(super) fn untraceable(
     }
 }
 
+/// The text a parameter always holds: every caller of the site's function
+/// passes it a string literal (`ensure_dict(obj, 'JWS')` and
+/// `ensure_dict(obj, 'JWE')`), so the message prints one of them; the
+/// shortest stands for all. Callers past the listed few may pass anything.
+fn fixed_by_callers(
+    s: &Site,
+    params: &[String],
+    name: &str,
+    declared: &Declared,
+) -> Option<String> {
+    let index = params.iter().position(|p| p == name)?;
+    let callers = &s.facts.callers;
+    if callers.is_empty() || callers.len() >= errdex_model::MAX_CHECKS {
+        return None;
+    }
+    let function = last_name(s.function.as_deref()?);
+    let mut texts = Vec::new();
+    for c in callers {
+        let place = c.split(' ').next()?;
+        let (file, line) = place.rsplit_once(':')?;
+        let statement = declared.lines(file, line.parse().ok()?, 4)?;
+        let args = params::call_arguments(&statement, function)?;
+        texts.push(params::string_literal(&params::argument_for(
+            &args, index, name,
+        )?)?);
+    }
+    texts.into_iter().min_by_key(String::len)
+}
+
+/// The text of the literal a name was last assigned in the lines above the
+/// site (`s = "Failed to load application: %s" % e`, then
+/// `sys.exit("\n" + s + "\n")`): the message prints it. Only a value that
+/// starts with a literal counts, and only the quoted pieces of its first
+/// line.
+fn assigned_literal(s: &Site, name: &str, declared: &Declared) -> Option<String> {
+    let value = declared.assigned_value(&s.file_path, s.line_number, name)?;
+    // A literal, maybe formatted (`f"…"`, `"…" % x`, `"…".format(x)`), not
+    // a lookup that quotes a key (`result["result"]`).
+    let body = value.trim_start_matches(['f', 'r', 'b', 'u', 'F', 'R', 'B', 'U', '(']);
+    if !body.starts_with(['"', '\'']) {
+        return None;
+    }
+    let quoted: Vec<&str> = value
+        .split(['"', '\''])
+        .skip(1)
+        .step_by(2)
+        .filter(|q| !q.is_empty())
+        .collect();
+    (!quoted.is_empty()).then(|| quoted.join(" "))
+}
+
+/// Python's data model signals with exceptions: `AttributeError(name)` in
+/// `__getattr__` is how `hasattr` and `getattr(x, n, default)` learn
+/// there is no such attribute, `KeyError`/`IndexError` in `__getitem__`
+/// end lookups and old-style iteration, `StopIteration` in `__next__` ends
+/// a loop. The caller handles them; no user reads their text.
+fn python_protocol(s: &Site) -> bool {
+    let method = s.function.as_deref().map(last_name).unwrap_or_default();
+    let class = s.error_class.as_deref().map(last_name).unwrap_or_default();
+    match method {
+        "__getattr__" | "__getattribute__" | "__delattr__" => class == "AttributeError",
+        "__getitem__" | "__delitem__" | "__missing__" => {
+            matches!(class, "KeyError" | "IndexError")
+        }
+        "__next__" | "__anext__" => matches!(class, "StopIteration" | "StopAsyncIteration"),
+        _ => false,
+    }
+}
+
+/// An argument check named by the parameter it checks (`panic("bad n")` in
+/// a function that takes `n`): past generic words, the message names only
+/// parameters of its function, and the stack says which function.
+fn names_a_parameter(text: &str, params: &[String]) -> bool {
+    let named: Vec<&str> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty() && !GENERIC_WORDS.contains(&w.to_lowercase().as_str()))
+        .collect();
+    !named.is_empty() && named.iter().all(|w| params.iter().any(|p| p == w))
+}
+
+/// An operation left unimplemented or unsupported on purpose
+/// (`throw new UnsupportedOperationException("mark")`, `raise
+/// NotImplementedError, "gets"`, `unimplemented!("seek")`): the class or
+/// macro says what happened and the message names the operation, which is
+/// how these are written in every language that has them.
+fn not_implemented(s: &Site) -> bool {
+    const CLASSES: &[&str] = &[
+        "NotImplementedError",
+        "NotImplementedException",
+        "UnsupportedOperationException",
+        "NotSupportedException",
+        "NotSupportedError",
+    ];
+    let class = s.error_class.as_deref().map(last_name);
+    let macro_name = last_name(&s.callee).trim_end_matches('!');
+    class.is_some_and(|c| CLASSES.contains(&c)) || matches!(macro_name, "unimplemented" | "todo")
+}
+
+/// A hole that hands on what another program answered: an HTTP response's
+/// body or status, a server's reply to a command, a child's output
+/// (`fmt.Errorf("unknown error: %s", string(b))` after `b, err :=
+/// io.ReadAll(resp.Body)`; `f"{name} invalid: {info}"` after `info =
+/// result["result"]` and `result = self.command(cmd)`). That text is the
+/// other program's own words, as a wrapped error's is. Followed through
+/// two assignments above the site.
+fn hands_on_a_reply(s: &Site, t: &Template, declared: &Declared) -> bool {
+    let holes = t.segments.iter().filter_map(|seg| match seg {
+        Segment::Hole(h) => h.arg.as_deref(),
+        Segment::Lit(_) => None,
+    });
+    let mut values: Vec<String> = holes.map(str::to_string).collect();
+    for _ in 0..=2 {
+        if values.iter().any(|v| reads_a_reply(v)) {
+            return true;
+        }
+        values = values
+            .iter()
+            .flat_map(|v| names(v).map(str::to_string).collect::<Vec<_>>())
+            .filter_map(|n| declared.assigned_value(&s.file_path, s.line_number, &n))
+            .collect();
+    }
+    false
+}
+
+/// An expression that reads another program's answer (`resp.Body`,
+/// `response.text`, `reply`, `proc.stdout`, `self.command(cmd)`).
+fn reads_a_reply(expr: &str) -> bool {
+    const REPLY_WORDS: &[&str] = &[
+        "resp", "response", "reply", "body", "stdout", "stderr", "output", "command",
+    ];
+    names(expr).any(|n| {
+        identifier_words(n)
+            .iter()
+            .any(|w| REPLY_WORDS.contains(&w.as_str()))
+    })
+}
+
 /// An assertion that spells out the condition it checks (`d.nx != 0`,
 /// `bits (%d) > 64`): that code text finds it.
 fn names_a_condition(text: &str) -> bool {
-    [" != ", " == ", " >= ", " <= ", " > ", " < ", " && ", " || "]
+    // Comparisons read the same without spaces (`%v!=%v`); `<` and `>`
+    // only with them, since they also quote (`<nil>`).
+    ["!=", "==", ">=", "<=", " > ", " < ", "&&", "||"]
         .iter()
         .any(|op| text.contains(op))
 }
@@ -208,6 +367,8 @@ fn mentions_an_error(expr: &str) -> bool {
                 | "format_exc"
                 | "format_exception"
                 | "getStackTrace"
+                // Python's exception being handled: `sys.exc_info()`.
+                | "exc_info"
         ) || is_error_name(w)
             || w.ends_with("Errs")
             || w.ends_with("Errors")

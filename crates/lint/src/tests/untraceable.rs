@@ -175,3 +175,92 @@ fn holes_of_a_callers_words_and_rubys_current_exception_hand_on_text() {
         "{found:#?}"
     );
 }
+
+#[test]
+fn parameters_every_caller_fills_with_a_literal_are_that_text() {
+    let py = "def ensure_dict(s, structure_name):\n    raise DecodeError(f'Invalid {structure_name}')\n\ndef jws(obj):\n    return ensure_dict(obj, 'JWS')\n\ndef jwe(obj):\n    return ensure_dict(obj, structure_name='JWE')\n\ndef kind_of(s, kind):\n    raise DecodeError(f'Invalid {kind}')\n\ndef any_kind(obj, k):\n    kind_of(obj, 'JWS')\n    kind_of(obj, k)\n";
+    let go = "package a\n\nimport \"fmt\"\n\nfunc section(name string) error {\n\treturn fmt.Errorf(\"bad %s\", name)\n}\n\nfunc header() error { return section(\"header\") }\n\nfunc payload() error {\n\treturn section(\"payload\")\n}\n";
+    let found = lint_files(&[("a.py", py), ("b.go", go)]);
+    assert_eq!(
+        of(&found, "untraceable-message"),
+        at("a.py", &[11]),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn argument_checks_and_unimplemented_operations_name_what_they_are() {
+    let go = "package a\n\nfunc width(n int) int {\n\tif n < 1 {\n\t\tpanic(\"bad n\")\n\t}\n\tif n > 8 {\n\t\tpanic(\"bad\")\n\t}\n\treturn n\n}\n";
+    let java = "class In {\n    public void mark(int limit) {\n        throw new UnsupportedOperationException(\"mark\");\n    }\n    public void reset() {\n        throw new IllegalStateException(\"mark\");\n    }\n}\n";
+    let rb = "class Input\n  def gets\n    raise NotImplementedError, \"gets\"\n  end\nend\n";
+    let py = "class Stream:\n    def read(self):\n        raise NotImplementedError('read')\n";
+    let rs = "fn seek(pos: u64) -> u64 {\n    unimplemented!(\"seek\")\n}\n";
+    let found = lint_files(&[
+        ("a.go", go),
+        ("In.java", java),
+        ("c.rb", rb),
+        ("d.py", py),
+        ("e.rs", rs),
+    ]);
+    let mut got = of(&found, "untraceable-message");
+    got.sort();
+    let mut want = at("a.go", &[8]);
+    want.extend(at("In.java", &[6]));
+    want.sort();
+    assert_eq!(got, want, "{found:#?}");
+}
+
+#[test]
+fn holes_that_hand_on_another_programs_answer_are_its_words() {
+    let go = "package a\n\nimport (\n\t\"fmt\"\n\t\"io\"\n\t\"net/http\"\n)\n\nfunc hash(c *http.Client, req *http.Request, name string) error {\n\tresp, err := c.Do(req)\n\tif err != nil {\n\t\treturn err\n\t}\n\tb, err := io.ReadAll(resp.Body)\n\tif err != nil {\n\t\treturn err\n\t}\n\tif resp.StatusCode != 200 {\n\t\treturn fmt.Errorf(\"unknown error: %s\", string(b))\n\t}\n\treturn fmt.Errorf(\"unknown error: %s\", name)\n}\n";
+    let py = "def validate(self, name):\n    result = self.command({'validate': name})\n    info = result['result']\n    if 'corrupt' in info:\n        raise CollectionInvalid(f'{name} invalid: {info}')\n    raise CollectionInvalid(f'{name} invalid')\n";
+    let found = lint_files(&[("a.go", go), ("b.py", py)]);
+    let mut got = of(&found, "untraceable-message");
+    got.sort();
+    let mut want = at("a.go", &[21]);
+    want.extend(at("b.py", &[6]));
+    want.sort();
+    assert_eq!(got, want, "{found:#?}");
+}
+
+#[test]
+fn data_model_signals_conditions_and_assigned_literals_are_no_lost_messages() {
+    let py = r#"import sys
+
+class Node:
+    def __getattr__(self, key):
+        if key.startswith("_"):
+            raise AttributeError(key)
+        return self.children[key]
+
+    def __getitem__(self, i):
+        raise IndexError(i)
+
+    def check(self, common, host):
+        if common != host:
+            raise VerificationError(repr(common) + "!=" + repr(host))
+
+    def load(self):
+        try:
+            self.read()
+        except Exception:
+            raise CronError(f"Unexpected error: {sys.exc_info()[0]}")
+
+    def run(self, e):
+        s = "Failed to load application: %s" % e
+        sys.exit("\n" + s + "\n")
+
+    def find(self, key):
+        raise AttributeError("no " + self.name)
+
+    def lookup(self, result):
+        info = result["result"]
+        sys.exit("\n" + info + "\n")
+"#;
+    let found = lint_files(&[("a.py", py)]);
+    assert_eq!(
+        of(&found, "untraceable-message"),
+        at("a.py", &[27, 31]),
+        "{found:#?}"
+    );
+}
