@@ -121,16 +121,34 @@ pub(super) fn argument_for(args: &[String], index: usize, name: &str) -> Option<
     args.get(index).cloned()
 }
 
-/// The text of a plain string literal (`'JWS'`, `"JWE"`): one quoted piece,
-/// with no prefix (an f-string is no literal) and no hole.
+/// The literal text of a string argument: a plain literal's (`'JWS'`,
+/// `"JWE"`), or the text around the holes of a formatted one
+/// (`f"tool.setuptools.dynamic.{field}"`, `` `bad ${x}` ``), which every
+/// value of it prints. `None` for anything else, or a literal with escapes.
 pub(super) fn string_literal(arg: &str) -> Option<String> {
-    let q = arg.chars().next()?;
-    if !matches!(q, '"' | '\'' | '`') || arg.len() < 2 || !arg.ends_with(q) {
+    let formatted = arg.starts_with(['f', 'F']);
+    let quoted = arg.trim_start_matches(['f', 'F']);
+    let q = quoted.chars().next()?;
+    if !matches!(q, '"' | '\'' | '`') || quoted.len() < 2 || !quoted.ends_with(q) {
         return None;
     }
-    let inner = &arg[1..arg.len() - 1];
-    let holes = inner.contains(q) || inner.contains("${") || inner.contains('\\');
-    (!holes).then(|| inner.to_string())
+    let inner = &quoted[1..quoted.len() - 1];
+    if inner.contains(q) || inner.contains('\\') {
+        return None;
+    }
+    let (open, close) = match (formatted, q) {
+        (true, _) => ("{", "}"),
+        (false, '`') => ("${", "}"),
+        (false, _) => return Some(inner.to_string()),
+    };
+    let mut text = String::new();
+    let mut rest = inner;
+    while let Some(at) = rest.find(open) {
+        text.push_str(&rest[..at]);
+        rest = rest[at..].split_once(close).map_or("", |(_, r)| r);
+    }
+    text.push_str(rest);
+    (!text.trim().is_empty()).then_some(text)
 }
 
 #[cfg(test)]
@@ -222,7 +240,11 @@ mod tests {
         assert_eq!(string_literal("'JWS'").as_deref(), Some("JWS"));
         assert_eq!(string_literal("\"JWE\"").as_deref(), Some("JWE"));
         assert_eq!(string_literal("f'{x}'"), None);
-        assert_eq!(string_literal("`a ${b}`"), None);
+        assert_eq!(
+            string_literal("f\"tool.setuptools.dynamic.{field}\"").as_deref(),
+            Some("tool.setuptools.dynamic.")
+        );
+        assert_eq!(string_literal("`a ${b} c`").as_deref(), Some("a  c"));
         assert_eq!(string_literal("name"), None);
         assert_eq!(string_literal("'a' + b"), None);
     }

@@ -75,8 +75,10 @@ pub(super) fn untraceable(
 
 /// The text a parameter always holds: every caller of the site's function
 /// passes it a string literal (`ensure_dict(obj, 'JWS')` and
-/// `ensure_dict(obj, 'JWE')`), so the message prints one of them; the
-/// shortest stands for all. Callers past the listed few may pass anything.
+/// `ensure_dict(obj, 'JWE')`) or a formatted one with text of its own
+/// (`f"tool.setuptools.dynamic.{field}"`), so the message prints that
+/// text; the shortest stands for all. Callers past the listed few may pass
+/// anything.
 fn fixed_by_callers(
     s: &Site,
     params: &[String],
@@ -93,7 +95,7 @@ fn fixed_by_callers(
     for c in callers {
         let place = c.split(' ').next()?;
         let (file, line) = place.rsplit_once(':')?;
-        let statement = declared.lines(file, line.parse().ok()?, 4)?;
+        let statement = declared.lines(file, line.parse().ok()?, 8)?;
         let args = params::call_arguments(&statement, function)?;
         texts.push(params::string_literal(&params::argument_for(
             &args, index, name,

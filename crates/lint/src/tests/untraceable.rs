@@ -180,7 +180,9 @@ fn holes_of_a_callers_words_and_rubys_current_exception_hand_on_text() {
 fn parameters_every_caller_fills_with_a_literal_are_that_text() {
     let py = "def ensure_dict(s, structure_name):\n    raise DecodeError(f'Invalid {structure_name}')\n\ndef jws(obj):\n    return ensure_dict(obj, 'JWS')\n\ndef jwe(obj):\n    return ensure_dict(obj, structure_name='JWE')\n\ndef kind_of(s, kind):\n    raise DecodeError(f'Invalid {kind}')\n\ndef any_kind(obj, k):\n    kind_of(obj, 'JWS')\n    kind_of(obj, k)\n";
     let go = "package a\n\nimport \"fmt\"\n\nfunc section(name string) error {\n\treturn fmt.Errorf(\"bad %s\", name)\n}\n\nfunc header() error { return section(\"header\") }\n\nfunc payload() error {\n\treturn section(\"payload\")\n}\n";
-    let found = lint_files(&[("a.py", py), ("b.go", go)]);
+    // A formatted argument's own text, in a call over several lines.
+    let fstring = "class Expander:\n    def expand(self, specifier, directive):\n        raise ValueError(f\"invalid `{specifier}`: {directive!r}\")\n\n    def obtain(self, field):\n        return self.expand(\n            f\"tool.dynamic.{field}\",\n            self.cfg[field],\n        )\n";
+    let found = lint_files(&[("a.py", py), ("b.go", go), ("e.py", fstring)]);
     assert_eq!(
         of(&found, "untraceable-message"),
         at("a.py", &[11]),
