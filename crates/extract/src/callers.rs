@@ -288,7 +288,7 @@ fn file_calls(
 ) -> FileScan {
     let cached = |kind: &str, extra: &str| {
         cache
-            .zip(c.blob.get())
+            .zip(c.content_id())
             .map(|(cache, b)| (cache, cache.key(kind, path, b.as_bytes(), extra)))
     };
     let mut text: Option<String> = None;

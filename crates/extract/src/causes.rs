@@ -127,7 +127,7 @@ impl<'a> GoRepo<'a> {
                 root_rel: &c.rel,
                 rel,
                 source,
-                blob: c.blob.get(),
+                blob: c.content_id(),
                 cache,
                 text: OnceLock::new(),
                 flows: OnceLock::new(),

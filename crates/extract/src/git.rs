@@ -162,6 +162,7 @@ pub(crate) fn list(
             lang,
             size,
             blob: entry.oid.into(),
+            unix_blob: std::sync::OnceLock::new(),
         });
     }
     walked.files.sort_by(|a, b| a.rel.cmp(&b.rel));

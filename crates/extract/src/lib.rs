@@ -502,7 +502,7 @@ impl Job<'_> {
 
         let blobs: HashMap<&str, gix::ObjectId> = readable
             .iter()
-            .filter_map(|(c, rel)| Some((rel.as_str(), *c.blob.get()?)))
+            .filter_map(|(c, rel)| Some((rel.as_str(), *c.content_id()?)))
             .collect();
         let ctx = group::Context {
             repo: &repo,

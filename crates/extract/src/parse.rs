@@ -162,9 +162,27 @@ pub(crate) fn cached_parse(
         if let Some(hit) = cache.get(&key) {
             return hit;
         }
-        let parsed = parse_one(c, source, snap, opts, config);
+        // A blob with Windows line ends yields what the same text with
+        // Unix ones yields (a release packed on Windows): its answer is
+        // kept under both ids.
+        let Ok(bytes) = source.read(&c.rel) else {
+            return parse_one(c, source, snap, opts, config);
+        };
+        let unix = cache::blob_id(&bytes);
+        if unix != *blob {
+            let _ = c.unix_blob.set(unix);
+        }
+        let unix_key = (unix != *blob).then(|| cache.key("facts", &rel, unix.as_bytes(), ""));
+        if let Some(hit) = unix_key.as_ref().and_then(|k| cache.get::<Parsed>(k)) {
+            cache.put(key, &hit);
+            return hit;
+        }
+        let parsed = parse_bytes(c, bytes, &rel, opts, config);
         if !matches!(parsed, Parsed::Skipped(_)) {
             cache.put(key, &parsed);
+            if let Some(k) = unix_key {
+                cache.put(k, &parsed);
+            }
         }
         return parsed;
     }
@@ -197,7 +215,7 @@ pub(crate) fn whole_parse(
     cache: Option<&FactsCache>,
     wrapper_key: &str,
 ) -> Option<FileFacts> {
-    let blob = c.blob.get().map(|b| b.as_bytes().to_vec());
+    let blob = c.content_id().map(|b| b.as_bytes().to_vec());
     let key = |kind: &str, extra: &str| Some(cache?.key(kind, path, blob.as_deref()?, extra));
     let (match_key, whole_key) = (key("calls-wrapper", wrapper_key), key("whole", ""));
     let calls: Option<bool> = match_key.and_then(|k| cache?.get(&k));

@@ -51,8 +51,16 @@ impl GitTree {
 }
 
 impl Source {
-    /// The bytes of the file at `rel` (`/`-separated, relative to the root).
+    /// The bytes of the file at `rel` (`/`-separated, relative to the
+    /// root), with Windows line ends read as `\n`: every language errdex
+    /// reads takes `\r\n` in source for a line end (Python's and Go's raw
+    /// strings and JavaScript's templates hold `\n`), so what a file yields
+    /// does not depend on how it was checked out.
     pub(crate) fn read(&self, rel: &str) -> io::Result<Vec<u8>> {
+        self.read_as_stored(rel).map(unix_line_ends)
+    }
+
+    fn read_as_stored(&self, rel: &str) -> io::Result<Vec<u8>> {
         match self {
             Source::Dir(root) => std::fs::read(root.join(rel)),
             Source::Git(tree) => {
@@ -75,5 +83,34 @@ impl Source {
                 .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
             Err(_) => String::new(),
         }
+    }
+}
+
+/// `\r\n` as `\n`; every other byte, a lone `\r` too, as it is.
+pub(crate) fn unix_line_ends(bytes: Vec<u8>) -> Vec<u8> {
+    if memchr::memmem::find(&bytes, b"\r\n").is_none() {
+        return bytes;
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut rest = &bytes[..];
+    while let Some(at) = memchr::memmem::find(rest, b"\r\n") {
+        out.extend_from_slice(&rest[..at]);
+        out.push(b'\n');
+        rest = &rest[at + 2..];
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unix_line_ends;
+
+    #[test]
+    fn windows_line_ends_read_as_unix_ones_and_lone_returns_stay() {
+        assert_eq!(unix_line_ends(b"a\r\nb\r\n".to_vec()), b"a\nb\n");
+        assert_eq!(unix_line_ends(b"meter\r50%\n".to_vec()), b"meter\r50%\n");
+        assert_eq!(unix_line_ends(b"x\r\r\ny".to_vec()), b"x\r\ny");
+        assert_eq!(unix_line_ends(Vec::new()), b"");
     }
 }

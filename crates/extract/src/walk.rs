@@ -25,6 +25,18 @@ pub struct Candidate {
     /// Its git blob id: known from the tree when read from git objects,
     /// from the bytes once read from disk.
     pub blob: OnceLock<gix::ObjectId>,
+    /// The blob id of its text with Unix line ends, where that differs
+    /// from [`Candidate::blob`] and a run computed it: what the file
+    /// yields is cached under it.
+    pub unix_blob: OnceLock<gix::ObjectId>,
+}
+
+impl Candidate {
+    /// The id answers about this file's text are cached under: its text
+    /// with Unix line ends, where that is known, else its blob.
+    pub fn content_id(&self) -> Option<&gix::ObjectId> {
+        self.unix_blob.get().or_else(|| self.blob.get())
+    }
 }
 
 /// What the walk found.
@@ -147,6 +159,7 @@ pub fn walk(root: &Path, opts: &Options, config: &Config) -> Walked {
                 lang,
                 size,
                 blob: OnceLock::new(),
+                unix_blob: OnceLock::new(),
             });
             WalkState::Continue
         })

@@ -643,3 +643,52 @@ fn a_crawl_records_a_stuck_or_unreachable_repository_as_failed_and_goes_on() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("took longer than 0 s (--timeout)"), "{err}");
 }
+
+/// A release packed with Windows line ends (`\r\n`) yields what the same
+/// text with Unix ones yields: no `\r` in a message that spans lines, the
+/// same records, and its files' facts come from the cache the Unix
+/// release filled.
+#[test]
+fn windows_line_ends_yield_what_unix_ones_do() {
+    let t = tempfile::tempdir().unwrap();
+    let work = t.path().join("app");
+    std::fs::create_dir_all(&work).unwrap();
+    let text = "def load(path):\n    raise ValueError(\"\"\"cannot load the settings file:\nit is not valid TOML\"\"\")\n";
+    std::fs::write(work.join("app.py"), text).unwrap();
+    git(&work, &["init", "-q"]);
+    git(&work, &["-c", "core.autocrlf=false", "add", "-A"]);
+    git(&work, &["commit", "-qm", "unix"]);
+    git(&work, &["tag", "v1"]);
+    std::fs::write(work.join("app.py"), text.replace('\n', "\r\n")).unwrap();
+    git(&work, &["-c", "core.autocrlf=false", "add", "-A"]);
+    git(&work, &["commit", "-qm", "windows"]);
+    git(&work, &["tag", "v2"]);
+    let cache = t.path().join("cache");
+    let (unix_db, windows_db) = (t.path().join("unix.db"), t.path().join("windows.db"));
+    index(&unix_db, &cache, &[work.to_str().unwrap(), "--ref", "v1"]);
+    let out = index(
+        &windows_db,
+        &cache,
+        &[work.to_str().unwrap(), "--ref", "v2"],
+    );
+    let (reused, _) = cache_counts(&out);
+    assert!(reused >= 1, "the facts of v1 are reused: {out}");
+    let strip = |records: Vec<Value>| -> Vec<Value> {
+        records
+            .into_iter()
+            .map(|mut v| {
+                let m = v.as_object_mut().unwrap();
+                for k in ["analyzedSha", "sites", "githubUrl", "id", "slug"] {
+                    m.remove(k);
+                }
+                v
+            })
+            .collect()
+    };
+    let (unix, windows) = (exported(&unix_db), exported(&windows_db));
+    assert_eq!(
+        unix[0]["messagePattern"],
+        "cannot load the settings file:\nit is not valid TOML"
+    );
+    assert_eq!(strip(unix), strip(windows));
+}
