@@ -84,8 +84,9 @@ fn scan_file(
         let (line_start, line_end) = line_around(text, start);
         let line = &text[line_start..line_end];
         let not_code = |l: &str| heads.not_code().iter().any(|s| l.starts_with(s));
-        if heads
-            .declared(line)
+        let declared_here = heads.declared(line);
+        if declared_here
+            .as_deref()
             .is_some_and(|d| d.ends_with(&names[name]))
             || not_code(line.trim_start())
             || in_string(&b[line_start..start], python)
@@ -131,8 +132,8 @@ fn scan_file(
                     caller = Some(d);
                 }
             }
-            if let Some(d) = heads.declared(line) {
-                caller = Some(d);
+            if declared_here.is_some() {
+                caller = declared_here;
             }
         }
         caller_scanned = line_start.max(caller_scanned);

@@ -157,48 +157,39 @@ pub(crate) fn cached_parse(
         return parse_one(c, source, snap, opts, config);
     };
     let rel = snap.repo_path(&c.rel);
-    if let Some(blob) = c.blob.get() {
-        let key = cache.key("facts", &rel, blob.as_bytes(), "");
-        if let Some(hit) = cache.get(&key) {
-            return hit;
-        }
-        // A blob with Windows line ends yields what the same text with
-        // Unix ones yields (a release packed on Windows): its answer is
-        // kept under both ids.
-        let Ok(bytes) = source.read(&c.rel) else {
-            return parse_one(c, source, snap, opts, config);
-        };
-        let unix = cache::blob_id(&bytes);
-        if unix != *blob {
-            let _ = c.unix_blob.set(unix);
-        }
-        let unix_key = (unix != *blob).then(|| cache.key("facts", &rel, unix.as_bytes(), ""));
-        if let Some(hit) = unix_key.as_ref().and_then(|k| cache.get::<Parsed>(k)) {
-            cache.put(key, &hit);
-            return hit;
-        }
-        let parsed = parse_bytes(c, bytes, &rel, opts, config);
-        if !matches!(parsed, Parsed::Skipped(_)) {
-            cache.put(key, &parsed);
-            if let Some(k) = unix_key {
-                cache.put(k, &parsed);
-            }
-        }
-        return parsed;
+    let key_of = |id: &gix::ObjectId| cache.key("facts", &rel, id.as_bytes(), "");
+    // From git objects the tree names the blob: a hit needs no read.
+    let stored = c.blob.get().map(key_of);
+    if let Some(hit) = stored.as_ref().and_then(|k| cache.get(k)) {
+        return hit;
     }
-    // From disk: the id comes from the bytes, read once here.
     let Ok(bytes) = source.read(&c.rel) else {
         return parse_one(c, source, snap, opts, config);
     };
-    let blob = cache::blob_id(&bytes);
-    let _ = c.blob.set(blob);
-    let key = cache.key("facts", &rel, blob.as_bytes(), "");
-    if let Some(hit) = cache.get(&key) {
-        return hit;
+    // The text read has Unix line ends: its id keys the answer too, so a
+    // blob packed with Windows ones (a release built on Windows) and the
+    // same text with Unix ones share it. From disk it is the file's id.
+    let unix = cache::blob_id(&bytes);
+    let _ = c.blob.set(unix);
+    if c.blob.get() != Some(&unix) {
+        let _ = c.unix_blob.set(unix);
+    }
+    let unix_key = key_of(&unix);
+    let other = stored.filter(|k| *k != unix_key);
+    if stored != Some(unix_key) {
+        if let Some(hit) = cache.get::<Parsed>(&unix_key) {
+            if let Some(k) = other {
+                cache.put(k, &hit);
+            }
+            return hit;
+        }
     }
     let parsed = parse_bytes(c, bytes, &rel, opts, config);
     if !matches!(parsed, Parsed::Skipped(_)) {
-        cache.put(key, &parsed);
+        cache.put(unix_key, &parsed);
+        if let Some(k) = other {
+            cache.put(k, &parsed);
+        }
     }
     parsed
 }

@@ -23,6 +23,8 @@ pub(crate) struct Declared<'a> {
     files: &'a [(String, errdex_model::Lang)],
     by_dir: Mutex<HashMap<String, std::sync::Arc<Package>>>,
     self_worded: std::sync::OnceLock<HashSet<String>>,
+    /// Files read for questions about a site's statement, each read once.
+    texts: Mutex<HashMap<String, Option<std::sync::Arc<str>>>>,
 }
 
 impl<'a> Declared<'a> {
@@ -32,6 +34,7 @@ impl<'a> Declared<'a> {
             files,
             by_dir: Mutex::new(HashMap::new()),
             self_worded: std::sync::OnceLock::new(),
+            texts: Mutex::new(HashMap::new()),
         }
     }
 
@@ -73,7 +76,7 @@ impl<'a> Declared<'a> {
     /// token in line.split()`, `token := strings.Fields(…)`): a word of
     /// the input, not a credential. Read only for a secret-named hole.
     pub(crate) fn cut_by_a_tokenizer(&self, file: &str, line: u32, name: &str) -> bool {
-        let Ok(text) = std::fs::read_to_string(self.root.join(file)) else {
+        let Some(text) = self.text(file) else {
             return false;
         };
         let lines: Vec<&str> = text.lines().take(line as usize).collect();
@@ -86,7 +89,7 @@ impl<'a> Declared<'a> {
     /// `unique_root_dir`; `msg := fmt.Sprintf(…)` → `msg`), if it is such
     /// an assignment. Read only for a secret-named hole.
     pub(crate) fn assigned_name(&self, file: &str, line: u32) -> Option<String> {
-        let text = std::fs::read_to_string(self.root.join(file)).ok()?;
+        let text = self.text(file)?;
         let statement = text.lines().nth((line as usize).checked_sub(1)?)?.trim();
         assigned_by(statement)
     }
@@ -94,7 +97,7 @@ impl<'a> Declared<'a> {
     /// Lines `from` (1-based) to `from + count - 1` of `file`, joined by
     /// newlines: a caller's statement, which may span lines.
     pub(crate) fn lines(&self, file: &str, from: u32, count: usize) -> Option<String> {
-        let text = std::fs::read_to_string(self.root.join(file)).ok()?;
+        let text = self.text(file)?;
         let skip = (from as usize).checked_sub(1)?;
         let picked: Vec<&str> = text.lines().skip(skip).take(count).collect();
         (!picked.is_empty()).then(|| picked.join("\n"))
@@ -104,7 +107,7 @@ impl<'a> Declared<'a> {
     /// `file` (`b, err := io.ReadAll(resp.Body)` → `io.ReadAll(resp.Body)`;
     /// `info = result["result"]` → `result["result"]`), if any.
     pub(crate) fn assigned_value(&self, file: &str, line: u32, name: &str) -> Option<String> {
-        let text = std::fs::read_to_string(self.root.join(file)).ok()?;
+        let text = self.text(file)?;
         let lines: Vec<&str> = text
             .lines()
             .take((line as usize).saturating_sub(1))
@@ -114,6 +117,20 @@ impl<'a> Declared<'a> {
             .iter()
             .rev()
             .find_map(|l| assignment_to(l, name))
+    }
+
+    /// The text of `file`, read on the first ask (outside the lock: two
+    /// threads may both read it once).
+    fn text(&self, file: &str) -> Option<std::sync::Arc<str>> {
+        let lock = || self.texts.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(known) = lock().get(file) {
+            return known.clone();
+        }
+        let read: Option<std::sync::Arc<str>> = std::fs::read_to_string(self.root.join(file))
+            .ok()
+            .map(Into::into);
+        lock().insert(file.to_string(), read.clone());
+        read
     }
 
     fn package(&self, file: &str) -> std::sync::Arc<Package> {
