@@ -124,6 +124,15 @@ impl FactsCache {
     where
         T: DeserializeOwned + Clone + Send + Sync + 'static,
     {
+        self.get_shared::<T>(key).map(Arc::unwrap_or_clone)
+    }
+
+    /// [`FactsCache::get`] without a copy of a remembered answer: for
+    /// answers that are only read.
+    pub(crate) fn get_shared<T>(&self, key: &[u8; 32]) -> Option<Arc<T>>
+    where
+        T: DeserializeOwned + Send + Sync + 'static,
+    {
         if let Some(v) = self.recalled::<T>(key) {
             self.hits.fetch_add(1, Ordering::Relaxed);
             return Some(v);
@@ -137,7 +146,9 @@ impl FactsCache {
                 .ok()
                 .flatten()
         });
-        let value: Option<T> = found.and_then(|v| serde_json::from_slice(&v).ok());
+        let value: Option<Arc<T>> = found
+            .and_then(|v| serde_json::from_slice(&v).ok())
+            .map(Arc::new);
         let counter = if value.is_some() {
             &self.hits
         } else {
@@ -172,19 +183,19 @@ impl FactsCache {
         self
     }
 
-    fn recalled<T: Clone + 'static>(&self, key: &[u8; 32]) -> Option<T> {
+    fn recalled<T: Send + Sync + 'static>(&self, key: &[u8; 32]) -> Option<Arc<T>> {
         let memo = self
             .memo
             .as_ref()?
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        memo.get(key)?.downcast_ref::<T>().cloned()
+        memo.get(key)?.clone().downcast::<T>().ok()
     }
 
-    fn remember<T: Send + Sync + 'static>(&self, key: [u8; 32], value: T) {
+    fn remember<T: Send + Sync + 'static>(&self, key: [u8; 32], value: Arc<T>) {
         if let Some(memo) = &self.memo {
             let mut memo = memo.lock().unwrap_or_else(|e| e.into_inner());
-            memo.insert(key, Arc::new(value));
+            memo.insert(key, value);
         }
     }
 
@@ -200,7 +211,7 @@ impl FactsCache {
                 .unwrap_or_else(|e| e.into_inner())
                 .push((key, v));
         }
-        self.remember(key, value.clone());
+        self.remember(key, Arc::new(value.clone()));
     }
 
     /// Writes what the run added, in one transaction, then drops the

@@ -16,6 +16,7 @@ use errdex_lang::FunctionHeads;
 use errdex_model::{Lang, RawSite, MAX_CHECKS};
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Names too generic to look up by name alone.
 const TOO_COMMON: &[&str] = &[
@@ -294,14 +295,17 @@ fn file_calls(
     };
     let mut text: Option<String> = None;
     let calls_key = cached("calls-index", "");
-    let call_index = match calls_key.as_ref().and_then(|(cache, k)| cache.get(k)) {
+    let call_index: Arc<CallIndex> = match calls_key
+        .as_ref()
+        .and_then(|(cache, k)| cache.get_shared(k))
+    {
         Some(hit) => hit,
         None => {
             let found = CallIndex::of(c, text.get_or_insert_with(|| source.text(&c.rel)));
             if let Some((cache, k)) = &calls_key {
                 cache.put(*k, &found);
             }
-            found
+            Arc::new(found)
         }
     };
     // The searched names this file calls, in the global order.
@@ -312,7 +316,7 @@ fn file_calls(
         .collect();
     wanted.sort_unstable();
     if wanted.is_empty() {
-        return (Vec::new(), call_index.methods);
+        return (Vec::new(), call_index.methods.clone());
     }
     let local: Vec<String> = wanted.iter().map(|&i| names[i].clone()).collect();
     let scan_key = cached("callers", &local.join("\n"));
@@ -335,7 +339,7 @@ fn file_calls(
     for call in &mut calls {
         call.name = wanted[call.name];
     }
-    (calls, call_index.methods)
+    (calls, call_index.methods.clone())
 }
 
 /// Sets `facts.callers` of every site whose function is called somewhere.

@@ -9,9 +9,11 @@ use crate::{Error, Options, Warning};
 use errdex_lang::language_for_path;
 use errdex_model::version_order;
 use gix::bstr::ByteSlice;
+use gix::traverse::tree::recorder::Entry;
 use gix::ObjectId;
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 /// Opens the repository at `path` (a work tree, its `.git`, or a bare
 /// repository).
@@ -107,11 +109,11 @@ pub(crate) fn list(
 ) -> Result<(Walked, HashMap<String, ObjectId>), String> {
     let tree = repo
         .find_commit(commit)
-        .and_then(|c| c.tree())
+        .and_then(|c| c.tree_id())
         .map_err(|e| format!("cannot read the tree of {commit}: {e}"))?;
-    let mut recorder = gix::traverse::tree::Recorder::default();
-    tree.traverse()
-        .breadthfirst(&mut recorder)
+    let mut memo = TreeMemo::of(repo);
+    let entries = memo
+        .listing(repo, tree.detach())
         .map_err(|e| format!("cannot read the tree of {commit}: {e}"))?;
     let mut walked = Walked {
         files: Vec::new(),
@@ -119,8 +121,8 @@ pub(crate) fn list(
         warnings: Vec::new(),
     };
     let mut blobs = HashMap::new();
-    let ignores = Ignores::of(repo, &recorder.records);
-    for entry in recorder.records {
+    let ignores = Ignores::of(repo, &entries);
+    for entry in entries.iter() {
         if !entry.mode.is_blob() {
             continue;
         }
@@ -147,7 +149,7 @@ pub(crate) fn list(
         {
             continue;
         }
-        let size = repo.find_header(entry.oid).map(|h| h.size()).unwrap_or(0);
+        let size = memo.size(repo, entry.oid);
         if size > opts.max_file_size {
             walked.skipped += 1;
             walked.warnings.push(Warning {
@@ -169,12 +171,103 @@ pub(crate) fn list(
     Ok((walked, blobs))
 }
 
+/// What listing a repository's trees found, kept for the next listing of
+/// the same repository in this process: the releases of a history share
+/// most of their folders, and a tree or blob id names its content, so a
+/// folder whose id did not change is not read again, nor a blob's size.
+struct TreeMemo {
+    git_dir: std::path::PathBuf,
+    /// Every entry of a tree and of the trees inside it, by the tree's id,
+    /// paths relative to it.
+    listings: HashMap<ObjectId, Listing>,
+    sizes: HashMap<ObjectId, u64>,
+}
+
+type Listing = Arc<Vec<Entry>>;
+
+/// Past this many trees kept, the memo starts again: a crawl of many
+/// repositories keeps what one of them needs, not all of them.
+const MEMO_TREES: usize = 200_000;
+
+static MEMO: Mutex<Option<TreeMemo>> = Mutex::new(None);
+
+impl TreeMemo {
+    /// The memo for `repo`, emptied when it last listed another
+    /// repository or grew past [`MEMO_TREES`]; held until dropped.
+    fn of(repo: &gix::Repository) -> MemoGuard {
+        let mut guard = MEMO.lock().unwrap_or_else(|e| e.into_inner());
+        let stale = guard
+            .as_ref()
+            .is_none_or(|m| m.git_dir != repo.git_dir() || m.listings.len() > MEMO_TREES);
+        if stale {
+            *guard = Some(TreeMemo {
+                git_dir: repo.git_dir().to_path_buf(),
+                listings: HashMap::new(),
+                sizes: HashMap::new(),
+            });
+        }
+        MemoGuard(guard)
+    }
+}
+
+/// The locked memo of [`TreeMemo::of`].
+struct MemoGuard(std::sync::MutexGuard<'static, Option<TreeMemo>>);
+
+impl MemoGuard {
+    fn memo(&mut self) -> &mut TreeMemo {
+        self.0.as_mut().expect("TreeMemo::of fills the memo")
+    }
+
+    /// Every entry under tree `id`, its subtrees' entries after each
+    /// subtree, paths relative to it.
+    fn listing(&mut self, repo: &gix::Repository, id: ObjectId) -> Result<Listing, String> {
+        if let Some(known) = self.memo().listings.get(&id) {
+            return Ok(known.clone());
+        }
+        let tree = repo.find_tree(id).map_err(|e| e.to_string())?;
+        let mut out = Vec::new();
+        for e in tree.iter() {
+            let e = e.map_err(|e| e.to_string())?;
+            let (name, mode, oid) = (e.filename().to_owned(), e.mode(), e.oid().to_owned());
+            out.push(Entry {
+                mode,
+                filepath: name.clone(),
+                oid,
+            });
+            if mode.is_tree() {
+                for inner in self.listing(repo, oid)?.iter() {
+                    let mut path = name.clone();
+                    path.push(b'/');
+                    path.extend_from_slice(&inner.filepath);
+                    out.push(Entry {
+                        mode: inner.mode,
+                        filepath: path,
+                        oid: inner.oid,
+                    });
+                }
+            }
+        }
+        let listing = Arc::new(out);
+        self.memo().listings.insert(id, listing.clone());
+        Ok(listing)
+    }
+
+    /// The size of blob `id` (0 when it cannot be read).
+    fn size(&mut self, repo: &gix::Repository, id: ObjectId) -> u64 {
+        *self
+            .memo()
+            .sizes
+            .entry(id)
+            .or_insert_with(|| repo.find_header(id).map(|h| h.size()).unwrap_or(0))
+    }
+}
+
 /// The tree's `.gitignore` files, deepest folder first: a tracked file
 /// they match is left out, as the walk of a checkout leaves it out.
 struct Ignores(Vec<(String, ignore::gitignore::Gitignore)>);
 
 impl Ignores {
-    fn of(repo: &gix::Repository, entries: &[gix::traverse::tree::recorder::Entry]) -> Ignores {
+    fn of(repo: &gix::Repository, entries: &[Entry]) -> Ignores {
         let mut out = Vec::new();
         for e in entries.iter().filter(|e| e.mode.is_blob()) {
             let Ok(path) = e.filepath.to_str() else {
