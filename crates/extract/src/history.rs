@@ -35,13 +35,17 @@ pub fn index_versions(
         progress.version(&v.name, i, versions.len());
         let mut one = opts.clone();
         one.git_ref = Some(v.commit.clone());
-        let out = prepare(&one)?.run_with(progress, cache.as_ref())?;
+        one.reuse_trees = true;
+        let out = prepare(&one)
+            .and_then(|job| job.run_with(progress, cache.as_ref()))
+            .inspect_err(|_| errdex_lang::kept_trees::forget())?;
         // Warnings of the newest version are the ones a user can act on.
         if v.name == newest.name {
             warnings = out.warnings;
         }
         runs.push((v.clone(), out.dataset));
     }
+    errdex_lang::kept_trees::forget();
     warnings.extend(cache_warnings);
     Ok(Indexed {
         dataset: merge(runs),

@@ -76,6 +76,10 @@ pub struct Options {
     /// The file that keeps what each blob yielded, so a later run parses
     /// only the blobs it has not seen (none: parse everything).
     pub cache: Option<PathBuf>,
+    /// Keep each file's syntax tree for the next parse of its path: the
+    /// next release of a history run parses only what changed
+    /// ([`errdex_lang::kept_trees`]).
+    pub reuse_trees: bool,
 }
 
 impl Options {
@@ -94,6 +98,7 @@ impl Options {
             timestamp: timestamp.into(),
             config: None,
             cache: None,
+            reuse_trees: false,
         }
     }
 }
@@ -414,6 +419,7 @@ impl Job<'_> {
                 all_levels: opts.all_levels,
                 whole_file: true,
                 custom: config.functions.clone(),
+                reuse_trees: false,
             };
             pool.install(|| {
                 parsed

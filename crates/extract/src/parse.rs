@@ -80,6 +80,7 @@ fn parse_bytes(
         all_levels: opts.all_levels,
         whole_file: false,
         custom: config.functions.clone(),
+        reuse_trees: opts.reuse_trees,
     };
     let facts = match extract_guarded(c.lang, &rel, &text, &options) {
         Ok(facts) => facts,

@@ -41,6 +41,16 @@ pub(crate) fn parse_budget(bytes: usize) -> Duration {
 /// says why a parse that ran past [`parse_budget`] was cancelled. `Ok(None)`
 /// is tree-sitter's own failure (no language).
 pub(crate) fn parse(p: &mut Parser, source: &str) -> Result<Option<Tree>, String> {
+    parse_from(p, source, None)
+}
+
+/// [`parse`] starting from `old`, an earlier text's tree edited to stand
+/// for `source` ([`crate::kept_trees`]).
+pub(crate) fn parse_from(
+    p: &mut Parser,
+    source: &str,
+    old: Option<&Tree>,
+) -> Result<Option<Tree>, String> {
     let budget = parse_budget(source.len());
     let deadline = Instant::now() + budget;
     let mut late = false;
@@ -55,7 +65,7 @@ pub(crate) fn parse(p: &mut Parser, source: &str) -> Result<Option<Tree>, String
     let bytes = source.as_bytes();
     let tree = p.parse_with_options(
         &mut |i, _| bytes.get(i..).unwrap_or_default(),
-        None,
+        old,
         Some(ParseOptions::new().progress_callback(&mut check)),
     );
     if late {

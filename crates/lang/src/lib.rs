@@ -40,6 +40,7 @@ mod guard;
 mod guard_prefix;
 mod javascript;
 mod jvm;
+pub mod kept_trees;
 mod literal_args;
 mod locals;
 pub mod message;
@@ -159,6 +160,10 @@ pub struct ExtractOptions {
     pub whole_file: bool,
     /// Message functions the project declares in `errdex.toml`.
     pub custom: std::sync::Arc<[CustomFunction]>,
+    /// Keep each file's syntax tree for the next parse of its path, which
+    /// then parses only what changed ([`kept_trees`]): for the releases of
+    /// a history run.
+    pub reuse_trees: bool,
 }
 
 /// A message function declared in a project's `errdex.toml`: calls of it

@@ -478,13 +478,22 @@ pub(crate) fn extract(
     }
     let prepared = (syntax.prepare)(source);
     let source = prepared.as_deref().unwrap_or(source);
+    let kept_key = opts
+        .reuse_trees
+        .then(|| (syntax as *const Syntax as usize, path.to_string()));
+    let start = kept_key
+        .as_ref()
+        .and_then(|k| crate::kept_trees::take_for(k, source));
     let tree = PARSER.with(|p| {
         let mut p = p.borrow_mut();
         match p.set_language(&(syntax.grammar)()) {
-            Ok(()) => crate::guard::parse(&mut p, source),
+            Ok(()) => crate::guard::parse_from(&mut p, source, start.as_ref()),
             Err(_) => Ok(None),
         }
     });
+    if let (Some(key), Ok(Some(tree))) = (kept_key, &tree) {
+        crate::kept_trees::keep(key, source, tree.clone());
+    }
     let tree = match tree {
         Ok(Some(tree)) => tree,
         Ok(None) => {
