@@ -65,18 +65,26 @@ pub fn forget() {
 }
 
 /// The one edit that turns `old` into `new`: the bytes between their
-/// common beginning and their common end.
+/// common beginning and their common end, widened to whole characters
+/// (two texts that differ in `é` and `è` share that character's first
+/// byte, and the lexer reads characters).
 pub(crate) fn edit_between(old: &str, new: &str) -> InputEdit {
     let (a, b) = (old.as_bytes(), new.as_bytes());
-    let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while !old.is_char_boundary(start) {
+        start -= 1;
+    }
     let most = a.len().min(b.len()) - start;
-    let end = a
+    let mut end = a
         .iter()
         .rev()
         .zip(b.iter().rev())
         .take(most)
         .take_while(|(x, y)| x == y)
         .count();
+    while !(old.is_char_boundary(a.len() - end) && new.is_char_boundary(b.len() - end)) {
+        end -= 1;
+    }
     InputEdit {
         start_byte: start,
         old_end_byte: a.len() - end,
@@ -123,6 +131,11 @@ mod tests {
             (grown.start_byte, grown.old_end_byte, grown.new_end_byte),
             (0, 0, 2)
         );
+        // `é` and `è` share their first byte, `é` and `ĩ` their last: the
+        // edit holds the whole character.
+        let span = |e: InputEdit| (e.start_byte, e.old_end_byte, e.new_end_byte);
+        assert_eq!(span(edit_between("s = 'é'", "s = 'è'")), (5, 7, 7));
+        assert_eq!(span(edit_between("s = 'é'", "s = 'ĩ'")), (5, 7, 7));
     }
 
     /// The next release of a file, parsed from the last one's tree, gives
