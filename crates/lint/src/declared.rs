@@ -14,6 +14,8 @@ use std::sync::Mutex;
 struct Package {
     names: HashSet<String>,
     texts: HashMap<String, String>,
+    /// A file calls `recover()`: a panic may end as an error's text.
+    recovers: bool,
 }
 
 /// Declarations by folder, and the exception classes of the whole tree
@@ -23,6 +25,7 @@ pub(crate) struct Declared<'a> {
     files: &'a [(String, errdex_model::Lang)],
     by_dir: Mutex<HashMap<String, std::sync::Arc<Package>>>,
     self_worded: std::sync::OnceLock<HashSet<String>>,
+    classes: std::sync::OnceLock<HashSet<String>>,
     /// Files read for questions about a site's statement, each read once.
     texts: Mutex<HashMap<String, Option<std::sync::Arc<str>>>>,
 }
@@ -34,6 +37,7 @@ impl<'a> Declared<'a> {
             files,
             by_dir: Mutex::new(HashMap::new()),
             self_worded: std::sync::OnceLock::new(),
+            classes: std::sync::OnceLock::new(),
             texts: Mutex::new(HashMap::new()),
         }
     }
@@ -60,9 +64,34 @@ impl<'a> Declared<'a> {
             .contains(name)
     }
 
+    /// Whether a file of the tree declares the class `name` in a language
+    /// whose runtime prints an exception's class with its message (read on
+    /// the first ask, which only a message with too little text makes).
+    pub(crate) fn declares_class(&self, name: &str) -> bool {
+        self.classes
+            .get_or_init(|| {
+                let mut found = HashSet::new();
+                let printed = self.files.iter().filter(|(_, l)| prints_class_names(*l));
+                for (rel, _) in printed {
+                    if let Ok(text) = std::fs::read_to_string(self.root.join(rel)) {
+                        class_names(&text, &mut found);
+                    }
+                }
+                found
+            })
+            .contains(name)
+    }
+
     /// Whether the package of `file` (its folder) declares `name`.
     pub(crate) fn has(&self, file: &str, name: &str) -> bool {
         self.package(file).names.contains(name)
+    }
+
+    /// Whether a file of the package of `file` (not a test) calls Go's
+    /// `recover()` without printing the stack, so a panic there may become
+    /// an error with no place.
+    pub(crate) fn recovers_panics(&self, file: &str) -> bool {
+        self.package(file).recovers
     }
 
     /// The text of the string constant `name` that the package of `file`
@@ -232,10 +261,65 @@ fn package_in(dir: &Path, ext: &str) -> Package {
             if let Ok(text) = std::fs::read_to_string(&path) {
                 declarations(&text, &mut p.names);
                 string_constants(&text, &mut p.texts);
+                let test = path.to_string_lossy().ends_with("_test.go");
+                p.recovers |= !test && recovers_without_stack(&text);
             }
         }
     }
     p
+}
+
+/// Whether Go code calls `recover()` and does not print the stack in the
+/// lines after it (`debug.PrintStack()`, `debug.Stack()`): the panic's
+/// value may then end as an error's text with no place. A mention in a
+/// comment does not count.
+fn recovers_without_stack(text: &str) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    lines.iter().enumerate().any(|(i, l)| {
+        let code = !l.trim_start().starts_with("//");
+        code && l.contains("recover()")
+            && !lines[i..(i + 8).min(lines.len())]
+                .iter()
+                .any(|next| next.contains("Stack"))
+    })
+}
+
+/// Languages whose runtime prints an uncaught exception, and its usual
+/// rendering, with the class's name (`NonAsciiHeaderError: …` in Python,
+/// `com.x.ParseFailed: …` in Java, `… (RecordInvalid)` in Ruby).
+pub(crate) fn prints_class_names(lang: errdex_model::Lang) -> bool {
+    use errdex_model::Lang;
+    matches!(
+        lang,
+        Lang::Python
+            | Lang::Java
+            | Lang::Kotlin
+            | Lang::Scala
+            | Lang::CSharp
+            | Lang::Ruby
+            | Lang::Php
+    )
+}
+
+/// The names after the word `class` in a file's text.
+fn class_names(text: &str, out: &mut HashSet<String>) {
+    for line in text.lines() {
+        let mut words = line.split_whitespace();
+        while let Some(w) = words.next() {
+            if w != "class" {
+                continue;
+            }
+            let name: String = words
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.insert(name);
+            }
+        }
+    }
 }
 
 /// Python classes that word their own message: a `__str__`, or an

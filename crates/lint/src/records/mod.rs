@@ -97,6 +97,7 @@ const PLATFORM_SUFFIXES: &[&str] = &[
 /// `declared` answers what the package of a file declares.
 pub(crate) fn check(ds: &RepoDataset, declared: &crate::declared::Declared) -> Vec<Finding> {
     let mut out = Vec::new();
+    let raised = untraceable::sites_by_class(ds);
     for r in &ds.records {
         let sites = distinct_sites(r);
         if sites.is_empty() {
@@ -104,7 +105,7 @@ pub(crate) fn check(ds: &RepoDataset, declared: &crate::declared::Declared) -> V
         }
         if errorish(r) && !only_a_class_name(r) {
             ambiguous(r, &sites, &mut out);
-            untraceable(r, &sites, declared, &mut out);
+            untraceable(r, &sites, declared, &raised, &mut out);
             style(r, &sites, &|file, name| declared.has(file, name), &mut out);
             duplicate_sentinel(r, &sites, &mut out);
         }

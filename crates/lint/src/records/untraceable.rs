@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::declared::Declared;
+use std::collections::HashMap;
 
 /// A message with too little text of its own, where an error is made or
 /// the program stops (errors, exceptions, panics, exits). Not reported:
@@ -18,6 +19,7 @@ pub(super) fn untraceable(
     r: &Record,
     sites: &[&Site],
     declared: &crate::declared::Declared,
+    raised: &HashMap<String, usize>,
     out: &mut Vec<Finding>,
 ) {
     if is_output(r) {
@@ -57,6 +59,11 @@ pub(super) fn untraceable(
             || names_a_parameter(&own, &params)
             || worded_elsewhere(s)
             || not_implemented(s)
+            || prints_its_place(s, declared)
+            || made_with_its_cause(s, declared)
+            || logged_just_before(s, declared)
+            || property_absent(s, declared)
+            || named_by_its_class(s, declared, raised)
             || hands_on_a_reply(s, &t, declared)
         {
             continue;
@@ -171,6 +178,160 @@ fn not_implemented(s: &Site) -> bool {
     let class = s.error_class.as_deref().map(last_name);
     let macro_name = last_name(&s.callee).trim_end_matches('!');
     class.is_some_and(|c| CLASSES.contains(&c)) || matches!(macro_name, "unimplemented" | "todo")
+}
+
+/// Names a handler gives the error it caught.
+const CAUGHT_NAMES: &[&str] = &["e", "ex", "exc", "err", "error", "cause", "exception"];
+
+/// An error made with the caught one as an argument (`raise
+/// AnsibleParserError("Role '%s'" % role, orig_exc=e)`, `new
+/// ConfigException("read", e)`, `new Error("read", { cause: e })`): the
+/// trace or the class's own text carries the cause's words too.
+fn made_with_its_cause(s: &Site, declared: &Declared) -> bool {
+    let Some(statement) = declared.lines(&s.file_path, s.line_number, 6) else {
+        return false;
+    };
+    call_arguments_of(&statement).iter().skip(1).any(|a| {
+        let value = a
+            .trim()
+            .trim_matches(['{', '}'])
+            .rsplit(['=', ':'])
+            .next()
+            .unwrap_or_default()
+            .trim();
+        CAUGHT_NAMES.contains(&value)
+    })
+}
+
+/// The top-level arguments of the first call in `statement` (up to its
+/// closing parenthesis).
+fn call_arguments_of(statement: &str) -> Vec<String> {
+    let Some(open) = statement.find('(') else {
+        return Vec::new();
+    };
+    let (mut depth, mut quote, mut args, mut cur) = (0i32, None, Vec::new(), String::new());
+    for c in statement[open + 1..].chars() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') if depth == 0 => break,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                args.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    args.push(cur);
+    args
+}
+
+/// A log call in the three lines above that words what failed
+/// (`grpclog.Infof("Failed to extract ServerMetadata from context")`, then
+/// `http.Error(w, "unexpected error", 500)`): the log holds the text an
+/// operator traces.
+fn logged_just_before(s: &Site, declared: &Declared) -> bool {
+    let from = s.line_number.saturating_sub(3).max(1);
+    let Some(above) = declared.lines(&s.file_path, from, (s.line_number - from) as usize) else {
+        return false;
+    };
+    above.lines().any(|l| {
+        // `log.Printf`, `grpclog.Infof`, `logger.warning`, `self.log`.
+        let callee = l.trim().split('(').next().unwrap_or_default();
+        let logs = !callee.contains([' ', '=']) && callee.to_lowercase().contains("log");
+        let quoted: Vec<&str> = l.split(['"', '\'']).skip(1).step_by(2).collect();
+        logs && quoted.iter().any(|q| !too_little_text(q))
+    })
+}
+
+/// Python's attribute protocol through a property: an `AttributeError`
+/// raised by a `@property` getter tells `hasattr`, `getattr(x, n,
+/// default)` and the class's `__getattr__` that the attribute is absent;
+/// the caller handles it.
+fn property_absent(s: &Site, declared: &Declared) -> bool {
+    if s.error_class.as_deref().map(class_name) != Some("AttributeError") {
+        return false;
+    }
+    let from = s.line_number.saturating_sub(40).max(1);
+    let Some(above) = declared.lines(&s.file_path, from, (s.line_number - from) as usize) else {
+        return false;
+    };
+    let lines: Vec<&str> = above.lines().collect();
+    let Some(def) = lines
+        .iter()
+        .rposition(|l| l.trim_start().starts_with("def "))
+    else {
+        return false;
+    };
+    def > 0 && {
+        let decorator = lines[def - 1].trim();
+        decorator == "@property"
+            || decorator.ends_with(".getter")
+            || decorator.ends_with("cached_property")
+    }
+}
+
+/// A panic says where it happened: Go's runtime prints the goroutine's
+/// stack, each frame with its file and line, and Rust's hook prints
+/// `panicked at src/x.rs:12:5`; that place finds the statement whatever
+/// its words (`panic("STUB")`, `unreachable!()`). A Go package that calls
+/// `recover()` outside its tests and prints no stack there may turn the
+/// panic into an error with no place: its panics are still read.
+fn prints_its_place(s: &Site, declared: &Declared) -> bool {
+    match site_language(s) {
+        Some(Lang::Go) => s.callee == "panic" && !declared.recovers_panics(&s.file_path),
+        Some(Lang::Rust) => s.error_type == ErrorType::Panic,
+        _ => false,
+    }
+}
+
+/// A site's language, by its file's ending: a record gathers one text
+/// from sites in several.
+fn site_language(s: &Site) -> Option<Lang> {
+    errdex_lang::language_for_path(&s.file_path).map(|l| l.lang())
+}
+
+/// An exception class of the tree's own, named in several words and
+/// raised at this one site (`raise NonAsciiHeaderError(key, ': ', value)`):
+/// the runtime prints the class's name with the message, and that name
+/// finds the statement. A class raised at several sites, or one of the
+/// runtime's (`ValueError`), does not tell them apart.
+fn named_by_its_class(s: &Site, declared: &Declared, raised: &HashMap<String, usize>) -> bool {
+    let Some(class) = s.error_class.as_deref().map(class_name) else {
+        return false;
+    };
+    let own_words = identifier_words(class)
+        .iter()
+        .filter(|w| !matches!(w.as_str(), "error" | "exception"))
+        .count();
+    site_language(s).is_some_and(crate::declared::prints_class_names)
+        && own_words >= 2
+        && raised.get(class) == Some(&1)
+        && declared.declares_class(class)
+}
+
+/// A class's own name, without its module or namespace (`exc.NoSuchTable`,
+/// `Gem::FetchError`, `\App\Http\Failed`).
+fn class_name(class: &str) -> &str {
+    let name = last_name(class);
+    name.rsplit('\\').next().unwrap_or(name)
+}
+
+/// How many distinct sites raise each exception class (by its own name).
+pub(super) fn sites_by_class(ds: &RepoDataset) -> HashMap<String, usize> {
+    let mut out = HashMap::new();
+    for r in &ds.records {
+        for s in distinct_sites(r) {
+            if let Some(class) = s.error_class.as_deref() {
+                *out.entry(class_name(class).to_string()).or_insert(0) += 1;
+            }
+        }
+    }
+    out
 }
 
 /// A hole that hands on what another program answered: an HTTP response's
@@ -411,6 +572,10 @@ fn text_from_elsewhere(expr: &str) -> bool {
         "prefix",
         "label",
         "usage",
+        // A warning handed in by the caller (`self.log('[WARNING] %s' %
+        // warning)`).
+        "warning",
+        "warnings",
     ];
     expr.contains("...")
         || [
