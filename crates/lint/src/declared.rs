@@ -269,18 +269,19 @@ fn package_in(dir: &Path, ext: &str) -> Package {
     p
 }
 
-/// Whether Go code calls `recover()` and does not print the stack in the
-/// lines after it (`debug.PrintStack()`, `debug.Stack()`): the panic's
-/// value may then end as an error's text with no place. A mention in a
-/// comment does not count.
+/// Whether Go code calls `recover()` and, in the lines after it, neither
+/// prints the stack (`debug.PrintStack()`, `debug.Stack()`) nor panics
+/// again with what it does not handle (`panic(r)`, whose trace still
+/// holds the first panic's frames): the panic's value may then end as an
+/// error's text with no place. A mention in a comment does not count.
 fn recovers_without_stack(text: &str) -> bool {
     let lines: Vec<&str> = text.lines().collect();
     lines.iter().enumerate().any(|(i, l)| {
         let code = !l.trim_start().starts_with("//");
         code && l.contains("recover()")
-            && !lines[i..(i + 8).min(lines.len())]
+            && !lines[i + 1..(i + 12).min(lines.len())]
                 .iter()
-                .any(|next| next.contains("Stack"))
+                .any(|next| next.contains("Stack") || next.contains("panic("))
     })
 }
 

@@ -374,13 +374,18 @@ fn reads_a_reply(expr: &str) -> bool {
 }
 
 /// An assertion that spells out the condition it checks (`d.nx != 0`,
-/// `bits (%d) > 64`): that code text finds it.
+/// `bits (%d) > 64`), or an error that spells out the operation that
+/// failed as code (`ZeroDivisionError('%s / 0')`, `'0**0'`): that code
+/// text finds it.
 fn names_a_condition(text: &str) -> bool {
     // Comparisons read the same without spaces (`%v!=%v`); `<` and `>`
-    // only with them, since they also quote (`<nil>`).
-    ["!=", "==", ">=", "<=", " > ", " < ", "&&", "||"]
-        .iter()
-        .any(|op| text.contains(op))
+    // only with them, since they also quote (`<nil>`), and so do `/` and
+    // `%` (paths, percentages).
+    [
+        "!=", "==", ">=", "<=", " > ", " < ", "&&", "||", "**", " / ", " % ", " // ",
+    ]
+    .iter()
+    .any(|op| text.contains(op))
 }
 
 /// A site that makes an error or stops the program, as a statement of its

@@ -277,6 +277,7 @@ fn panics_say_where_they_happened_and_one_site_classes_name_themselves() {
     // A recover that prints the stack, one in a comment and one in a test
     // keep the place.
     let stacked = "package c\n\nimport \"runtime/debug\"\n\n// Callers may recover() it.\nfunc save() {\n\tpanic(\"STUB\")\n}\n\nfunc run() {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\tdebug.PrintStack()\n\t\t}\n\t}()\n\tsave()\n}\n";
+    let repanics = "package d\n\nfunc save() {\n\tpanic(\"bug\")\n}\n\nfunc run() (err error) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\tif e, ok := r.(parseError); ok {\n\t\t\t\terr = e\n\t\t\t\treturn\n\t\t\t}\n\t\t\tpanic(r)\n\t\t}\n\t}()\n\tsave()\n\treturn nil\n}\n";
     let test = "package a\n\nimport \"testing\"\n\nfunc TestSave(t *testing.T) {\n\tdefer func() { _ = recover() }()\n\tsave()\n}\n";
     let rs = "fn seek(pos: u64) -> u64 {\n    if pos > 9 {\n        panic!(\"oops\");\n    }\n    unreachable!()\n}\n";
     // A class of the tree's own raised at one site names it; one raised
@@ -287,6 +288,7 @@ fn panics_say_where_they_happened_and_one_site_classes_name_themselves() {
         ("a/a.go", go),
         ("b/b.go", recovering),
         ("c/c.go", stacked),
+        ("d/d.go", repanics),
         ("a/a_test.go", test),
         ("c.rs", rs),
         ("d.py", py),
@@ -301,13 +303,15 @@ fn panics_say_where_they_happened_and_one_site_classes_name_themselves() {
 }
 
 #[test]
-fn a_cause_handed_in_a_log_just_above_and_a_propertys_absence_say_enough() {
+fn a_cause_handed_in_a_log_just_above_an_operation_as_code_and_a_propertys_absence_say_enough() {
     // The caught error as an argument, by keyword, position or `cause:`.
     let py = "class Doc:\n    def run(self, role):\n        try:\n            self.load(role)\n        except ParserError as e:\n            raise ParserError(\"Role '%s\" % role, orig_exc=e)\n        raise ParserError(\"Role '%s\" % role)\n\n    def warn(self, warning):\n        raise ParserError('[WARNING] %s' % warning)\n\n    @property\n    def __dict__(self):\n        try:\n            return self.obj.__dict__\n        except RuntimeError:\n            raise AttributeError('__dict__')\n\n    def keys(self):\n        raise AttributeError('keys')\n";
     let java = "class Load {\n    void read(String p) {\n        try {\n            open(p);\n        } catch (IOException e) {\n            throw new LoadException(\"read\", e);\n        }\n    }\n}\n";
     let js = "function read(p) {\n  try {\n    open(p)\n  } catch (err) {\n    throw new Error(`${p}`, { cause: err })\n  }\n}\n";
     let go = "package a\n\nimport \"net/http\"\n\nfunc h(w http.ResponseWriter, ok bool) {\n\tif !ok {\n\t\tgrpclog.Infof(\"Failed to extract ServerMetadata from context\")\n\t\thttp.Error(w, \"unexpected error\", 500)\n\t\treturn\n\t}\n\thttp.Error(w, \"unexpected error\", 500)\n}\n";
+    let ops = "def div(f, g):\n    if not g:\n        raise ZeroDivisionError('%s / %s' % (f, g))\n    if f == 0:\n        raise ValueError('0**0')\n    raise ValueError('%s/%s' % (f, g))\n";
     let found = lint_files(&[
+        ("ops.py", ops),
         ("doc.py", py),
         ("Load.java", java),
         ("read.js", js),
@@ -316,6 +320,7 @@ fn a_cause_handed_in_a_log_just_above_and_a_propertys_absence_say_enough() {
     let mut got = of(&found, "untraceable-message");
     got.sort();
     let mut want = at("doc.py", &[7, 20]);
+    want.extend(at("ops.py", &[6]));
     want.extend(at("h.go", &[11]));
     want.sort();
     assert_eq!(got, want, "{found:#?}");
