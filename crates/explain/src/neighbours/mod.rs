@@ -124,6 +124,7 @@ pub(crate) fn settle_ties_with<'g>(
             .or_else(|| named_by_outer(&explained[i], k, args))
             .or_else(|| guarded_by_inner(&explained[i], k, guards))
             .or_else(|| beside_inner(&explained[i], k))
+            .or_else(|| prints_error_text(&explained[i], k, args))
             .or_else(|| nearest(&explained[i], f, places.around(explained, i)));
         if let Some(best) = best {
             settled.insert((i, k), best);
@@ -209,6 +210,45 @@ fn beside_inner(e: &Explanation, k: usize) -> Option<usize> {
         (Some(best), None) => Some(best),
         _ => None,
     }
+}
+
+/// `curl: (%d) %s` at two sites, over a layer built elsewhere (libcurl's
+/// `Couldn't open file %s`): one prints `msg` or `curl_easy_strerror(…)`
+/// there, the other a name that says nothing (`t`). A hole that holds
+/// another layer holds an error's text, so of the tied sites of frame `k`
+/// the one whose values name error text (when it is the only one) printed
+/// it.
+fn prints_error_text<'g>(
+    e: &Explanation,
+    k: usize,
+    args: &dyn Fn(u32) -> &'g str,
+) -> Option<usize> {
+    e.frames.get(k + 1)?;
+    let f = &e.frames[k];
+    let mut naming = f.candidates[..tied_count(f)]
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| args(c.site).lines().any(names_error_text))
+        .map(|(i, _)| i);
+    match (naming.next(), naming.next()) {
+        (Some(best), None) => Some(best),
+        _ => None,
+    }
+}
+
+/// Whether a value, as the source writes it, names an error or its text
+/// (`e`, `exc`, `msg`, `errbuf`, `strerror(errno)`, `e.message`,
+/// `reason`, `cause`), not the stream it is written to (`stderr`).
+fn names_error_text(arg: &str) -> bool {
+    arg.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map(str::to_ascii_lowercase)
+        .any(|w| {
+            matches!(w.as_str(), "e" | "ex" | "exc" | "cause")
+                || (w != "stderr"
+                    && ["err", "msg", "message", "reason", "exception"]
+                        .iter()
+                        .any(|p| w.contains(p)))
+        })
 }
 
 /// `fmt.Errorf("container %q: %w", id, errdefs.ErrNotFound)` over a

@@ -456,6 +456,48 @@ fn the_tied_site_in_the_inner_layers_function_wins() {
     assert_eq!(lines[0].verdict, Verdict::Ambiguous);
 }
 
+/// `curl: (37) Couldn't open file /x`: `curl: (%d) %s` at two sites over
+/// a layer from another file; the site that prints `msg` (or
+/// `curl_easy_strerror(result)`) printed it, not the one that prints `t`.
+#[test]
+fn the_tied_site_that_prints_an_errors_text_wins() {
+    let mut outer = line(
+        Verdict::Ambiguous,
+        vec![
+            CandidateOut {
+                site: 1,
+                ..cand("src/tool_urlglob.c", 484, "glob_url")
+            },
+            CandidateOut {
+                site: 2,
+                ..cand("src/tool_operate.c", 407, "post_per_transfer")
+            },
+        ],
+    );
+    let mut inner = outer.frames[0].clone();
+    inner.candidate_count = 1;
+    inner.candidates = vec![cand("lib/file.c", 244, "file_connect")];
+    outer.frames.push(inner);
+    let values = |site: u32| match site {
+        1 => "res\nt",
+        2 => "result\n(msg && msg[0]) ? msg : curl_easy_strerror(result)",
+        _ => "",
+    };
+    let mut lines = vec![outer.clone()];
+    settle_with(&mut lines, &values, &no_guards);
+    assert_eq!(top(&lines[0]), ("src/tool_operate.c", 407));
+    assert_eq!(lines[0].verdict, Verdict::Traced);
+    // Both name error text, or the frame has no inner layer: it stays tied.
+    let both = |site: u32| if site == 1 { "code\ne" } else { "code\nerrmsg" };
+    let mut lines = vec![outer.clone()];
+    settle_with(&mut lines, &both, &no_guards);
+    assert_eq!(lines[0].verdict, Verdict::Ambiguous);
+    outer.frames.truncate(1);
+    let mut lines = vec![outer];
+    settle_with(&mut lines, &values, &no_guards);
+    assert_eq!(lines[0].verdict, Verdict::Ambiguous);
+}
+
 /// `container "x": not found` over a `not found` that two packages
 /// declare: the wrapping site prints `errdefs.ErrNotFound` by name.
 #[test]
