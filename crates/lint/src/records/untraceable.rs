@@ -57,6 +57,7 @@ pub(super) fn untraceable(
             || python_protocol(s)
             || names_a_condition(&own)
             || names_a_parameter(&own, &params)
+            || a_placeholder(&own)
             || worded_elsewhere(s)
             || not_implemented(s)
             || prints_its_place(s, declared)
@@ -332,6 +333,30 @@ pub(super) fn sites_by_class(ds: &RepoDataset) -> HashMap<String, usize> {
         }
     }
     out
+}
+
+/// A marker for code not written yet (`throw new Error("TODO")`,
+/// `raise Exception("not implemented")`, `STUB`): left unimplemented on
+/// purpose, as an `UnsupportedOperationException` is.
+fn a_placeholder(text: &str) -> bool {
+    let words: String = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    matches!(
+        words.as_str(),
+        "todo"
+            | "fixme"
+            | "xxx"
+            | "stub"
+            | "tbd"
+            | "unimplemented"
+            | "not implemented"
+            | "not yet implemented"
+            | "implement me"
+    )
 }
 
 /// A hole that hands on what another program answered: an HTTP response's

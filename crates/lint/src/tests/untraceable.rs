@@ -198,7 +198,11 @@ fn argument_checks_and_unimplemented_operations_name_what_they_are() {
     let rb = "class Input\n  def gets\n    raise NotImplementedError, \"gets\"\n  end\nend\n";
     let py = "class Stream:\n    def read(self):\n        raise NotImplementedError('read')\n";
     let rs = "fn seek(pos: u64) -> u64 {\n    unimplemented!(\"seek\")\n}\n";
+    // Markers of code not written yet, in any language; `Error("done")`
+    // is no marker.
+    let js = "function emit(type) {\n  switch (type) {\n    case 'define':\n      throw new Error('TODO');\n    case 'assign':\n      throw new Error('Not implemented.');\n  }\n  throw new Error('done');\n}\n";
     let found = lint_files(&[
+        ("f.js", js),
         ("a.go", go),
         ("In.java", java),
         ("c.rb", rb),
@@ -209,6 +213,7 @@ fn argument_checks_and_unimplemented_operations_name_what_they_are() {
     got.sort();
     let mut want = at("a.go", &[8]);
     want.extend(at("In.java", &[6]));
+    want.extend(at("f.js", &[8]));
     want.sort();
     assert_eq!(got, want, "{found:#?}");
 }
@@ -272,11 +277,11 @@ class Node:
 fn panics_say_where_they_happened_and_one_site_classes_name_themselves() {
     // Go and Rust panics print their file and line; a package that
     // recovers may print neither.
-    let go = "package a\n\nfunc save() {\n\tpanic(\"STUB\")\n}\n";
-    let recovering = "package b\n\nimport \"fmt\"\n\nfunc save() {\n\tpanic(\"STUB\")\n}\n\nfunc run() (err error) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\terr = fmt.Errorf(\"%v\", r)\n\t\t}\n\t}()\n\tsave()\n\treturn nil\n}\n";
+    let go = "package a\n\nfunc save() {\n\tpanic(\"oops\")\n}\n";
+    let recovering = "package b\n\nimport \"fmt\"\n\nfunc save() {\n\tpanic(\"oops\")\n}\n\nfunc run() (err error) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\terr = fmt.Errorf(\"%v\", r)\n\t\t}\n\t}()\n\tsave()\n\treturn nil\n}\n";
     // A recover that prints the stack, one in a comment and one in a test
     // keep the place.
-    let stacked = "package c\n\nimport \"runtime/debug\"\n\n// Callers may recover() it.\nfunc save() {\n\tpanic(\"STUB\")\n}\n\nfunc run() {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\tdebug.PrintStack()\n\t\t}\n\t}()\n\tsave()\n}\n";
+    let stacked = "package c\n\nimport \"runtime/debug\"\n\n// Callers may recover() it.\nfunc save() {\n\tpanic(\"oops\")\n}\n\nfunc run() {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\tdebug.PrintStack()\n\t\t}\n\t}()\n\tsave()\n}\n";
     let repanics = "package d\n\nfunc save() {\n\tpanic(\"bug\")\n}\n\nfunc run() (err error) {\n\tdefer func() {\n\t\tif r := recover(); r != nil {\n\t\t\tif e, ok := r.(parseError); ok {\n\t\t\t\terr = e\n\t\t\t\treturn\n\t\t\t}\n\t\t\tpanic(r)\n\t\t}\n\t}()\n\tsave()\n\treturn nil\n}\n";
     let test = "package a\n\nimport \"testing\"\n\nfunc TestSave(t *testing.T) {\n\tdefer func() { _ = recover() }()\n\tsave()\n}\n";
     let rs = "fn seek(pos: u64) -> u64 {\n    if pos > 9 {\n        panic!(\"oops\");\n    }\n    unreachable!()\n}\n";
