@@ -25,6 +25,11 @@ fn cand(file: &'static str, line: u32, function: &'static str) -> CandidateOut<'
     }
 }
 
+/// `c` as site number `n`.
+fn numbered(n: u32, c: CandidateOut<'static>) -> CandidateOut<'static> {
+    CandidateOut { site: n, ..c }
+}
+
 fn line(verdict: Verdict, candidates: Vec<CandidateOut<'static>>) -> Explanation<'static> {
     Explanation {
         input: String::new(),
@@ -464,14 +469,8 @@ fn the_tied_site_that_prints_an_errors_text_wins() {
     let mut outer = line(
         Verdict::Ambiguous,
         vec![
-            CandidateOut {
-                site: 1,
-                ..cand("src/tool_urlglob.c", 484, "glob_url")
-            },
-            CandidateOut {
-                site: 2,
-                ..cand("src/tool_operate.c", 407, "post_per_transfer")
-            },
+            numbered(1, cand("src/tool_urlglob.c", 484, "glob_url")),
+            numbered(2, cand("src/tool_operate.c", 407, "post_per_transfer")),
         ],
     );
     let mut inner = outer.frames[0].clone();
@@ -505,10 +504,10 @@ fn the_tied_site_the_outer_layer_names_wins() {
     let wrapped = |inner: Vec<CandidateOut<'static>>| {
         let mut e = line(
             Verdict::Ambiguous,
-            vec![CandidateOut {
-                site: 7,
-                ..cand("metadata/containers.go", 60, "containerStore.Get")
-            }],
+            vec![numbered(
+                7,
+                cand("metadata/containers.go", 60, "containerStore.Get"),
+            )],
         );
         let mut f = e.frames[0].clone();
         f.candidate_count = inner.len();
@@ -555,14 +554,8 @@ fn the_tied_site_the_outer_layer_names_wins() {
 fn the_tied_site_whose_fields_the_line_has_wins() {
     let both = || {
         vec![
-            CandidateOut {
-                site: 1,
-                ..cand("embed/config_logging.go", 278, "f")
-            },
-            CandidateOut {
-                site: 2,
-                ..cand("embed/config_logging.go", 287, "f")
-            },
+            numbered(1, cand("embed/config_logging.go", 278, "f")),
+            numbered(2, cand("embed/config_logging.go", 287, "f")),
         ]
     };
     let fields = |site: u32| match site {
