@@ -19,6 +19,7 @@ mod json;
 mod knowledge;
 mod links;
 mod neighbours;
+mod platform;
 mod reading;
 mod records;
 

@@ -363,14 +363,16 @@ impl<'e> Answer<'e> for Explanation<'e> {
                 });
             }
         }
-        Explanation {
+        let mut e = Explanation {
             input: line.to_string(),
             prefix,
             verdict: traces.tally().verdict(),
             frames,
             unmatched,
             stack: None,
-        }
+        };
+        crate::platform::drop_windows_only(&mut e, p.hints.unix_host);
+        e
     }
 
     fn found(&self) -> bool {

@@ -63,6 +63,10 @@ pub struct Hints {
     /// The line the header names, if any (may be stale: it only orders
     /// sites within a hinted file).
     pub line: Option<u32>,
+    /// The header is a syslog or journald one (`host prog[pid]:`): the
+    /// program ran on a Unix host, so code built only for Windows did
+    /// not print the line.
+    pub unix_host: bool,
 }
 
 /// One candidate site for a frame.

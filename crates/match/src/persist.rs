@@ -337,6 +337,7 @@ mod tests {
         let hinted = Hints {
             files: vec!["apply_channel.go".into()],
             line: Some(130),
+            ..Hints::default()
         };
         for (text, hints) in [
             (

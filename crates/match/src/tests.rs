@@ -221,6 +221,7 @@ fn equal_sites_are_one_ambiguous_frame_and_hints_rank() {
     let hints = Hints {
         files: vec!["watch.go".into()],
         line: Some(99),
+        ..Hints::default()
     };
     let tr = s.trace("stop requested", &hints);
     assert_eq!(tr.frames[0].candidates[0].payload, 2);
@@ -230,6 +231,7 @@ fn equal_sites_are_one_ambiguous_frame_and_hints_rank() {
     let hints = Hints {
         files: vec!["dns/dnscontroller.go".into()],
         line: Some(306),
+        ..Hints::default()
     };
     let tr = s.trace("stop requested", &hints);
     assert_eq!(tr.frames[0].candidates[0].payload, 3);

@@ -329,7 +329,7 @@ fn ties(c: &CandidateOut, top: &CandidateOut) -> bool {
 
 /// A frame that several sites print equally well: the rule of
 /// `errdex_match::Frame::is_ambiguous`, on an answer's frame.
-fn is_ambiguous(f: &FrameOut) -> bool {
+pub(crate) fn is_ambiguous(f: &FrameOut) -> bool {
     let hinted = f.candidates.iter().filter(|c| c.hinted).count();
     let exact = f.candidates.iter().filter(|c| c.exact).count();
     errdex_match::ambiguous(f.candidate_count, hinted, exact)

@@ -263,6 +263,7 @@ fn frames_of_a_trace_beside_a_line_settle_its_tie_by_their_files() {
         hints: errdex_match::Hints {
             files: vec![file.into()],
             line: Some(line),
+            ..errdex_match::Hints::default()
         },
         ..stack::read(&["\tat a.B.c(B.java:1)"])[0].clone()
     };

@@ -149,7 +149,12 @@ fn strip_heads(line: &str, hints: &mut Hints) -> Heads {
             .or_else(|| comment_mark(rest, hints))
             .or_else(|| klog_header(rest, hints))
             .or_else(|| timestamp(rest))
-            .or_else(|| syslog_host_tag(rest, sp, || pos > 0 && is_syslog_date_time(&line[last..])))
+            .or_else(|| {
+                let n =
+                    syslog_host_tag(rest, sp, || pos > 0 && is_syslog_date_time(&line[last..]))?;
+                hints.unix_host = true;
+                Some(n)
+            })
             .or_else(|| {
                 let (n, log) = nginx_log_header(rest)?;
                 nginx_log |= log;

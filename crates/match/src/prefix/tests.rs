@@ -129,6 +129,24 @@ fn a_tag_without_a_pid_needs_a_syslog_timestamp_before_its_host() {
 }
 
 #[test]
+fn a_syslog_or_journald_tag_names_a_unix_host() {
+    for line in [
+        "Oct 02 23:27:34 ip-10-0-60-95 containerd[2639]: stop requested",
+        "Sep 28 04:02:24 ip-10-11-7-196 containerd: stop requested",
+        "dns-controller[4242]: stop requested",
+    ] {
+        assert!(prepare(line).hints.unix_host, "{line}");
+    }
+    for line in [
+        "2026-11-29T12:00:03Z stop requested",
+        "node1 dns-controller: stop requested",
+        "[ERROR] stop requested",
+    ] {
+        assert!(!prepare(line).hints.unix_host, "{line}");
+    }
+}
+
+#[test]
 fn json_and_logfmt_give_message_and_error() {
     let p = prepare(
         r#"{"level":"error","ts":"2026-11-29T12:00:03Z","caller":"embed/etcd.go:123","msg":"failed to start","error":"listen tcp :2379: bind: address already in use"}"#,

@@ -186,6 +186,7 @@ impl Block<'_, '_> {
         s.hints = Hints {
             files: vec![file],
             line: Some(line),
+            ..Hints::default()
         };
         self.out.push(s);
     }

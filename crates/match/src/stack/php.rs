@@ -218,6 +218,7 @@ fn console_header(t: &str) -> Option<Hints> {
     plausible.then(|| Hints {
         files: vec![file.to_string()],
         line: Some(n),
+        ..Hints::default()
     })
 }
 
