@@ -71,25 +71,7 @@ mod tests {
     use crate::FrameOut;
 
     fn cand(file: &'static str) -> CandidateOut<'static> {
-        CandidateOut {
-            id: file,
-            repo: "o/r",
-            slug: "",
-            message_pattern: "",
-            file_path: file,
-            line_number: 1,
-            github_url: None,
-            score: 1.0,
-            function: None,
-            hinted: false,
-            exact: false,
-            documentation: None,
-            knowledge: None,
-            first_seen: None,
-            last_seen: None,
-            removed_in: None,
-            site: 0,
-        }
+        crate::neighbours::tests::cand(file, 1, "f")
     }
 
     fn explained(frames: Vec<Vec<CandidateOut<'static>>>) -> Explanation<'static> {

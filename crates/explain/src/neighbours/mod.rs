@@ -626,4 +626,4 @@ fn distance(c: &CandidateOut, places: &[&Place<'_>]) -> Option<(u32, u32)> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

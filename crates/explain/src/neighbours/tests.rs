@@ -3,7 +3,8 @@
 use super::*;
 use errdex_match::stack;
 
-fn cand(file: &'static str, line: u32, function: &'static str) -> CandidateOut<'static> {
+/// A candidate at `file:line` in `function`.
+pub(crate) fn cand(file: &'static str, line: u32, function: &'static str) -> CandidateOut<'static> {
     CandidateOut {
         id: file,
         repo: "o/r",
