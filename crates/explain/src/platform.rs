@@ -3,7 +3,7 @@
 //! in code built only for Windows (Go's `_windows.go`, a `windows` or
 //! `win32` folder) did not print it, however well its template fits.
 
-use crate::{CandidateOut, Explanation, Unmatched, Verdict};
+use crate::{CandidateOut, Explanation, Unmatched};
 
 /// Drops the candidates of `e` that only a Windows build has, when the
 /// line's header names a Unix host; a frame left with none is no layer:
@@ -35,7 +35,7 @@ pub(crate) fn drop_windows_only(e: &mut Explanation, unix_host: bool) {
         });
     }
     e.unmatched.sort_by_key(|u| u.start);
-    e.verdict = verdict(e);
+    e.verdict = crate::reading::Tally::of_answer(e).verdict();
 }
 
 /// Whether a candidate's file is built only for Windows.
@@ -52,23 +52,10 @@ fn windows_only(c: &CandidateOut) -> bool {
             .any(|dir| matches!(dir, "windows" | "win32"))
 }
 
-/// The verdict of an explanation whose frames changed.
-fn verdict(e: &Explanation) -> Verdict {
-    if e.frames.is_empty() {
-        Verdict::Unknown
-    } else if e.frames.iter().any(crate::neighbours::is_ambiguous) {
-        Verdict::Ambiguous
-    } else if e.unmatched.is_empty() {
-        Verdict::Traced
-    } else {
-        Verdict::Partial
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::FrameOut;
+    use crate::{FrameOut, Verdict};
 
     fn cand(file: &'static str) -> CandidateOut<'static> {
         crate::neighbours::tests::cand(file, 1, "f")

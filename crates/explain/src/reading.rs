@@ -21,10 +21,20 @@ pub(crate) struct Tally {
 }
 
 impl Tally {
+    /// The tally of an answer whose frames changed after tracing (sites
+    /// dropped, a frame gone).
+    pub(crate) fn of_answer(e: &Explanation) -> Tally {
+        Tally {
+            frames: !e.frames.is_empty(),
+            ambiguous: e.frames.iter().any(crate::neighbours::is_ambiguous),
+            unmatched: !e.unmatched.is_empty(),
+        }
+    }
+
     /// Unknown without frames; ambiguous when a frame has several equally
     /// good sites that no location hint singles out; partial with
     /// unexplained text.
-    fn verdict(self) -> Verdict {
+    pub(crate) fn verdict(self) -> Verdict {
         if !self.frames {
             Verdict::Unknown
         } else if self.ambiguous {

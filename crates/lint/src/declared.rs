@@ -262,7 +262,7 @@ fn package_in(dir: &Path, ext: &str) -> Package {
                 declarations(&text, &mut p.names);
                 string_constants(&text, &mut p.texts);
                 let test = path.to_string_lossy().ends_with("_test.go");
-                p.recovers |= !test && recovers_without_stack(&text);
+                p.recovers |= ext == "go" && !test && recovers_without_stack(&text);
             }
         }
     }
@@ -275,6 +275,9 @@ fn package_in(dir: &Path, ext: &str) -> Package {
 /// holds the first panic's frames): the panic's value may then end as an
 /// error's text with no place. A mention in a comment does not count.
 fn recovers_without_stack(text: &str) -> bool {
+    if !text.contains("recover()") {
+        return false;
+    }
     let lines: Vec<&str> = text.lines().collect();
     lines.iter().enumerate().any(|(i, l)| {
         let code = !l.trim_start().starts_with("//");

@@ -64,7 +64,7 @@ pub(super) fn call_arguments(text: &str, name: &str) -> Option<Vec<String>> {
 
 /// The comma-separated pieces up to the `)` that closes the list, quotes
 /// and nested brackets kept whole.
-fn split_level(text: &str) -> Option<Vec<String>> {
+pub(super) fn split_level(text: &str) -> Option<Vec<String>> {
     let mut pieces = Vec::new();
     let mut cur = String::new();
     let mut depth = 0usize;

@@ -192,7 +192,11 @@ fn made_with_its_cause(s: &Site, declared: &Declared) -> bool {
     let Some(statement) = declared.lines(&s.file_path, s.line_number, 6) else {
         return false;
     };
-    call_arguments_of(&statement).iter().skip(1).any(|a| {
+    let Some(open) = statement.find('(') else {
+        return false;
+    };
+    let args = params::split_level(&statement[open + 1..]).unwrap_or_default();
+    args.iter().skip(1).any(|a| {
         let value = a
             .trim()
             .trim_matches(['{', '}'])
@@ -202,33 +206,6 @@ fn made_with_its_cause(s: &Site, declared: &Declared) -> bool {
             .trim();
         CAUGHT_NAMES.contains(&value)
     })
-}
-
-/// The top-level arguments of the first call in `statement` (up to its
-/// closing parenthesis).
-fn call_arguments_of(statement: &str) -> Vec<String> {
-    let Some(open) = statement.find('(') else {
-        return Vec::new();
-    };
-    let (mut depth, mut quote, mut args, mut cur) = (0i32, None, Vec::new(), String::new());
-    for c in statement[open + 1..].chars() {
-        match (quote, c) {
-            (Some(q), _) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'' | '`') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') if depth == 0 => break,
-            (None, ')' | ']' | '}') => depth -= 1,
-            (None, ',') if depth == 0 => {
-                args.push(std::mem::take(&mut cur));
-                continue;
-            }
-            _ => {}
-        }
-        cur.push(c);
-    }
-    args.push(cur);
-    args
 }
 
 /// A log call in the three lines above that words what failed
