@@ -19,9 +19,11 @@ mod json;
 mod knowledge;
 mod links;
 mod neighbours;
+mod outparams;
 mod platform;
 mod reading;
 mod records;
+mod ruled_out;
 
 use decoration::{markdown_inner, single_spaced, without_colours};
 use errdex_lang::language;

@@ -3,39 +3,14 @@
 //! in code built only for Windows (Go's `_windows.go`, a `windows` or
 //! `win32` folder) did not print it, however well its template fits.
 
-use crate::{CandidateOut, Explanation, Unmatched};
+use crate::{CandidateOut, Explanation};
 
 /// Drops the candidates of `e` that only a Windows build has, when the
-/// line's header names a Unix host; a frame left with none is no layer:
-/// its text becomes unmatched, and the verdict is given again.
+/// line's header names a Unix host ([`crate::ruled_out::retain`]).
 pub(crate) fn drop_windows_only(e: &mut Explanation, unix_host: bool) {
-    if !unix_host {
-        return;
+    if unix_host {
+        crate::ruled_out::retain(e, |_, c| !windows_only(c));
     }
-    let mut changed = false;
-    for f in &mut e.frames {
-        let before = f.candidates.len();
-        f.candidates.retain(|c| !windows_only(c));
-        let gone = before - f.candidates.len();
-        f.candidate_count -= gone.min(f.candidate_count);
-        changed |= gone > 0;
-    }
-    if !changed {
-        return;
-    }
-    let (kept, empty): (Vec<_>, Vec<_>) = std::mem::take(&mut e.frames)
-        .into_iter()
-        .partition(|f| !f.candidates.is_empty());
-    e.frames = kept;
-    for f in empty {
-        e.unmatched.push(Unmatched {
-            text: f.text,
-            start: f.start,
-            end: f.end,
-        });
-    }
-    e.unmatched.sort_by_key(|u| u.start);
-    e.verdict = crate::reading::Tally::of_answer(e).verdict();
 }
 
 /// Whether a candidate's file is built only for Windows.

@@ -382,6 +382,7 @@ impl<'e> Answer<'e> for Explanation<'e> {
             stack: None,
         };
         crate::platform::drop_windows_only(&mut e, p.hints.unix_host);
+        crate::outparams::drop_unfilled(&mut e, &ex.records);
         e
     }
 

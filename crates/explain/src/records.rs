@@ -180,6 +180,8 @@ pub(crate) struct Records {
     /// Site → its record, apart from the rest: a traced line looks up its
     /// top site's record, and a dense array stays in cache.
     site_record: Vec<u32>,
+    /// The names of the functions some site is in, made when first asked.
+    functions: std::sync::OnceLock<std::collections::HashSet<Box<str>>>,
 }
 
 /// What [`Records::read`] found, before [`Records::assemble`] checks it.
@@ -188,6 +190,12 @@ pub(crate) struct RawRecords {
     json: (usize, usize),
     records: Vec<u32>,
     sites: Vec<u32>,
+}
+
+/// A function's name without its receiver, class or module
+/// (`Server.listen` → `listen`, `Foo::bar` → `bar`).
+pub(crate) fn short_name(function: &str) -> &str {
+    function.rsplit(['.', ':']).next().unwrap_or(function)
 }
 
 /// Where `inner`, a part of `outer`, starts in it.
@@ -288,6 +296,7 @@ impl Records {
         let mut bytes = a.bytes;
         bytes.extend_from_slice(&fragments);
         Records {
+            functions: Default::default(),
             json: (len, bytes.len()),
             backing: Backing::Owned(bytes),
             arena: (0, len),
@@ -364,6 +373,19 @@ impl Records {
         self.sites
             .get(site as usize)
             .map_or("", |s| self.text(s.args))
+    }
+
+    /// Whether some site is in a function named `name` (a method's name
+    /// without its receiver or class).
+    pub(crate) fn has_function(&self, name: &str) -> bool {
+        self.functions
+            .get_or_init(|| {
+                (0..self.sites.len())
+                    .filter_map(|i| self.str(self.sites[i].function))
+                    .map(|f| short_name(f).into())
+                    .collect()
+            })
+            .contains(name)
     }
 
     /// The keys of the fields site `site` sets as a structured logging
@@ -520,6 +542,7 @@ impl Records {
             return None;
         }
         Some(Records {
+            functions: Default::default(),
             backing,
             arena: (start, end),
             json: json_arena,

@@ -536,3 +536,30 @@ fn a_printer_around_nested_messages_is_a_layer() {
     let ids: Vec<&str> = e.frames.iter().map(|f| f.candidates[0].id).collect();
     assert_eq!(ids, ["printer", "invalid", "exist"], "{e:?}");
 }
+
+#[test]
+fn a_hole_an_out_parameter_fills_holds_that_functions_message() {
+    // `if (probe_limits(&why) < 0) log_warn("WARNING %s", why);` where
+    // `probe_limits` writes `*why = "open files limit is too low"`.
+    let mut printer = row("printer", "acme/srv", "WARNING %s", &["why"]);
+    printer.language = Lang::C;
+    printer.sites[0].guards = vec!["(probe_limits(&why) < 0)".into()];
+    let mut inner = row("inner", "acme/srv", "open files limit is too low", &[]);
+    inner.sites[0].function = Some("probe_limits".into());
+    let ex = Explainer::new(vec![printer, inner]);
+    // This release's wording: two layers, traced.
+    let e = ex.explain("WARNING open files limit is too low");
+    assert_eq!(e.verdict, Verdict::Traced);
+    assert_eq!(e.frames.len(), 2);
+    // Another release's wording is no message of `probe_limits`: the
+    // printer did not print it, and the line is not traced.
+    let e = ex.explain("WARNING max open files is set to 1024! raise it with ulimit -n");
+    assert!(e.frames.is_empty(), "{:?}", e.frames);
+    assert_eq!(e.verdict, Verdict::Unknown);
+    // A value handed by value is the printer's own: it stays.
+    let mut plain = row("plain", "acme/srv", "WARNING %s", &["why"]);
+    plain.sites[0].guards = vec!["(probe_limits(why) < 0)".into()];
+    let ex = Explainer::new(vec![plain]);
+    let e = ex.explain("WARNING max open files is set to 1024! raise it with ulimit -n");
+    assert_eq!(e.frames.len(), 1);
+}
