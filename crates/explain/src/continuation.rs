@@ -197,6 +197,7 @@ mod tests {
                 guards: Vec::new(),
                 fills: None,
                 fields: Vec::new(),
+                closed_holes: Vec::new(),
             }],
             presence: None,
         }

@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+mod closed;
 mod continuation;
 mod decoration;
 mod json;
@@ -675,6 +676,18 @@ impl Explainer {
 /// since a log is read a line at a time.
 fn add_site(b: &mut TemplateSetBuilder, row: &TraceRow, site: &TraceSite, payload: u32) {
     let t = language(row.language).template(&row.message_pattern, &site.args, &site.callee);
+    for t in closed::expand(t, &site.closed_holes) {
+        add_template(b, t, site, payload);
+    }
+}
+
+/// Adds one template of a site, and its lines and trimmed forms.
+fn add_template(
+    b: &mut TemplateSetBuilder,
+    t: errdex_model::Template,
+    site: &TraceSite,
+    payload: u32,
+) {
     let mut add = |t| b.add(t, payload, &site.file_path, site.line_number);
     // A message of one line and its line break (`f"… {message}\n"`) is
     // that line: a log is read a line at a time.

@@ -576,6 +576,7 @@ mod tests {
             guards: Vec::new(),
             fills: None,
             fields: Vec::new(),
+            closed_holes: Vec::new(),
         };
         vec![
             TraceRow {

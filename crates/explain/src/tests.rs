@@ -31,6 +31,7 @@ fn row(id: &str, repo: &str, pattern: &str, args: &[&str]) -> TraceRow {
             guards: Vec::new(),
             fills: None,
             fields: Vec::new(),
+            closed_holes: Vec::new(),
         }],
         presence: None,
     }

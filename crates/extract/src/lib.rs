@@ -12,6 +12,7 @@
 mod cache;
 mod callers;
 mod causes;
+mod closed;
 pub mod config;
 pub mod fetch;
 mod git;
@@ -502,6 +503,9 @@ impl Job<'_> {
         });
         attach_checks(&mut sites, &checks);
         pool.install(|| callers::attach_callers(&mut sites, &readable, &source, cache));
+        closed::attach_closed_holes(&mut sites, &readable, &source, cache, &|rel| {
+            snap.repo_path(rel)
+        });
         t("resolve");
         stats.sites = sites.len() as u64;
         stats.dynamic_sites = dynamic.len() as u64;

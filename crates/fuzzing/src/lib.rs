@@ -70,6 +70,7 @@ fn row(id: &str, pattern: &str, language: Lang, callee: &str) -> TraceRow {
             guards: Vec::new(),
             fills: None,
             fields: Vec::new(),
+            closed_holes: Vec::new(),
         }],
         presence: None,
     }

@@ -19,8 +19,9 @@ mod versions;
 pub use ids::{record_id, slugify, unique_slugs, SLUG_MAX_LEN};
 pub use paths::is_built_copy;
 pub use record::{
-    Cause, DynamicSite, ErrorType, Fill, IndexStats, Lang, RawSite, Record, RelatedError,
-    RepoDataset, RepoVersion, Severity, Site, SiteFacts, VersionRange, MAX_CHECKS, SCHEMA_VERSION,
+    Cause, ClosedHole, DynamicSite, ErrorType, Fill, IndexStats, Lang, RawSite, Record,
+    RelatedError, RepoDataset, RepoVersion, Severity, Site, SiteFacts, VersionRange, MAX_CHECKS,
+    SCHEMA_VERSION,
 };
 pub use template::{Hole, HoleKind, Segment, Template, BULLETS};
 pub use versions::{in_range, version_order};

@@ -314,6 +314,21 @@ pub struct SiteFacts {
     /// as `error`): a JSON or logfmt line it writes carries them all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<String>,
+    /// Holes whose value the code only ever sets to a few literals
+    /// (etcd's `failure.action`, a field of its package's own struct set
+    /// only in `failureType{…, action: "write"}`): the texts that hole can
+    /// print, so tracing reads the message with each in place.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub closed_holes: Vec<ClosedHole>,
+}
+
+/// A hole of a message and the only texts its value can have.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ClosedHole {
+    /// The hole's value as written in the message's call.
+    pub arg: String,
+    /// Every text the code gives it, sorted.
+    pub values: Vec<String>,
 }
 
 /// Where a piece of text goes: the function whose message prints it and

@@ -271,9 +271,9 @@ pub(crate) struct TraceFields(
 
 /// A site without its facts but its guards, fills and fields, which
 /// tracing reads of them: `[file, line, function, callee, errorType,
-/// errorClass, args, start, end, url, guards, fills, fields]` (rows
-/// written before guards have ten, before fills eleven, before fields
-/// twelve).
+/// errorClass, args, start, end, url, guards, fills, fields,
+/// closedHoles]` (rows written before guards have ten, before fills
+/// eleven, before fields twelve; a site without closed holes thirteen).
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(crate) struct TraceSite(
     String,
@@ -289,6 +289,7 @@ pub(crate) struct TraceSite(
     #[serde(default)] Vec<String>,
     #[serde(default)] Option<errdex_model::Fill>,
     #[serde(default)] Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")] Vec<errdex_model::ClosedHole>,
 );
 
 impl TraceFields {
@@ -313,6 +314,7 @@ impl TraceFields {
                         s.facts.guards.clone(),
                         s.facts.fills.clone(),
                         s.facts.fields.clone(),
+                        s.facts.closed_holes.clone(),
                     )
                 })
                 .collect(),
@@ -333,6 +335,7 @@ impl From<TraceSite> for crate::TraceSite {
             guards: t.10,
             fills: t.11,
             fields: t.12,
+            closed_holes: t.13,
         }
     }
 }
@@ -364,6 +367,8 @@ struct WholeSiteFacts {
     fills: Option<errdex_model::Fill>,
     #[serde(default)]
     fields: Vec<String>,
+    #[serde(default, rename = "closedHoles")]
+    closed_holes: Vec<errdex_model::ClosedHole>,
 }
 
 impl From<WholeSite> for crate::TraceSite {
@@ -372,6 +377,7 @@ impl From<WholeSite> for crate::TraceSite {
             guards: w.facts.guards,
             fills: w.facts.fills,
             fields: w.facts.fields,
+            closed_holes: w.facts.closed_holes,
             ..w.site
         }
     }

@@ -175,6 +175,9 @@ pub struct TraceSite {
     /// The keys of the fields a structured logging call sets.
     #[serde(default)]
     pub fields: Vec<String>,
+    /// Holes whose value is one of a few literals.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub closed_holes: Vec<errdex_model::ClosedHole>,
 }
 
 /// Which records to list.

@@ -520,3 +520,50 @@ fn explain_traces_text_json_and_summary() {
     );
     assert!(text.contains("10000 lines"), "{text}");
 }
+
+#[test]
+fn a_hole_closed_to_a_few_literals_traces_only_them() {
+    // A package whose unexported field is only ever set by literals: the
+    // message prints `write` or `dial` there, and nothing else.
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    std::fs::create_dir_all(tree.join("peer")).unwrap();
+    std::fs::write(
+        tree.join("peer/status.go"),
+        "package peer\n\ntype failure struct {\n\torigin string\n\tverb   string\n}\n\n\
+         func (p *peer) down(f failure, why string) error {\n\
+         \treturn fmt.Errorf(\"could not %s to %s (%s)\", f.verb, f.origin, why)\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tree.join("peer/send.go"),
+        "package peer\n\nfunc (p *peer) send() {\n\
+         \tp.down(failure{origin: p.name, verb: \"write\"}, \"reset\")\n\
+         \tp.down(failure{origin: p.name, verb: \"dial\"}, \"refused\")\n}\n",
+    )
+    .unwrap();
+    let db = dir.path().join("atlas.db");
+    let o = errdex(
+        &db,
+        &["index", tree.to_str().unwrap(), "--repo", "acme/peer"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let verdict = |line: &str| {
+        let o = errdex(&db, &["explain", "--json", line]);
+        let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        v["verdict"].as_str().unwrap().to_string()
+    };
+    assert_eq!(verdict("could not dial to node-2 (refused)"), "traced");
+    // Another release's wording puts other words there: not this site.
+    assert_eq!(
+        verdict("could not send out heartbeat to node-2 (late)"),
+        "unknown"
+    );
+    let o = errdex(&db, &["export", "--format", "jsonl"]);
+    let record: Value = serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    assert_valid(&schema(), &record);
+    assert_eq!(
+        record["sites"][0]["facts"]["closedHoles"],
+        serde_json::json!([{"arg": "f.verb", "values": ["dial", "write"]}])
+    );
+}

@@ -1,0 +1,67 @@
+use super::*;
+
+/// A package of two files written for these tests: a peer's status
+/// printed with the action its callers name.
+const STATUS: &str = r#"package peer
+
+type failure struct {
+	origin string
+	verb   string
+}
+
+func (p *peer) down(f failure, why string) {
+	log.Printf("could not %s to %s (%s)", f.verb, f.origin, why)
+}
+"#;
+
+const CALLERS: &str = r#"package peer
+
+func (p *peer) send() {
+	if err := p.w.Write(b); err != nil {
+		p.down(failure{origin: p.name, verb: "write"}, err.Error())
+	}
+	p.down(failure{verb: "dial", origin: p.name}, "refused")
+}
+"#;
+
+fn texts(extra: &str) -> Vec<String> {
+    vec![STATUS.to_string(), CALLERS.to_string(), extra.to_string()]
+}
+
+#[test]
+fn a_field_set_only_by_string_literals_is_closed() {
+    let sig = "func (p *peer) down(f failure, why string)";
+    assert_eq!(typed_field("f.verb", Some(sig)), Some(("failure", "verb")));
+    assert_eq!(typed_field("p.name", Some(sig)), Some(("peer", "name")));
+    // An exported field can be set anywhere; a local is no parameter.
+    assert_eq!(typed_field("f.Verb", Some(sig)), None);
+    assert_eq!(typed_field("g.verb", Some(sig)), None);
+    assert_eq!(
+        field_values(&texts(""), "failure", "verb"),
+        Some(vec!["dial".to_string(), "write".to_string()])
+    );
+    // `origin` is set from a value, not a literal.
+    assert_eq!(field_values(&texts(""), "failure", "origin"), None);
+}
+
+#[test]
+fn any_other_way_to_set_the_field_opens_it() {
+    let open = |extra: &str| field_values(&texts(extra), "failure", "verb");
+    assert_eq!(open("func f(x *failure) { x.verb = v }"), None);
+    assert_eq!(open("func f(x *failure) { set(&x.verb) }"), None);
+    assert_eq!(open(r#"var all = []failure{{verb: "read"}}"#), None);
+    assert_eq!(open(r#"var one = failure{"origin", "read"}"#), None);
+    assert_eq!(open(r#"var one = failure{origin: "x"}"#), None);
+    assert_eq!(open("var one = failure(other)"), None);
+    assert_eq!(open(r#"var one = failure{verb: name + "x"}"#), None);
+    // A comparison reads the field; it sets nothing.
+    assert_eq!(
+        open(r#"func f(x failure) bool { return x.verb == "read" }"#),
+        Some(vec!["dial".to_string(), "write".to_string()])
+    );
+    // A type the package does not declare is not closed.
+    assert_eq!(
+        field_values(&[CALLERS.to_string()], "failure", "verb"),
+        None
+    );
+}
