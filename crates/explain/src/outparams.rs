@@ -15,16 +15,18 @@ use crate::{CandidateOut, Explanation};
 /// of its own in the atlas and no frame traces the text inside the
 /// candidate's frame.
 pub(crate) fn drop_unfilled(e: &mut Explanation, records: &Records) {
-    let inner: Vec<bool> = (0..e.frames.len()).map(|k| holds_a_frame(e, k)).collect();
-    if inner.iter().all(|&held| held) {
+    // Frame k holds another when bit k is set; frames past 64 count as
+    // holding one (no line has that many layers).
+    let held: u64 = (0..e.frames.len().min(64))
+        .filter(|&k| holds_a_frame(e, k))
+        .fold(0, |bits, k| bits | 1 << k);
+    let lone = |k: usize| k < 64 && held & (1 << k) == 0;
+    if !(0..e.frames.len()).any(lone) {
         return;
     }
-    let filled = |c: &CandidateOut| {
-        c.knowledge.is_none()
-            && filled_by(records.guards(c.site), records.args(c.site))
-                .is_some_and(|f| records.has_function(f))
-    };
-    crate::ruled_out::retain(e, |k, c| inner[k] || !filled(c));
+    let filled =
+        |c: &CandidateOut| c.knowledge.is_none() && records.filled_through_out_parameter(c.site);
+    crate::ruled_out::retain(e, |k, c| !lone(k) || !filled(c));
 }
 
 /// Whether another frame of `e` lies inside frame `k`'s text.

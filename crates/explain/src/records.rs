@@ -180,8 +180,10 @@ pub(crate) struct Records {
     /// Site → its record, apart from the rest: a traced line looks up its
     /// top site's record, and a dense array stays in cache.
     site_record: Vec<u32>,
-    /// The names of the functions some site is in, made when first asked.
-    functions: std::sync::OnceLock<std::collections::HashSet<Box<str>>>,
+    /// Per site, made when first asked: whether a call in its guards
+    /// fills the value it prints through an out-parameter, in a function
+    /// some site is in ([`crate::outparams`]).
+    out_filled: std::sync::OnceLock<Vec<bool>>,
 }
 
 /// What [`Records::read`] found, before [`Records::assemble`] checks it.
@@ -296,7 +298,7 @@ impl Records {
         let mut bytes = a.bytes;
         bytes.extend_from_slice(&fragments);
         Records {
-            functions: Default::default(),
+            out_filled: Default::default(),
             json: (len, bytes.len()),
             backing: Backing::Owned(bytes),
             arena: (0, len),
@@ -375,17 +377,24 @@ impl Records {
             .map_or("", |s| self.text(s.args))
     }
 
-    /// Whether some site is in a function named `name` (a method's name
-    /// without its receiver or class).
-    pub(crate) fn has_function(&self, name: &str) -> bool {
-        self.functions
-            .get_or_init(|| {
-                (0..self.sites.len())
-                    .filter_map(|i| self.str(self.sites[i].function))
-                    .map(|f| short_name(f).into())
-                    .collect()
-            })
-            .contains(name)
+    /// Whether a call in site `site`'s guards fills the value it prints
+    /// through an out-parameter, in a function some site of the atlas is
+    /// in. Worked out for every site at the first question: explaining
+    /// asks it of every candidate of a lone frame.
+    pub(crate) fn filled_through_out_parameter(&self, site: u32) -> bool {
+        let filled = self.out_filled.get_or_init(|| {
+            let functions: std::collections::HashSet<&str> = (0..self.sites.len())
+                .filter_map(|i| self.str(self.sites[i].function))
+                .map(short_name)
+                .collect();
+            (0..self.sites.len() as u32)
+                .map(|i| {
+                    crate::outparams::filled_by(self.guards(i), self.args(i))
+                        .is_some_and(|f| functions.contains(f))
+                })
+                .collect()
+        });
+        filled.get(site as usize).copied().unwrap_or(false)
     }
 
     /// The keys of the fields site `site` sets as a structured logging
@@ -542,7 +551,7 @@ impl Records {
             return None;
         }
         Some(Records {
-            functions: Default::default(),
+            out_filled: Default::default(),
             backing,
             arena: (start, end),
             json: json_arena,
