@@ -208,3 +208,60 @@ pub(crate) fn decode_c_escapes(s: &str) -> String {
     }
     out
 }
+
+/// Whether the operator of `n` (its `operator` field) is `op`.
+pub(crate) fn operator_is(n: Node<'_>, op: &str, cx: &Cx<'_>) -> bool {
+    n.child_by_field_name("operator")
+        .is_some_and(|o| cx.text(o) == op)
+}
+
+/// What an assignment appends to a message kept under a name: the
+/// right side of `msg += "…"` (`augmented` is the grammar's kind of such
+/// an assignment), or what follows the name in `message = message +
+/// "…"` (`binary`: its kind of a binary expression).
+pub(crate) fn appended_to_message<'t>(
+    n: Node<'t>,
+    (augmented, binary): (&str, &str),
+    cx: &Cx<'_>,
+) -> Option<Node<'t>> {
+    let target = n.child_by_field_name("left")?;
+    let right = n.child_by_field_name("right")?;
+    if !crate::is_message_name(cx.text(target)) {
+        return None;
+    }
+    if n.kind() == augmented {
+        return operator_is(n, "+=", cx).then_some(right);
+    }
+    let joined = right.kind() == binary
+        && operator_is(right, "+", cx)
+        && right
+            .child_by_field_name("left")
+            .is_some_and(|l| cx.text(l) == cx.text(target));
+    joined.then(|| right.child_by_field_name("right")).flatten()
+}
+
+/// The statement after `n` in its block, comments skipped.
+pub(crate) fn next_statement(n: Node<'_>) -> Option<Node<'_>> {
+    let mut next = n.next_named_sibling();
+    while let Some(c) = next.filter(|c| c.kind().ends_with("comment")) {
+        next = c.next_named_sibling();
+    }
+    next
+}
+
+/// The value of an assignment to a name for a message (`msg = …`,
+/// `u->err = …`).
+pub(crate) fn assigned_to_message_name<'t>(n: Node<'t>, cx: &Cx<'_>) -> Option<Node<'t>> {
+    let left = n.child_by_field_name("left")?;
+    let right = n.child_by_field_name("right")?;
+    crate::is_message_name(cx.text(left)).then_some(right)
+}
+
+/// The first statement of a block, comments skipped.
+pub(crate) fn first_statement(block: Node<'_>) -> Option<Node<'_>> {
+    let mut cur = block.walk();
+    let first = block
+        .named_children(&mut cur)
+        .find(|c| !c.kind().ends_with("comment"));
+    first
+}
