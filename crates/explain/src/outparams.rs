@@ -9,6 +9,7 @@
 
 use crate::records::{short_name, Records};
 use crate::{CandidateOut, Explanation};
+use errdex_lang::is_identifier;
 
 /// Rules out each candidate of `e` whose printed value a call in its
 /// guards fills through an out-parameter, when that function has messages
@@ -103,13 +104,6 @@ fn callee_before(before: &str) -> Option<&str> {
     let callee = short_name(head[start..].trim_start_matches("->"));
     let callee = callee.rsplit("->").next().unwrap_or(callee);
     is_identifier(callee).then_some(callee)
-}
-
-fn is_identifier(s: &str) -> bool {
-    s.chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
-        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]

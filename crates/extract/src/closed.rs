@@ -9,12 +9,13 @@
 //! that package's files hold every value it gets. The field is closed when
 //! every literal of its struct names it with a string literal, no literal
 //! leaves the type out (`[]T{{…}}`) or lists values by position, no
-//! statement assigns it or takes its address, and the type is not made
-//! from another by conversion.
+//! statement assigns it (alone or among several) or takes its address,
+//! and the type is neither made from another by conversion nor generic.
 
 use crate::cache::FactsCache;
 use crate::source::Source;
 use crate::walk::Candidate;
+use errdex_lang::is_identifier;
 use errdex_model::{ClosedHole, Lang, RawSite};
 use std::collections::HashMap;
 
@@ -161,7 +162,7 @@ fn field_values(texts: &[String], ty: &str, field: &str) -> Option<Vec<String>> 
         for at in word_at(text, ty) {
             let before = text[..at].trim_end_matches('*').trim_end_matches('&');
             let after = &text[at + ty.len()..];
-            if before.ends_with([']', '.']) || after.starts_with('(') {
+            if before.ends_with([']', '.']) || after.starts_with(['(', '[']) {
                 return None;
             }
             if let Some(body) = after.strip_prefix('{') {
@@ -183,8 +184,11 @@ fn assigns(text: &str, field: &str) -> bool {
             return false;
         }
         let op = after.trim_start();
+        let line = op.split('\n').next().unwrap_or(op);
         let assigned = (op.starts_with('=') && !op.starts_with("=="))
-            || ["+=", ":=", "++", "--"].iter().any(|o| op.starts_with(o));
+            || ["+=", ":=", "++", "--"].iter().any(|o| op.starts_with(o))
+            // `a.verb, b = …`: one of several assigned at once.
+            || (op.starts_with(',') && (line.contains(" = ") || line.contains(":=")));
         let owner = text[..at].trim_end_matches(|c: char| c.is_alphanumeric() || c == '_');
         assigned || owner.ends_with('&')
     })
@@ -253,13 +257,6 @@ fn word_at<'t>(text: &'t str, name: &'t str) -> impl Iterator<Item = usize> + 't
     text.match_indices(name)
         .map(|(i, _)| i)
         .filter(move |&i| !text[..i].ends_with(word) && !text[i + name.len()..].starts_with(word))
-}
-
-fn is_identifier(s: &str) -> bool {
-    s.chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
-        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]

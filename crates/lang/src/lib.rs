@@ -418,6 +418,13 @@ pub(crate) fn is_constant_case(target: &str) -> bool {
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_')
 }
 
+/// Whether `s` is one identifier of the C family's languages (letters,
+/// digits and `_`, not starting with a digit).
+pub fn is_identifier(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
 /// Whether a stream expression names where a program writes its errors:
 /// `os.Stderr`, `sys.stderr`, `$stderr`, `STDERR`, `cmd.ErrOrStderr()`,
 /// `c.App.ErrWriter`, curl's `global->errors`, rubygems' `@errs`. A

@@ -53,6 +53,8 @@ fn any_other_way_to_set_the_field_opens_it() {
     assert_eq!(open(r#"var one = failure{"origin", "read"}"#), None);
     assert_eq!(open(r#"var one = failure{origin: "x"}"#), None);
     assert_eq!(open("var one = failure(other)"), None);
+    assert_eq!(open(r#"var one = failure[string]{verb: "read"}"#), None);
+    assert_eq!(open("func f(x *failure) { x.verb, n = v, 1 }"), None);
     assert_eq!(open(r#"var one = failure{verb: name + "x"}"#), None);
     // A comparison reads the field; it sets nothing.
     assert_eq!(

@@ -11,6 +11,7 @@
 
 use super::{one_line, push, Arg};
 use crate::formats;
+use crate::is_identifier;
 use crate::message::{Message, MsgPart};
 use crate::tree::{last_name, text_part, Cx};
 use errdex_model::{ErrorType, Severity};
@@ -247,13 +248,6 @@ fn without_style_spans(fmt: &str, values: Vec<String>) -> (String, Vec<String>) 
     // Named and explicitly indexed values pass through untouched.
     kept.extend(values.into_iter().skip(next));
     (out, kept)
-}
-
-fn is_identifier(s: &str) -> bool {
-    s.chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
-        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 #[cfg(test)]
