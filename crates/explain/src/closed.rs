@@ -21,7 +21,8 @@ pub(crate) fn expand(t: Template, closed: &[ClosedHole]) -> Vec<Template> {
 /// when no hole is closed or the texts are too many.
 fn variants(t: &Template, closed: &[ClosedHole]) -> Option<Vec<Template>> {
     let values = |seg: &Segment| match seg {
-        Segment::Hole(h) if matches!(h.kind, HoleKind::Any | HoleKind::Quoted) => closed
+        // A width or a flag (`%-10s`, `%#v`) prints the text otherwise.
+        Segment::Hole(h) if matches!(h.verb.as_str(), "%s" | "%v" | "%+v" | "%q") => closed
             .iter()
             .find(|c| Some(&c.arg) == h.arg.as_ref() && !c.values.is_empty())
             .map(|c| (c, h.kind)),
@@ -122,6 +123,15 @@ mod tests {
         );
         assert_eq!(out.len(), 4);
         assert_eq!(shown(&out[1]), "cannot dial \"b\": <reason>");
+        // A hole with a width prints the text padded: it stays open.
+        let mut padded = t.clone();
+        if let Segment::Hole(h) = &mut padded.segments[1] {
+            h.verb = "%-8s".into();
+        }
+        assert_eq!(
+            expand(padded.clone(), &[closed("op.verb", &["dial"])]),
+            vec![padded]
+        );
         // No hole of the message closed, or too many texts: as it was.
         assert_eq!(
             expand(t.clone(), &[closed("other", &["x"])]),

@@ -2,7 +2,8 @@
 //! `deactivate(failure failureType, reason string)` prints
 //! `fmt.Sprintf("failed to %s %s on %s (%s)", failure.action, …)`, and
 //! its package sets `action` only in `failureType{source: …, action:
-//! "write"}` literals: that hole prints `write`, `post`, `heartbeat`,
+//! "write"}` literals (a string constant of the package counts as its
+//! text): that hole prints `write`, `post`, `heartbeat`,
 //! `dial` or `read`, nothing else ([`errdex_model::ClosedHole`]).
 //!
 //! Go only: an unexported field can be set only in its own package, so
@@ -147,13 +148,14 @@ fn typed_field<'a>(arg: &'a str, signature: Option<&'a str>) -> Option<(&'a str,
 }
 
 /// The values the package's `texts` give field `field` of struct `ty`,
-/// sorted; `None` when they are not all string literals in keyed literals
-/// of the type (see the module's comment) or are too many.
+/// sorted; `None` when they are not all string literals or string
+/// constants in keyed literals of the type (see the module's comment) or
+/// are too many.
 fn field_values(texts: &[String], ty: &str, field: &str) -> Option<Vec<String>> {
-    let declared = format!("type {ty} struct");
-    if !texts.iter().any(|t| t.contains(&declared)) {
+    if !texts.iter().any(|t| declares_string_field(t, ty, field)) {
         return None;
     }
+    let constants = string_constants(texts);
     let mut values = Vec::new();
     for text in texts {
         if assigns(text, field) {
@@ -166,13 +168,34 @@ fn field_values(texts: &[String], ty: &str, field: &str) -> Option<Vec<String>> 
                 return None;
             }
             if let Some(body) = after.strip_prefix('{') {
-                values.push(keyed_string(body, field)?);
+                values.push(keyed_string(body, field, &constants)?);
             }
         }
     }
     values.sort_unstable();
     values.dedup();
     (!values.is_empty() && values.len() <= MOST_VALUES).then_some(values)
+}
+
+/// Whether `text` declares struct `ty` with a field `field` of type
+/// `string`. A field of a named type may print otherwise than its value
+/// (etcd's `streamType` has a `String()` that prints `"msgappv2"` as
+/// `stream MsgApp v2`), so only plain strings are closed.
+fn declares_string_field(text: &str, ty: &str, field: &str) -> bool {
+    let head = format!("type {ty} struct {{");
+    let Some(at) = text.find(&head) else {
+        return false;
+    };
+    let body = &text[at + head.len()..];
+    let body = &body[..body.find("\n}").unwrap_or(body.len())];
+    body.lines().any(|line| {
+        let line = line.split("//").next().unwrap_or(line);
+        let line = line.split('`').next().unwrap_or(line).trim();
+        let Some((names, kind)) = line.rsplit_once(char::is_whitespace) else {
+            return false;
+        };
+        kind == "string" && names.split(',').any(|n| n.trim() == field)
+    })
 }
 
 /// Whether `text` assigns field `field` of something or takes its address.
@@ -194,11 +217,11 @@ fn assigns(text: &str, field: &str) -> bool {
     })
 }
 
-/// The string literal `field: "…"` of a keyed literal whose body starts
-/// `body` (after its `{`); `None` when the literal lists values by
-/// position, leaves the field out, or gives it anything but a plain
-/// string literal.
-fn keyed_string(body: &str, field: &str) -> Option<String> {
+/// The text `field: "…"` gives in a keyed literal whose body starts
+/// `body` (after its `{`): a plain string literal, or a string constant
+/// of the package (`action: actionWrite`). `None` when the literal lists
+/// values by position, leaves the field out, or gives it anything else.
+fn keyed_string(body: &str, field: &str, constants: &Constants) -> Option<String> {
     let mut found = None;
     for element in top_level_elements(body)? {
         let element = element.trim();
@@ -212,14 +235,64 @@ fn keyed_string(body: &str, field: &str) -> Option<String> {
         }
         if key == field {
             let value = value.trim();
-            let inner = value.strip_prefix('"')?.strip_suffix('"')?;
-            if inner.contains(['"', '\\']) {
-                return None;
-            }
-            found = Some(inner.to_string());
+            found = match plain_string(value) {
+                Some(text) => Some(text),
+                None => constants.get(value)?.clone(),
+            };
+            found.as_ref()?;
         }
     }
     found
+}
+
+/// A package's string constants by name; `None` for a name declared
+/// with several values (one a build's files, `_linux.go` and
+/// `_windows.go`).
+type Constants = HashMap<String, Option<String>>;
+
+/// The string constants `texts` declare: `const name = "…"`, `const name
+/// T = "…"`, and such lines inside `const ( … )`.
+fn string_constants(texts: &[String]) -> Constants {
+    let mut out = Constants::new();
+    for text in texts {
+        let mut in_block = false;
+        for line in text.lines().map(str::trim) {
+            if in_block {
+                in_block = !line.starts_with(')');
+                add_constant(line, &mut out);
+            } else if line == "const (" {
+                in_block = true;
+            } else if let Some(decl) = line.strip_prefix("const ") {
+                add_constant(decl, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// Adds `name = "…"` or `name T = "…"` (a trailing comment allowed).
+fn add_constant(decl: &str, out: &mut Constants) {
+    let Some((names, value)) = decl.split_once('=') else {
+        return;
+    };
+    let mut words = names.split_whitespace();
+    let (Some(name), _, None) = (words.next(), words.next(), words.next()) else {
+        return;
+    };
+    let value = value.split(" //").next().unwrap_or(value).trim();
+    if let (true, Some(text)) = (is_identifier(name), plain_string(value)) {
+        let entry = out.entry(name.to_string()).or_insert(Some(text.clone()));
+        if entry.as_deref() != Some(text.as_str()) {
+            *entry = None;
+        }
+    }
+}
+
+/// The text of a plain string literal (`"write"`): no escapes, no quote
+/// inside.
+fn plain_string(value: &str) -> Option<String> {
+    let inner = value.strip_prefix('"')?.strip_suffix('"')?;
+    (!inner.contains(['"', '\\'])).then(|| inner.to_string())
 }
 
 /// The comma-separated elements of a literal's body up to its closing

@@ -67,3 +67,32 @@ fn any_other_way_to_set_the_field_opens_it() {
         None
     );
 }
+
+#[test]
+fn a_string_constant_of_the_package_counts_as_its_text() {
+    let with = |extra: &str| {
+        let mut t = texts(extra);
+        t.push(
+            "package peer\n\nconst verbRead = \"read\" // a stream's\n\nconst (\n\tverbPost kind = \"post\"\n\tcount = 3\n)\n"
+                .to_string(),
+        );
+        field_values(&t, "failure", "verb")
+    };
+    assert_eq!(
+        with("var a = failure{verb: verbRead}\nvar b = failure{verb: verbPost}"),
+        Some(
+            vec!["dial", "post", "read", "write"]
+                .into_iter()
+                .map(String::from)
+                .collect()
+        )
+    );
+    // A name that is no string constant of the package opens the field,
+    // and so does a constant two builds declare with two values.
+    assert_eq!(with("var a = failure{verb: count}"), None);
+    assert_eq!(with("var a = failure{verb: other.Verb}"), None);
+    assert_eq!(
+        with("var a = failure{verb: verbRead}\nconst verbRead = \"recv\""),
+        None
+    );
+}
