@@ -10,6 +10,7 @@
 //! bytes, not trees.
 
 use crate::cache::FactsCache;
+use crate::folder;
 use crate::walk::Candidate;
 use errdex_lang::conventions::func_head;
 use errdex_lang::FunctionHeads;
@@ -213,11 +214,6 @@ fn stops_with_error<'t>(from: &'t str, call_line: &str) -> Option<(u32, &'t str)
 fn named_like(q: &str, t: &str) -> bool {
     let (q, t) = (q.to_ascii_lowercase(), t.to_ascii_lowercase());
     q.len() >= 3 && (t.contains(&q) || q.contains(&t))
-}
-
-/// The folder of a repo-relative path.
-fn folder(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
 /// Bytes of a call's line read on each side of it: a minified file is one

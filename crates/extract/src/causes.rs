@@ -13,6 +13,7 @@
 //! parsed only when a path reaches a function they declare.
 
 use crate::cache::FactsCache;
+use crate::folder;
 use crate::source::Source;
 use crate::walk::Candidate;
 use errdex_lang::{language, CallFlow, FileFlows, FunctionFlow};
@@ -108,10 +109,6 @@ struct GoRepo<'a> {
     by_dir: HashMap<&'a str, Vec<usize>>,
     /// Module path → its folder (`""` for the root).
     modules: Vec<(String, String)>,
-}
-
-fn folder(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
 impl<'a> GoRepo<'a> {

@@ -14,6 +14,7 @@
 //! and the type is neither made from another by conversion nor generic.
 
 use crate::cache::FactsCache;
+use crate::folder;
 use crate::source::Source;
 use crate::walk::Candidate;
 use errdex_lang::is_identifier;
@@ -110,11 +111,6 @@ impl Package<'_> {
         }
         values
     }
-}
-
-/// The folder of a path (`a/b/c.go` → `a/b`).
-fn folder(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
 /// For `failure.action`, where the signature declares `failure

@@ -665,6 +665,12 @@ pub(crate) fn safe_name(name: &str, with: char) -> String {
         .collect()
 }
 
+/// The folder of a repository path (`a/b/c.go` → `a/b`; `""` at the
+/// root).
+pub(crate) fn folder(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -171,7 +171,7 @@ fn guarded_by_inner<'g>(
     if inner_tied.iter().any(|c| c.function != Some(function)) {
         return None;
     }
-    let name = function.rsplit(['.', ':']).next().unwrap_or(function);
+    let name = crate::records::short_name(function);
     let f = &e.frames[k];
     let mut calling = f.candidates[..tied_count(f)]
         .iter()

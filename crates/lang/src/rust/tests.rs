@@ -3,6 +3,15 @@
 use crate::test_support::pattern_column;
 use crate::test_support::patterns_of;
 use crate::{language_for_path, resolve_package, ExtractOptions};
+use errdex_model::RawSite;
+
+/// Each site's pattern and severity, in order.
+fn patterns_and_levels(sites: &[RawSite]) -> Vec<(&str, &str)> {
+    sites
+        .iter()
+        .map(|s| (s.message_pattern.as_str(), s.severity.as_str()))
+        .collect()
+}
 
 #[test]
 fn a_format_handed_to_any_function_of_an_error_type_is_its_message() {
@@ -132,10 +141,7 @@ fn f(n: u32) {
         ..Default::default()
     };
     let (sites, _) = resolve_package(vec![rs.extract("src/lib.rs", src, &all)]);
-    let got: Vec<(&str, &str)> = sites
-        .iter()
-        .map(|s| (s.message_pattern.as_str(), s.severity.as_str()))
-        .collect();
+    let got = patterns_and_levels(&sites);
     assert_eq!(
         got,
         vec![
@@ -176,10 +182,7 @@ fn f(ctx: &Ctx, path: &str) {
     let mut files = vec![def, uses];
     crate::apply_wrappers(&mut files, false);
     let (sites, _) = resolve_package(files);
-    let got: Vec<(&str, &str)> = sites
-        .iter()
-        .map(|s| (s.message_pattern.as_str(), s.severity.as_str()))
-        .collect();
+    let got = patterns_and_levels(&sites);
     assert_eq!(
         got,
         vec![("cannot open %v", "error"), ("disk %v is slow", "warning")]
