@@ -17,6 +17,7 @@ use std::sync::Arc;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 pub mod gate;
+mod threads;
 
 /// What can stop the server.
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +30,9 @@ pub enum Error {
     /// SDK's error is large and rare).
     #[error("MCP handshake: {0}")]
     Handshake(#[from] Box<rmcp::service::ServerInitializeError>),
+    /// A thread the session runs on could not start.
+    #[error("starting the MCP server's threads: {0}; the host may be at its thread limit")]
+    Threads(#[source] std::io::Error),
     /// The session ended abnormally.
     #[error("MCP session: {0}")]
     Session(#[from] tokio::task::JoinError),
@@ -40,6 +44,9 @@ pub enum Error {
 pub struct ErrdexMcp {
     atlas: Arc<Atlas>,
     base_url: String,
+    /// Where tool calls run; without them a call runs on the caller's
+    /// thread.
+    workers: Option<Arc<threads::Workers>>,
 }
 
 fn schema(properties: Value, required: &[&str]) -> Arc<Map<String, Value>> {
@@ -107,6 +114,7 @@ impl ErrdexMcp {
         ErrdexMcp {
             atlas: Arc::new(Atlas::new(store)),
             base_url: base_url.trim_end_matches('/').to_string(),
+            workers: None,
         }
     }
 
@@ -223,12 +231,16 @@ impl ServerHandler for ErrdexMcp {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let args = request.arguments.unwrap_or_default();
-        let this = self.clone();
         let name = request.name.to_string();
+        let Some(workers) = &self.workers else {
+            return self.call(&name, &args);
+        };
         // Store and trace work is blocking.
-        tokio::task::spawn_blocking(move || this.call(&name, &args))
+        let this = self.clone();
+        workers
+            .run(move || this.call(&name, &args))
             .await
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?
+            .map_err(|e| ErrorData::internal_error(format!("{e:?}"), None))?
     }
 }
 
@@ -242,17 +254,32 @@ fn internal(e: errdex_atlas::Error) -> ErrorData {
 /// Serves MCP on stdin/stdout until the client closes the connection.
 /// Every line of the client's passes [`gate::judge`] first; the SDK
 /// serves the rest over an in-memory pipe.
-pub fn serve_stdio(server: ErrdexMcp) -> Result<(), Error> {
+pub fn serve_stdio(mut server: ErrdexMcp) -> Result<(), Error> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(Error::Runtime)?;
-    rt.block_on(async move {
+    server.workers = Some(Arc::new(
+        threads::Workers::start(TOOL_WORKERS).map_err(Error::Threads)?,
+    ));
+    let (client_in, stdin_end) = tokio::io::duplex(1 << 16);
+    let (stdout_end, client_out) = tokio::io::duplex(1 << 16);
+    let handle = rt.handle().clone();
+    threads::start("mcp-stdin", move || {
+        threads::pump_in(&handle, std::io::stdin().lock(), stdin_end)
+    })
+    .map_err(Error::Threads)?;
+    let handle = rt.handle().clone();
+    let writer = threads::start("mcp-stdout", move || {
+        threads::pump_out(&handle, client_out, std::io::stdout().lock())
+    })
+    .map_err(Error::Threads)?;
+    let session = rt.block_on(async move {
         let (gate_end, sdk_end) = tokio::io::duplex(1 << 16);
         let (from_sdk, to_sdk) = tokio::io::split(gate_end);
-        let stdout = Arc::new(tokio::sync::Mutex::new(tokio::io::stdout()));
-        tokio::spawn(relay_answers(from_sdk, stdout.clone()));
-        tokio::spawn(relay_requests(tokio::io::stdin(), to_sdk, stdout));
+        let stdout = Arc::new(tokio::sync::Mutex::new(stdout_end));
+        let answers = tokio::spawn(relay_answers(from_sdk, stdout.clone()));
+        tokio::spawn(relay_requests(client_in, to_sdk, stdout));
         let service = match server.serve(tokio::io::split(sdk_end)).await {
             Ok(service) => service,
             // The client left before a session opened: nothing failed.
@@ -260,9 +287,20 @@ pub fn serve_stdio(server: ErrdexMcp) -> Result<(), Error> {
             Err(e) => return Err(Box::new(e).into()),
         };
         service.waiting().await?;
+        // The SDK's last answers are on their way to the client; the
+        // bound keeps a stuck pipe from holding the exit.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), answers).await;
         Ok(())
-    })
+    });
+    // Dropping the runtime drops the relays and with them the stdout
+    // pipe's writer: the writer thread then has every answer written.
+    drop(rt);
+    let _ = writer.join();
+    session
 }
+
+/// Tool calls that may run at once: an agent may ask several in parallel.
+const TOOL_WORKERS: usize = 2;
 
 type Shared<W> = Arc<tokio::sync::Mutex<W>>;
 
