@@ -21,6 +21,7 @@ mod history;
 mod parse;
 pub mod snapshot;
 mod source;
+mod staged;
 mod walk;
 
 use config::Config;
@@ -375,6 +376,13 @@ impl Job<'_> {
             .expect("a thread pool can be built");
         // Largest files first, so no thread is left parsing a big file alone
         // at the end.
+        // A work tree's unchanged files are known by the index's ids: their
+        // cached facts need no read.
+        if matches!(source, Source::Dir(_)) {
+            if let Some(staged) = staged::StagedIds::open(&snap) {
+                pool.install(|| staged.fill(&snap.root, &walked.files));
+            }
+        }
         let mut order: Vec<&walk::Candidate> = walked.files.iter().collect();
         order.sort_by(|a, b| b.size.cmp(&a.size).then_with(|| a.rel.cmp(&b.rel)));
         let parsed: Vec<Parsed> = pool.install(|| {
