@@ -39,83 +39,12 @@ struct GoFile<'a> {
     blob: Option<&'a gix::ObjectId>,
     cache: Option<&'a FactsCache>,
     text: OnceLock<String>,
-    outline: OnceLock<Outline>,
     flows: OnceLock<FileFlows>,
-}
-
-/// What the walk asks of most files it passes: cached, so that a
-/// re-index does not read them.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-struct Outline {
-    /// The imports, by local name.
-    imports: Vec<(String, String)>,
-    /// Every name written as ` name(` (sorted): the functions the file
-    /// declares are among them (`func name(`, `func (r T) name(`).
-    called: Vec<String>,
-    /// The names that start a line, or follow `const` or `var` there,
-    /// with those listed beside them (sorted): the constants and variables
-    /// the file declares are among them.
-    leading: Vec<String>,
-}
-
-impl Outline {
-    fn of(text: &str) -> Outline {
-        let mut called: Vec<String> = text
-            .match_indices('(')
-            .filter_map(|(at, _)| {
-                let head = &text[..at];
-                let name = head.trim_end_matches(|c: char| c.is_alphanumeric() || c == '_');
-                (name.ends_with(' ') && name.len() < head.len())
-                    .then(|| head[name.len()..].to_string())
-            })
-            .collect();
-        called.sort_unstable();
-        called.dedup();
-        let mut leading: Vec<String> = text.lines().flat_map(leading_names).collect();
-        leading.sort_unstable();
-        leading.dedup();
-        Outline {
-            imports: imports(text),
-            called,
-            leading,
-        }
-    }
-
-    /// Whether the file may declare a constant or variable `name`.
-    fn may_declare(&self, name: &str) -> bool {
-        self.leading
-            .binary_search_by(|n| n.as_str().cmp(name))
-            .is_ok()
-    }
-
-    /// Whether ` name(` is written in the file.
-    fn calls_or_declares(&self, name: &str) -> bool {
-        self.called
-            .binary_search_by(|n| n.as_str().cmp(name))
-            .is_ok()
-    }
 }
 
 impl GoFile<'_> {
     fn text(&self) -> &str {
         self.text.get_or_init(|| self.source.text(self.root_rel))
-    }
-
-    fn outline(&self) -> &Outline {
-        self.outline.get_or_init(|| {
-            let key = self
-                .cache
-                .zip(self.blob)
-                .map(|(c, b)| (c, c.key("go-outline", self.rel, b.as_bytes(), "")));
-            if let Some(hit) = key.as_ref().and_then(|(c, k)| c.get(k)) {
-                return hit;
-            }
-            let outline = Outline::of(self.text());
-            if let Some((c, k)) = key {
-                c.put(k, &outline);
-            }
-            outline
-        })
     }
 
     fn flows(&self) -> &FileFlows {
@@ -198,7 +127,6 @@ impl<'a> GoRepo<'a> {
                 blob: c.content_id(),
                 cache,
                 text: OnceLock::new(),
-                outline: OnceLock::new(),
                 flows: OnceLock::new(),
             })
             .collect();
@@ -243,10 +171,11 @@ impl<'a> GoRepo<'a> {
 
     /// The file of folder `dir` that declares `key`, and its flow.
     fn find(&self, dir: &str, key: &FnKey) -> Option<(usize, &FunctionFlow)> {
+        let needle = format!(" {}(", key.name);
         self.by_dir.get(dir)?.iter().find_map(|&i| {
             let f = &self.files[i];
-            f.outline()
-                .calls_or_declares(&key.name)
+            f.text()
+                .contains(&needle)
                 .then(|| f.function(key).map(|flow| (i, flow)))
                 .flatten()
         })
@@ -256,7 +185,7 @@ impl<'a> GoRepo<'a> {
     fn constant(&self, dir: &str, name: &str) -> Option<(usize, String)> {
         self.by_dir.get(dir)?.iter().find_map(|&i| {
             let f = &self.files[i];
-            if !f.outline().may_declare(name) {
+            if !f.text().contains(name) {
                 return None;
             }
             let (_, expr) = f.flows().constants.iter().find(|(n, _)| n == name)?;
@@ -620,13 +549,7 @@ impl Graph<'_, '_> {
                 key(within.receiver.as_ref(), name),
             )),
             [pkg, name] => {
-                let import = file
-                    .outline()
-                    .imports
-                    .iter()
-                    .find(|(l, _)| l == pkg)?
-                    .1
-                    .clone();
+                let import = imports(file.text()).into_iter().find(|(l, _)| l == pkg)?.1;
                 if is_standard(&import) {
                     Some(Target::Std(format!("{import}.{name}")))
                 } else {
@@ -679,13 +602,7 @@ impl Graph<'_, '_> {
         let flow = file.function(&frame.key);
         let lookup = |name: &str| -> Option<String> {
             if let Some((pkg, constant)) = name.split_once('.') {
-                let import = file
-                    .outline()
-                    .imports
-                    .iter()
-                    .find(|(l, _)| l == pkg)?
-                    .1
-                    .clone();
+                let import = imports(file.text()).into_iter().find(|(l, _)| l == pkg)?.1;
                 let dir = self.repo.dir_of(&import)?;
                 return self.constant_value(&dir, constant, depth);
             }
@@ -747,32 +664,6 @@ fn receiver_name(signature: &str) -> Option<String> {
 }
 
 /// A Go file's imports (local name → path), read from its text.
-/// The names a line's declaration list starts with: `X, Y = …`,
-/// `const X T = …`, `var (X = …`.
-fn leading_names(line: &str) -> Vec<String> {
-    let mut rest = line.trim_start();
-    for keyword in ["const ", "var "] {
-        if let Some(r) = rest.strip_prefix(keyword) {
-            rest = r;
-        }
-    }
-    let mut out = Vec::new();
-    for part in rest.trim_start_matches(['(', ' ', '\t']).split(',') {
-        let part = part.trim_start();
-        let end = part
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(part.len());
-        if end == 0 {
-            break;
-        }
-        out.push(part[..end].to_string());
-        if end < part.trim_end().len() {
-            break;
-        }
-    }
-    out
-}
-
 fn imports(text: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut in_block = false;
@@ -813,35 +704,6 @@ fn imports(text: &str) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_outline_answers_what_the_text_would() {
-        let text = "package x\n\nimport (\n\t\"net\"\n)\n\nconst Port = 3986\n\nconst (\n\tA, B = \"a\", \"b\"\n\tC Kind = iota\n\tD\n)\n\nvar (host = \"h\")\n\nfunc (s *S) serve(p int) error {\n\treturn listen(net.JoinHostPort(host, itoa(p)))\n}\n\nfunc listen(a string) error { return nil }\n";
-        let o = Outline::of(text);
-        assert_eq!(o.imports, imports(text));
-        // ` name(` exactly where the text has it.
-        for name in [
-            "serve",
-            "listen",
-            "itoa",
-            "JoinHostPort",
-            "error",
-            "S",
-            "net",
-            "x",
-        ] {
-            assert_eq!(
-                o.calls_or_declares(name),
-                text.contains(&format!(" {name}(")),
-                "{name}"
-            );
-        }
-        // Every declared constant and variable, whatever its form.
-        for name in ["Port", "A", "B", "C", "D", "host"] {
-            assert!(o.may_declare(name), "{name}");
-        }
-        assert!(!o.may_declare("Kind") && !o.may_declare("iota") && !o.may_declare("h"));
-    }
 
     #[test]
     fn imports_and_receivers_are_read_from_text() {
