@@ -17,6 +17,7 @@ use std::sync::Arc;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 pub mod gate;
+pub mod lines;
 mod threads;
 
 /// What can stop the server.
@@ -280,7 +281,9 @@ pub fn serve_stdio(mut server: ErrdexMcp) -> Result<(), Error> {
         let stdout = Arc::new(tokio::sync::Mutex::new(stdout_end));
         let answers = tokio::spawn(relay_answers(from_sdk, stdout.clone()));
         tokio::spawn(relay_requests(client_in, to_sdk, stdout));
-        let service = match server.serve(tokio::io::split(sdk_end)).await {
+        let (from_gate, to_gate) = tokio::io::split(sdk_end);
+        let transport = lines::line_transport::<rmcp::RoleServer, _, _>(from_gate, to_gate);
+        let service = match server.serve(transport).await {
             Ok(service) => service,
             // The client left before a session opened: nothing failed.
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
@@ -304,11 +307,15 @@ const TOOL_WORKERS: usize = 2;
 
 type Shared<W> = Arc<tokio::sync::Mutex<W>>;
 
-/// Writes one line to the client.
+/// Writes one line to the client, newline included, in one write: a
+/// client that reads a line in two pieces may lose the first (see
+/// [`lines`]).
 async fn send<W: AsyncWrite + Unpin>(out: &Shared<W>, line: &str) -> std::io::Result<()> {
+    let mut whole = Vec::with_capacity(line.len() + 1);
+    whole.extend_from_slice(line.as_bytes());
+    whole.push(b'\n');
     let mut out = out.lock().await;
-    out.write_all(line.as_bytes()).await?;
-    out.write_all(b"\n").await?;
+    out.write_all(&whole).await?;
     out.flush().await
 }
 
@@ -325,10 +332,8 @@ where
     while let Some(line) = read_line(&mut input, gate::MAX_MESSAGE).await? {
         match gate::judge(&line, &mut phase) {
             gate::Verdict::Pass(lines) => {
-                for l in lines {
-                    sdk.write_all(l.as_bytes()).await?;
-                    sdk.write_all(b"\n").await?;
-                }
+                let whole: String = lines.iter().map(|l| format!("{l}\n")).collect();
+                sdk.write_all(whole.as_bytes()).await?;
                 sdk.flush().await?;
             }
             gate::Verdict::Answer(v) => send(&out, &v.to_string()).await?,

@@ -4,8 +4,8 @@
 
 use super::*;
 use rmcp::model::CallToolRequestParams;
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::ServiceExt;
+use std::process::Stdio;
 
 fn text_of(r: &rmcp::model::CallToolResult) -> String {
     r.content
@@ -15,12 +15,19 @@ fn text_of(r: &rmcp::model::CallToolResult) -> String {
 }
 
 async fn exercise(args: Vec<String>) {
-    let transport = TokioChildProcess::new(
-        tokio::process::Command::new(env!("CARGO_BIN_EXE_errdex")).configure(|c| {
-            c.args(&args).env_remove("ERRDEX_DB");
-        }),
-    )
-    .unwrap();
+    // rmcp's child-process transport reads lines with a buffer each read
+    // empties, and loses half a line when another event comes between
+    // its pieces (`errdex_mcp::lines`): the client reads as the server does.
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_errdex"))
+        .args(&args)
+        .env_remove("ERRDEX_DB")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let (stdin, stdout) = (child.stdin.take().unwrap(), child.stdout.take().unwrap());
+    let transport = errdex_mcp::lines::line_transport::<rmcp::RoleClient, _, _>(stdout, stdin);
     let client = ().serve(transport).await.expect("handshake");
     let info = client.peer_info().expect("server info");
     assert_eq!(info.server_info.name, "errdex");
@@ -85,6 +92,12 @@ async fn exercise(args: Vec<String>) {
     let missing = call("get_error", serde_json::json!({"id": "0000000000000000"})).await;
     assert_eq!(missing.is_error, Some(true));
     client.cancel().await.unwrap();
+    // The server leaves with its client.
+    let status = tokio::time::timeout(std::time::Duration::from_secs(30), child.wait())
+        .await
+        .expect("the server exits when its client leaves")
+        .unwrap();
+    assert!(status.success(), "{status}");
 }
 
 #[test]
