@@ -157,7 +157,10 @@ impl Atlas {
                 return Ok(e.clone());
             }
         }
-        let e = Arc::new(Explainer::new(self.store.trace_rows(None)?));
+        let e = Arc::new(
+            Explainer::new(self.store.trace_rows(None)?)
+                .with_raises(self.store.dynamic_sites(None)?),
+        );
         *slot = Some((version, e.clone()));
         Ok(e)
     }
@@ -197,7 +200,11 @@ impl Atlas {
             for frame in &ex.explain(line).frames {
                 // A runtime's text (the knowledge base) is no record of
                 // the atlas: search answers with records only.
-                for c in frame.candidates.iter().filter(|c| c.knowledge.is_none()) {
+                for c in frame
+                    .candidates
+                    .iter()
+                    .filter(|c| c.knowledge.is_none() && !c.built_at_run_time)
+                {
                     if repo.is_none_or(|r| r == c.repo) {
                         hits.push(Hit::traced(c));
                     }

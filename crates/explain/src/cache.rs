@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8] = b"errdex trace cache\n";
 /// Bumped whenever the layout below changes.
-const FORMAT: u32 = 15;
+const FORMAT: u32 = 16;
 
 /// The cache file of the database at `db`: beside it, named after it.
 pub fn path_for(db: &Path) -> PathBuf {
@@ -46,7 +46,7 @@ pub fn load(store: &dyn Store, repo: Option<&str>, cache: Option<&Path>) -> Resu
             return Ok(ex);
         }
     }
-    let ex = Explainer::new(store.trace_rows(repo)?);
+    let ex = Explainer::new(store.trace_rows(repo)?).with_raises(store.dynamic_sites(repo)?);
     if let (Some(path), Some(key)) = (cache, &key) {
         if ex.records() > 0 {
             write(path, key, &ex);
@@ -160,6 +160,7 @@ impl Explainer {
         let mut e = Encoder::new();
         self.records.encode(&mut e);
         self.set.encode(&mut e);
+        self.raises.encode(&mut e);
         e.finish()
     }
 
@@ -176,6 +177,7 @@ impl Explainer {
         let mut d = Decoder::new(file.get(start..end)?);
         let raw = Records::read(&mut d, file)?;
         let set = TemplateSet::decode(&mut d)?;
+        let raises = crate::raised::Raises::decode(&mut d)?;
         if !d.is_empty() {
             return None;
         }
@@ -183,7 +185,7 @@ impl Explainer {
         let payloads_ok = set
             .max_payload()
             .is_none_or(|p| (p as usize) < records.sites());
-        payloads_ok.then(|| Explainer::assemble(records, set))
+        payloads_ok.then(|| Explainer::assemble(records, set, raises))
     }
 }
 

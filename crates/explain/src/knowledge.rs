@@ -127,6 +127,7 @@ impl KnowledgeSet {
             first_seen: None,
             last_seen: None,
             removed_in: None,
+            built_at_run_time: false,
             site: payload,
         })
     }

@@ -22,6 +22,7 @@ mod links;
 mod neighbours;
 mod outparams;
 mod platform;
+mod raised;
 mod reading;
 mod records;
 mod ruled_out;
@@ -126,6 +127,11 @@ pub struct CandidateOut<'a> {
     /// The version it was removed in, when the newest no longer prints it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub removed_in: Option<&'a str>,
+    /// A place a stack trace names as where its exception was raised,
+    /// whose message the code builds at run time: no record (`id` and
+    /// `slug` are empty), and `messagePattern` is the statement.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub built_at_run_time: bool,
     /// The site's number across the atlas ([`Explainer::site`]).
     #[serde(skip)]
     pub(crate) site: u32,
@@ -201,6 +207,8 @@ pub struct Explainer {
     marker_heads: Vec<&'static str>,
     /// The last bytes (spaces aside) of those markers, for a first check.
     marker_ends: [bool; 256],
+    /// The sites that raise a class with a message built at run time.
+    raises: raised::Raises,
 }
 
 impl Explainer {
@@ -229,10 +237,18 @@ impl Explainer {
         for (outer, arg, inner) in links::links(&rows) {
             b.link(outer, &arg, inner);
         }
-        Explainer::assemble(Records::new(&rows), b.build())
+        Explainer::assemble(Records::new(&rows), b.build(), raised::Raises::default())
     }
 
-    fn assemble(records: Records, set: TemplateSet) -> Explainer {
+    /// The explainer with the atlas' sites whose message has no literal
+    /// text (the store's dynamic sites): an exception a stack trace says
+    /// one of them raised is placed there.
+    pub fn with_raises(mut self, sites: Vec<(String, errdex_model::DynamicSite)>) -> Explainer {
+        self.raises = raised::Raises::new(sites);
+        self
+    }
+
+    fn assemble(records: Records, set: TemplateSet, raises: raised::Raises) -> Explainer {
         let marker_heads: Vec<&'static str> = prefix::level_markers()
             .filter(|m| set.starts_a_template(m))
             .collect();
@@ -247,6 +263,7 @@ impl Explainer {
             set,
             marker_heads,
             marker_ends,
+            raises,
         }
     }
 
@@ -288,7 +305,7 @@ impl Explainer {
     /// frame whose best sites tie is settled by the sites nearby lines
     /// traced to and the places nearby stack traces name (`neighbours`,
     /// from `stack`, the lines' [`stack::read`]), with the sites' guards.
-    pub fn read_across_lines(&self, explained: &mut [Explanation], stack: &[StackLine]) {
+    pub fn read_across_lines<'a>(&'a self, explained: &mut [Explanation<'a>], stack: &[StackLine]) {
         continuation::continue_messages(explained);
         let notes = neighbours::SiteNotes {
             guards: &|site| self.records.guards(site),
@@ -296,6 +313,7 @@ impl Explainer {
             fields: &|site| self.records.fields(site),
         };
         neighbours::settle_ties_with(explained, stack, &notes);
+        self.raises.locate(explained, stack);
     }
 
     /// Explains one line as [`stack::read`] read it. Terminal colour
@@ -665,6 +683,7 @@ impl Explainer {
             first_seen: row.presence().map(|p| p.first_seen()),
             last_seen: row.presence().map(|p| p.last_seen()),
             removed_in: row.presence().and_then(|p| p.removed_in()),
+            built_at_run_time: false,
             site: c.payload,
         }
     }

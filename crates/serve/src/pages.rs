@@ -364,7 +364,11 @@ pub(crate) async fn search(
                             code { (f.text) }
                             @for c in f.candidates.iter().take(3) {
                                 br;
-                                a href=(format!("/{}/{}/", c.repo, c.slug)) { (c.message_pattern) }
+                                @if c.built_at_run_time {
+                                    code { (c.message_pattern) } " (raised here; its message is built at run time)"
+                                } @else {
+                                    a href=(format!("/{}/{}/", c.repo, c.slug)) { (c.message_pattern) }
+                                }
                                 span.mut { " · " (c.file_path) ":" (c.line_number) }
                             }
                         }

@@ -22,6 +22,7 @@ pub(crate) fn cand(file: &'static str, line: u32, function: &'static str) -> Can
         first_seen: None,
         last_seen: None,
         removed_in: None,
+        built_at_run_time: false,
         site: u32::MAX,
     }
 }

@@ -53,6 +53,17 @@ pub(super) fn print_human(out: &mut dyn Write, e: &Explanation, m: Mark) -> std:
                 push_knowledge(&mut s, c, k, message);
                 continue;
             }
+            if c.built_at_run_time {
+                s.push_str(&format!(
+                    "     * {}:{}{}  [{}] {}\n       raised here, as the stack trace says; the code builds this message at run time\n",
+                    c.file_path,
+                    c.line_number,
+                    c.function.map(|f| format!(" in {f}")).unwrap_or_default(),
+                    c.repo,
+                    c.message_pattern
+                ));
+                continue;
+            }
             s.push_str(&format!(
                 "     {} {}:{}{}  [{}] {}\n",
                 if c.hinted { "*" } else { "→" },
