@@ -81,7 +81,9 @@ impl Raises {
                 continue;
             };
             if let Some(r) = self.at(file, line, class) {
-                raised_at(e, s, r);
+                if !is_a_causes_text(message_of(&e.input, s).0) {
+                    raised_at(e, s, r);
+                }
             }
         }
     }
@@ -117,12 +119,35 @@ impl Raises {
     }
 }
 
-/// `e`'s message, as `s` places it, is the layer raise `r` makes.
-fn raised_at<'a>(e: &mut Explanation<'a>, s: &StackLine, r: &'a Raise) {
-    let line = e.input.as_str();
+/// The message of `line` as `s` places it, and where it starts.
+fn message_of<'l>(line: &'l str, s: &StackLine) -> (&'l str, usize) {
     let start = s.start.min(line.len());
     let end = s.end.map_or(line.len(), |x| x.clamp(start, line.len()));
-    let text = line[start..end].trim_end();
+    (line[start..end].trim_end(), start)
+}
+
+/// Whether a message is another exception's text: a JVM exception made
+/// from its cause alone (`new SerializationException(ex)`) takes the
+/// cause's `toString()`, `java.io.StreamCorruptedException: invalid stream
+/// header`, which its raise does not build and the `Caused by:` lines
+/// trace.
+fn is_a_causes_text(message: &str) -> bool {
+    let head = message.split([':', ' ']).next().unwrap_or("");
+    let mut parts = head.split('.');
+    let class = parts.next_back().unwrap_or("");
+    let packages: Vec<&str> = parts.collect();
+    !packages.is_empty()
+        && class.starts_with(|c: char| c.is_ascii_uppercase())
+        && packages.iter().chain([&class]).all(|p| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+        })
+}
+
+/// `e`'s message, as `s` places it, is the layer raise `r` makes.
+fn raised_at<'a>(e: &mut Explanation<'a>, s: &StackLine, r: &'a Raise) {
+    let (text, start) = message_of(&e.input, s);
     let end = start + text.len();
     e.frames.push(FrameOut {
         text: text.to_string(),
@@ -263,6 +288,8 @@ mod tests {
             "Traceback (most recent call last):\n  File \"/venv/lib/python3.11/site-packages/myflask/templating.py\", line 99, in f\n    x()\njinja2.exceptions.TemplateNotFound: missing.html",
             // No stack trace: no place.
             "jinja2.exceptions.TemplateNotFound: missing.html",
+            // An exception made from its cause alone: the cause's text.
+            "java.lang.IllegalStateException: java.io.IOException: disk full\n\tat p.Queue.put(Queue.java:4)",
         ] {
             assert_eq!(placed(trace), vec![(Verdict::Unknown, None)], "{trace}");
         }
