@@ -466,14 +466,7 @@ impl Explainer {
         if s.role != Role::Message {
             return None;
         }
-        // Where the message starts: after the class when the trace shows
-        // it; when that was a guess, the whole line is tried first, since
-        // the class-like head may be part of the message.
-        let start = s.start.min(line.len());
-        // Where it ends: PHP's ` in /path/F.php:12` after it is a location.
-        // Text after the message (Ruby's ` (ArgumentError)`) is not traced.
-        let end = s.end.map_or(line.len(), |e| e.clamp(start, line.len()));
-        let end = unpadded_end(line, start, end);
+        let (start, end) = message_span(line, s);
         // A certain start is not second-guessed: `ValueError: too many
         // values to unpack` is Python's own text, not a `raise ValueError`.
         let first = if s.certain { start } else { 0 };
@@ -774,6 +767,19 @@ fn add_hints(p: &mut prefix::Prepared<'_>, hints: &Hints) {
 /// Where `line[start..end]` ends without its trailing blanks: they are
 /// padding (Symfony Console pads its blocks to their width), never a
 /// message's last bytes.
+/// Where the stack reader `s` places `line`'s message. It starts after
+/// the class when the trace shows it (when that was a guess, the caller
+/// tries the whole line first, since the class-like head may be part of
+/// the message). It ends where a location follows it (PHP's ` in
+/// /path/F.php:12`) or other text (Ruby's ` (ArgumentError)`), padding
+/// left out.
+#[inline]
+pub(crate) fn message_span(line: &str, s: &StackLine) -> (usize, usize) {
+    let start = s.start.min(line.len());
+    let end = s.end.map_or(line.len(), |e| e.clamp(start, line.len()));
+    (start, unpadded_end(line, start, end))
+}
+
 fn unpadded_end(line: &str, start: usize, end: usize) -> usize {
     start + line[start..end].trim_end_matches([' ', '\t']).len()
 }

@@ -5,7 +5,7 @@
 //! (the innermost frame) and the class. The atlas' site at that place
 //! that raises that class with a run-time message is the layer.
 
-use crate::{CandidateOut, Explanation, FrameOut, Verdict};
+use crate::{message_span, CandidateOut, Explanation, FrameOut, Verdict};
 use errdex_match::codec::{Decoder, Encoder};
 use errdex_match::stack::{Role, StackLine};
 use errdex_model::DynamicSite;
@@ -81,7 +81,8 @@ impl Raises {
                 continue;
             };
             if let Some(r) = self.at(file, line, class) {
-                if !is_a_causes_text(message_of(&e.input, s).0) {
+                let (start, end) = message_span(&e.input, s);
+                if !is_a_causes_text(&e.input[start..end]) {
                     raised_at(e, s, r);
                 }
             }
@@ -119,13 +120,6 @@ impl Raises {
     }
 }
 
-/// The message of `line` as `s` places it, and where it starts.
-fn message_of<'l>(line: &'l str, s: &StackLine) -> (&'l str, usize) {
-    let start = s.start.min(line.len());
-    let end = s.end.map_or(line.len(), |x| x.clamp(start, line.len()));
-    (line[start..end].trim_end(), start)
-}
-
 /// Whether a message is another exception's text: a JVM exception made
 /// from its cause alone (`new SerializationException(ex)`) takes the
 /// cause's `toString()`, `java.io.StreamCorruptedException: invalid stream
@@ -147,8 +141,8 @@ fn is_a_causes_text(message: &str) -> bool {
 
 /// `e`'s message, as `s` places it, is the layer raise `r` makes.
 fn raised_at<'a>(e: &mut Explanation<'a>, s: &StackLine, r: &'a Raise) {
-    let (text, start) = message_of(&e.input, s);
-    let end = start + text.len();
+    let (start, end) = message_span(&e.input, s);
+    let text = &e.input[start..end];
     e.frames.push(FrameOut {
         text: text.to_string(),
         start,

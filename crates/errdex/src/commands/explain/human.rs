@@ -53,17 +53,6 @@ pub(super) fn print_human(out: &mut dyn Write, e: &Explanation, m: Mark) -> std:
                 push_knowledge(&mut s, c, k, message);
                 continue;
             }
-            if c.built_at_run_time {
-                s.push_str(&format!(
-                    "     * {}:{}{}  [{}] {}\n       raised here, as the stack trace says; the code builds this message at run time\n",
-                    c.file_path,
-                    c.line_number,
-                    c.function.map(|f| format!(" in {f}")).unwrap_or_default(),
-                    c.repo,
-                    c.message_pattern
-                ));
-                continue;
-            }
             s.push_str(&format!(
                 "     {} {}:{}{}  [{}] {}\n",
                 if c.hinted { "*" } else { "→" },
@@ -73,6 +62,9 @@ pub(super) fn print_human(out: &mut dyn Write, e: &Explanation, m: Mark) -> std:
                 c.repo,
                 c.message_pattern
             ));
+            if c.built_at_run_time {
+                s.push_str("       raised here, as the stack trace says; the code builds this message at run time\n");
+            }
             if let Some(u) = &c.github_url {
                 s.push_str(&format!("       {u}\n"));
             }
