@@ -116,6 +116,7 @@ pub(crate) fn settle_ties_with<'g>(
         .collect();
     // (line, frame) → the index of the candidate that wins.
     let mut settled: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut narrowed: Vec<((usize, usize), Vec<usize>)> = Vec::new();
     let places = Places::of(explained, stack);
     for &(i, k) in &tied {
         let f = &explained[i].frames[k];
@@ -126,8 +127,11 @@ pub(crate) fn settle_ties_with<'g>(
             .or_else(|| beside_inner(&explained[i], k))
             .or_else(|| prints_error_text(&explained[i], k, args))
             .or_else(|| nearest(&explained[i], f, places.around(explained, i)));
-        if let Some(best) = best {
-            settled.insert((i, k), best);
+        match best {
+            Some(best) => _ = settled.insert((i, k), best),
+            None => {
+                narrowed.extend(narrowed_by_inner(&explained[i], k, guards).map(|n| ((i, k), n)))
+            }
         }
     }
     settle_pairs(explained, &tied, &mut settled, guards);
@@ -135,6 +139,18 @@ pub(crate) fn settle_ties_with<'g>(
         let candidates = &mut explained[i].frames[k].candidates;
         let winner = candidates.remove(best);
         candidates.insert(0, winner);
+    }
+    for (at, lead) in narrowed
+        .into_iter()
+        .filter(|(at, _)| !settled.contains_key(at))
+    {
+        let candidates = &mut explained[at.0].frames[at.1].candidates;
+        let (mut first, rest): (Vec<_>, Vec<_>) = std::mem::take(candidates)
+            .into_iter()
+            .enumerate()
+            .partition(|(n, _)| lead.contains(n));
+        first.extend(rest);
+        *candidates = first.into_iter().map(|(_, c)| c).collect();
     }
     let mut lines: Vec<usize> = settled.keys().map(|&(i, _)| i).collect();
     lines.sort_unstable();
@@ -165,23 +181,49 @@ fn guarded_by_inner<'g>(
     k: usize,
     guards: &dyn Fn(u32) -> &'g str,
 ) -> Option<usize> {
-    let inner = e.frames.get(k + 1)?;
+    match calling_inner(e, k, guards)[..] {
+        [best] => Some(best),
+        _ => None,
+    }
+}
+
+/// nginx's `%s in upstream "%V"` at six sites, two of them under `if
+/// (ngx_inet_resolve_host(…) != NGX_OK)`, with `host not found` of
+/// `ngx_inet_resolve_host` inside: when several but not all of frame
+/// `k`'s tied sites have guards that call the next layer's function,
+/// those lead, in their order. The others print that text only through
+/// calls the code does not show, so the line is likelier theirs; the
+/// frame stays ambiguous, as they still tie.
+fn narrowed_by_inner<'g>(
+    e: &Explanation,
+    k: usize,
+    guards: &dyn Fn(u32) -> &'g str,
+) -> Option<Vec<usize>> {
+    let calling = calling_inner(e, k, guards);
+    (calling.len() > 1 && calling.len() < tied_count(&e.frames[k])).then_some(calling)
+}
+
+/// The tied sites of frame `k` whose guards call the function the next
+/// layer is in (one site, or tied sites of one function), in order.
+fn calling_inner<'g>(e: &Explanation, k: usize, guards: &dyn Fn(u32) -> &'g str) -> Vec<usize> {
+    let Some(inner) = e.frames.get(k + 1) else {
+        return Vec::new();
+    };
     let inner_tied = &inner.candidates[..tied_count(inner)];
-    let function = inner_tied.first()?.function?;
+    let Some(function) = inner_tied.first().and_then(|c| c.function) else {
+        return Vec::new();
+    };
     if inner_tied.iter().any(|c| c.function != Some(function)) {
-        return None;
+        return Vec::new();
     }
     let name = crate::records::short_name(function);
     let f = &e.frames[k];
-    let mut calling = f.candidates[..tied_count(f)]
+    f.candidates[..tied_count(f)]
         .iter()
         .enumerate()
         .filter(|(_, c)| mentions(guards(c.site), name))
-        .map(|(i, _)| i);
-    match (calling.next(), calling.next()) {
-        (Some(best), None) => Some(best),
-        _ => None,
-    }
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// `msnprintf(text, …, "%s in URL position %zu:…", …); t = text;` then

@@ -432,6 +432,68 @@ fn the_tied_wrapper_whose_guard_calls_the_inner_layers_function_wins() {
     assert_eq!(untied[0].verdict, Verdict::Ambiguous);
 }
 
+#[test]
+fn tied_wrappers_whose_guards_call_the_inner_layers_function_lead_and_stay_tied() {
+    // `%s in pool %q` at four sites: two parse a name and may resolve it
+    // deep inside, two (one per protocol) sit under `if (resolve_host(…)
+    // != 0)`; the inner `host not found` is `resolve_host`'s.
+    let tied = |sites: &[(&'static str, u32, &'static str)]| {
+        let candidates = (sites.iter().enumerate())
+            .map(|(n, &(file, line, function))| numbered(n as u32, cand(file, line, function)))
+            .collect();
+        let mut e = line(Verdict::Ambiguous, candidates);
+        e.frames.push(FrameOut {
+            text: String::new(),
+            start: 0,
+            end: 0,
+            candidate_count: 2,
+            candidates: vec![
+                cand("inet.c", 30, "resolve_host"),
+                cand("inet.c", 52, "resolve_host"),
+            ],
+        });
+        vec![e]
+    };
+    let sites = [
+        ("http/pool.c", 80, "pool_server"),
+        ("tcp/pool.c", 90, "pool_server"),
+        ("http/pool_rr.c", 205, "pool_init"),
+        ("tcp/pool_rr.c", 211, "pool_init"),
+    ];
+    let guards = |site: u32| match site {
+        0 | 1 => "(parse_url(pool, &u) != 0)",
+        _ => "(resolve_host(pool, &u) != 0)",
+    };
+    let mut lines = tied(&sites);
+    settle_ties(&mut lines, &[], &guards);
+    let order: Vec<u32> = lines[0].frames[0]
+        .candidates
+        .iter()
+        .map(|c| c.line_number)
+        .collect();
+    assert_eq!(order, [205, 211, 80, 90]);
+    assert_eq!(lines[0].verdict, Verdict::Ambiguous);
+    // Every tied site's guards call it: nothing to narrow, the order stays.
+    let mut lines = tied(&sites);
+    settle_ties(&mut lines, &[], &|_| "(resolve_host(pool, &u) != 0)");
+    let order: Vec<u32> = lines[0].frames[0]
+        .candidates
+        .iter()
+        .map(|c| c.line_number)
+        .collect();
+    assert_eq!(order, [80, 90, 205, 211]);
+    // A word that only contains the function's name is no call of it.
+    let mut lines = tied(&sites);
+    settle_ties(&mut lines, &[], &|site| {
+        if site > 1 {
+            "(resolve_hosts(pool) != 0)"
+        } else {
+            ""
+        }
+    });
+    assert_eq!(top(&lines[0]), ("http/pool.c", 80));
+}
+
 /// `curl: (%d) %s` at two sites; the inner layer was built in the
 /// function of one of them (`msnprintf(text, …)` then `fprintf(error, …,
 /// t)`), so that one printed it.
