@@ -121,6 +121,8 @@ struct Answers<'a> {
     json: Vec<u8>,
     /// Each line's number in the input and whether it was cut.
     marks: Vec<Mark>,
+    /// Whether a line of the batch traced to something.
+    traced_any: bool,
 }
 
 /// Where a line stood in the input: its number (from 1, blank lines
@@ -162,6 +164,7 @@ impl<'a> Answers<'a> {
         self.explained
             .extend(pairs.map(|(l, s)| ex.explain_line(l, s)));
         ex.read_across_lines(&mut self.explained, &self.stack);
+        self.traced_any = self.explained.iter().any(|e| !e.frames.is_empty());
         if form == Form::Json {
             for (e, m) in self.explained.iter().zip(marks) {
                 // The line number (and the cut) lead the object, so that
@@ -173,6 +176,9 @@ impl<'a> Answers<'a> {
                 ex.write_json_fields(e, &mut self.json);
                 self.json.push(b'\n');
             }
+            // Freed by the thread that allocated them, which mimalloc
+            // does at once (another thread's frees wait in a list).
+            self.explained.clear();
         }
     }
 }
@@ -205,7 +211,7 @@ impl<W: Write> Output<W> {
             }
             return Ok(());
         }
-        self.traced_any |= answers.explained.iter().any(|e| !e.frames.is_empty());
+        self.traced_any |= answers.traced_any;
         if self.json {
             // The JSON writer escapes every control character itself.
             self.out.plain()?.write_all(&answers.json)?;
