@@ -260,6 +260,13 @@ fn must(cx: &Cx<'_>, subject: &str, clause: &str) -> Option<String> {
             code(name),
             code(guard)
         ),
+        Checked::Derived { origin, guard } => format!(
+            "{asked} Pass {} accordingly ({function} checks {} on {}, which it computes from it: {}).",
+            code(origin.param),
+            code(guard),
+            code(origin.local),
+            origin.shown()
+        ),
     })
 }
 
@@ -295,23 +302,34 @@ enum Checked<'a> {
     },
     /// A parameter of the function.
     Parameter { name: &'a str, guard: &'a str },
+    /// A local the function computes from a parameter.
+    Derived {
+        origin: crate::origins::Origin<'a>,
+        guard: &'a str,
+    },
 }
 
 impl Checked<'_> {
     fn guard(&self) -> &str {
         match self {
-            Checked::Field { guard, .. } | Checked::Parameter { guard, .. } => guard,
+            Checked::Field { guard, .. }
+            | Checked::Parameter { guard, .. }
+            | Checked::Derived { guard, .. } => guard,
         }
     }
 }
 
 /// The first value a guard checks that a caller gives (a field of the
-/// receiver, a parameter) and whose name shares a word with `subject`.
-fn checked_value<'a>(cx: &Cx<'a>, params: &[&str], subject: &str) -> Option<Checked<'a>> {
+/// receiver, a parameter, a local computed from a parameter) and whose
+/// name shares a word with `subject`.
+fn checked_value<'a>(cx: &Cx<'a>, params: &[&'a str], subject: &str) -> Option<Checked<'a>> {
     let receiver_name = receiver_name(cx.f.signature.as_deref().unwrap_or_default());
     let subject = crate::family::words(subject);
     for guard in cx.guards() {
         for name in names(guard) {
+            if let Some(derived) = derived(cx, params, &subject, receiver_name, guard, name) {
+                return Some(derived);
+            }
             let (root, rest) = name.split_once('.').unwrap_or((name, ""));
             let last = rest
                 .rsplit('.')
@@ -338,6 +356,25 @@ fn checked_value<'a>(cx: &Cx<'a>, params: &[&str], subject: &str) -> Option<Chec
     None
 }
 
+/// A local `name` of the primary site's guard `guard`, computed from a
+/// parameter (not the receiver), when the local or the parameter is what
+/// the subject speaks of.
+fn derived<'a>(
+    cx: &Cx<'a>,
+    params: &[&'a str],
+    subject: &[String],
+    receiver_name: Option<&str>,
+    guard: &'a str,
+    name: &'a str,
+) -> Option<Checked<'a>> {
+    if name.contains('.') || !cx.f.guards.iter().any(|g| g == guard) {
+        return None;
+    }
+    let origin = cx.origin_of(name, params)?;
+    let speaks_of = shares_a_word(subject, name) || shares_a_word(subject, origin.param);
+    (speaks_of && Some(origin.param) != receiver_name).then_some(Checked::Derived { origin, guard })
+}
+
 /// Whether identifier `name` (`MaxInflightMsgs`, `peer_urls`) is what
 /// the subject's words (`max inflight messages`) speak of: more than half
 /// of its words are among them, a plural's `s` aside. One shared generic
@@ -358,7 +395,7 @@ fn shares_a_word(subject: &[String], name: &str) -> bool {
 
 /// The receiver's name in a Go method's signature (`c` of `func (c
 /// *Config) validate()`), or Python's `self`.
-fn receiver_name(signature: &str) -> Option<&str> {
+pub(crate) fn receiver_name(signature: &str) -> Option<&str> {
     if let Some(rest) = signature.strip_prefix("func") {
         // `(c *Config)`: a name and a type; `(*Server)` names none.
         let (receiver, _) = crate::go_code::group(rest.trim_start(), '(', ')')?;
@@ -375,7 +412,7 @@ fn receiver_name(signature: &str) -> Option<&str> {
 
 /// The names and field paths a guard reads (`c.MaxInflightMsgs`, `port`),
 /// not the calls it makes.
-fn names(guard: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn names(guard: &str) -> impl Iterator<Item = &str> {
     let mut out = Vec::new();
     let b = guard.as_bytes();
     let mut i = 0;

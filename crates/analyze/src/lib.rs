@@ -22,6 +22,7 @@ pub mod family;
 mod go_code;
 mod idioms;
 mod leaves;
+mod origins;
 mod other_code;
 mod prose;
 mod related;
@@ -266,6 +267,25 @@ impl<'a> Cx<'a> {
 
     /// Guards other than the plain `err != nil` test, across all sites,
     /// each once.
+    /// Where local `name`, read by a guard of the primary site, gets its
+    /// value, when one of `params` gives it ([`origins::origin`]).
+    fn origin_of(&self, name: &'a str, params: &[&'a str]) -> Option<origins::Origin<'a>> {
+        let site = &self.r.sites[0];
+        // The receiver is the object's state, which no caller hands in.
+        let receiver = crate::asks::receiver_name(self.f.signature.as_deref().unwrap_or_default());
+        let params: Vec<&str> = (params.iter().copied())
+            .filter(|p| !matches!(*p, "self" | "cls" | "this") && Some(*p) != receiver)
+            .collect();
+        origins::origin(
+            &self.r.source_code,
+            self.r.source_code_start,
+            site.line_number,
+            self.fname?,
+            name,
+            &params,
+        )
+    }
+
     fn guards(&self) -> Vec<&'a str> {
         let mut out: Vec<&str> = Vec::new();
         for s in &self.r.sites {

@@ -526,15 +526,36 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool) -> Vec<String> {
         let look = || {
             look_into.then(|| {
                 format!(
-                    "Find out why {} when the code runs: that condition leads to this {}.",
+                    "Find out why {} when the code runs: that condition leads to this {}.{}",
                     condition(g),
-                    cx.noun()
+                    cx.noun(),
+                    given_by(cx, g, &params)
                 )
             })
         };
         out.extend(action(g, &cx.literal, &params).or_else(look));
     }
     out
+}
+
+/// Who gives the value guard `g` of the primary site reads, when it is
+/// a local computed from a parameter: ` \`n\` is set from the parameter
+/// \`p\` by \`n = p.split()\`.`
+fn given_by(cx: &Cx<'_>, g: &str, params: &[&str]) -> String {
+    if !cx.f.guards.iter().any(|own| own == g) {
+        return String::new();
+    }
+    let names = crate::asks::names(g).filter(|n| !n.contains('.'));
+    let mut origins = names.filter_map(|n| cx.origin_of(n, params));
+    match origins.next() {
+        Some(o) => format!(
+            " {} is set from the parameter {} by {}.",
+            code(o.local),
+            code(o.param),
+            o.shown()
+        ),
+        None => String::new(),
+    }
 }
 
 /// What to do about a guard whose form says it: a type check

@@ -409,6 +409,24 @@ fn what_a_message_asks_for_is_a_solution() {
         "Meet what the message asks for: salt length must be at least 1. \
          Pass `length` accordingly (`gen_salt` checks `length <= 0`)."
     );
+    // The value the guard reads is a local computed from a parameter:
+    // the caller gives that parameter.
+    let status = solutions("Status code must be three digits.");
+    assert_eq!(
+        status[0],
+        "Meet what the message asks for: status code must be three digits. \
+         Pass `status` accordingly (`check_status` checks `len(code_str) != 3` on `code_str`, \
+         which it computes from it: `code_str = status.split(None, 1)[0]`)."
+    );
+    let peer = solutions("peer %q is not a pair");
+    assert!(
+        peer.iter().any(|s| {
+            s.ends_with(
+            "`parts` is set from the parameter `spec` by `parts := strings.SplitN(spec, \"=\", 2)`."
+        )
+        }),
+        "{peer:?}"
+    );
     let cert = solutions("Using ad-hoc certificates requires the cryptography library.");
     assert_eq!(
         cert[0],
