@@ -245,9 +245,11 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
         if f.in_loop {
             out.push(format!("It is produced inside a loop of {}.", code(fname)));
         } else if cx.returned() && f.loop_follows {
+            let verb = errdex_lang::language(r.language).conventions().throw_verb;
             out.push(format!(
-                "{} returns it before the loop that follows starts: the failure ends the function at once and is not retried there.",
-                code(fname)
+                "{} {} it before the loop that follows starts: the failure ends the function at once and is not retried there.",
+                code(fname),
+                verb.unwrap_or("returns")
             ));
         }
     }
@@ -695,6 +697,13 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
             "Back off between attempts in the loop so a lasting failure does not spin.".to_string(),
         );
     }
+    if out.is_empty() && only_logged(cx) {
+        // No caller gets an error from a log line to handle.
+        out.push(
+            "Nothing hands this to a caller: the code logs it and goes on, so prevent it by removing the condition the message reports."
+                .to_string(),
+        );
+    }
     if out.is_empty() {
         out.extend(
             crate::family::FALLBACK
@@ -705,6 +714,14 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
     }
     out.truncate(5);
     out
+}
+
+/// Every site only logs the message below the fatal level: no error
+/// value leaves the function, and the program goes on.
+fn only_logged(cx: &Cx<'_>) -> bool {
+    cx.r.error_type == ErrorType::Log
+        && cx.r.severity > errdex_model::Severity::Critical
+        && cx.r.sites.iter().all(|s| s.error_type == ErrorType::Log)
 }
 
 #[cfg(test)]

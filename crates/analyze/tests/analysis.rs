@@ -427,6 +427,24 @@ fn what_a_message_asks_for_is_a_solution() {
         }),
         "{peer:?}"
     );
+    // A raise is said to be raised, not returned.
+    let raised = by(&records, "no package path given");
+    let doc = raised.documentation.as_deref().unwrap();
+    assert!(
+        doc.contains("`package_paths` raises it before the loop that follows starts"),
+        "{doc}"
+    );
+    // A warning that is only logged leaves no error for callers to handle.
+    let logged = by(&records, "ignored file in the log directory");
+    assert_eq!(logged.error_type, errdex_model::ErrorType::Log);
+    assert!(
+        !logged
+            .prevention_tips
+            .iter()
+            .any(|t| t.contains("Handle the error")),
+        "{:?}",
+        logged.prevention_tips
+    );
     let cert = solutions("Using ad-hoc certificates requires the cryptography library.");
     assert_eq!(
         cert[0],
