@@ -700,7 +700,7 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
     if out.is_empty() && only_logged(cx) {
         // No caller gets an error from a log line to handle.
         out.push(
-            "Nothing hands this to a caller: the code logs it and goes on, so prevent it by removing the condition the message reports."
+            "The code only logs this message; no caller receives it as an error to handle, so prevent it by removing the condition the message reports."
                 .to_string(),
         );
     }
