@@ -698,9 +698,9 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
         );
     }
     if out.is_empty() && only_logged(cx) {
-        // No caller gets an error from a log line to handle.
+        // No caller gets this message as an error to handle.
         out.push(
-            "The code only logs this message; no caller receives it as an error to handle, so prevent it by removing the condition the message reports."
+            "This message is logged, not returned to a caller: prevent it by removing the condition it reports."
                 .to_string(),
         );
     }
@@ -716,8 +716,8 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
     out
 }
 
-/// Every site only logs the message below the fatal level: no error
-/// value leaves the function, and the program goes on.
+/// Every site logs the message below the fatal level: no error value
+/// carries it to a caller (the function may still exit or fail later).
 fn only_logged(cx: &Cx<'_>) -> bool {
     cx.r.error_type == ErrorType::Log
         && cx.r.severity > errdex_model::Severity::Critical
