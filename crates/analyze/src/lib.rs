@@ -355,6 +355,14 @@ impl<'a> Cx<'a> {
     fn stops_program(&self) -> bool {
         matches!(self.r.error_type, ErrorType::Panic | ErrorType::Exit)
             || (self.r.error_type == ErrorType::Log && self.r.severity == Severity::Critical)
+            || self.exit_after().is_some()
+    }
+
+    /// The statement that ends the program after every site
+    /// ([`SiteFacts::exits_after`]), the primary site's.
+    fn exit_after(&self) -> Option<&'a str> {
+        let all = self.r.sites.iter().all(|s| s.facts.exits_after.is_some());
+        all.then(|| self.f.exits_after.as_deref()).flatten()
     }
 
     /// Whether the error goes back to the caller of the function.

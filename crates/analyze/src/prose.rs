@@ -241,6 +241,12 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
             lower_first(family.meaning)
         ));
     }
+    if let Some(exit) = cx.exit_after() {
+        out.push(format!(
+            "After it the program exits ({}): it does not go on.",
+            code(exit)
+        ));
+    }
     if let Some(fname) = cx.fname {
         if f.in_loop {
             out.push(format!("It is produced inside a loop of {}.", code(fname)));
@@ -696,6 +702,12 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
         out.push(
             "Back off between attempts in the loop so a lasting failure does not spin.".to_string(),
         );
+    }
+    if let Some(exit) = cx.exit_after().filter(|_| out.is_empty()) {
+        out.push(format!(
+            "The program exits after this message ({}): prevent it by removing the condition it reports.",
+            code(exit)
+        ));
     }
     if out.is_empty() && only_logged(cx) {
         // No caller gets this message as an error to handle.

@@ -445,6 +445,18 @@ fn what_a_message_asks_for_is_a_solution() {
         "{:?}",
         logged.prevention_tips
     );
+    // A warning the program exits after leaves nothing to handle.
+    let last = by(&records, "member has previously registered");
+    let doc = last.documentation.as_deref().unwrap();
+    assert!(
+        doc.contains("After it the program exits (`os.Exit(1)`): it does not go on."),
+        "{doc}"
+    );
+    assert_eq!(last.handling_strategy.as_deref(), Some("validation"));
+    assert_eq!(
+        last.prevention_tips,
+        ["The program exits after this message (`os.Exit(1)`): prevent it by removing the condition it reports."]
+    );
     let cert = solutions("Using ad-hoc certificates requires the cryptography library.");
     assert_eq!(
         cert[0],

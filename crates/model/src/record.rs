@@ -252,6 +252,11 @@ pub struct SiteFacts {
     /// The site is inside a loop of its function.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub in_loop: bool,
+    /// The statement that ends the program after the site on every path
+    /// through its function (`os.Exit(1)` after the `switch` whose case
+    /// logs the message).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exits_after: Option<String>,
     /// The site is in `func main` of a `main` package.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub in_main: bool,

@@ -117,6 +117,7 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
     if let Some(stmt) = statement {
         f.comment = comment_above(stmt, src);
     }
+    f.exits_after = super::exits::exit_after(&chain, src);
     if let Some((call, stmt)) = wrapped_call(&chain, src).or_else(|| failed_call(&chain, src)) {
         f.wrapped_call = call
             .child_by_field_name("function")

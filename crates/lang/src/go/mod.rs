@@ -13,6 +13,7 @@
 
 mod callees;
 pub(crate) mod checks;
+mod exits;
 mod facts;
 mod fills;
 mod flows;
