@@ -362,7 +362,7 @@ impl<'a> Cx<'a> {
     /// ([`SiteFacts::exits_after`]), the primary site's.
     fn exit_after(&self) -> Option<&'a str> {
         let all = self.r.sites.iter().all(|s| s.facts.exits_after.is_some());
-        all.then(|| self.f.exits_after.as_deref()).flatten()
+        all.then_some(self.f.exits_after.as_deref()).flatten()
     }
 
     /// Whether the error goes back to the caller of the function.
