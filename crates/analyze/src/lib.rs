@@ -106,6 +106,57 @@ pub fn analyze_all(records: &mut [Record]) {
     }
 }
 
+/// Words of a message, or of the call it wraps, that name data in a
+/// format: the parse-error family's advice (check the file with a tool
+/// for its format, look for truncation, version the format) is about
+/// such data. `malformed url rule` or `syntax error in pattern` says no
+/// more than that some text did not parse: often a string the program's
+/// own user wrote in code, which no file tool checks.
+const DATA_WORDS: &[&str] = &[
+    "json",
+    "yaml",
+    "toml",
+    "xml",
+    "csv",
+    "proto",
+    "wiretype",
+    "wire type",
+    "illegal tag",
+    "unmarshal",
+    "decod",
+    "unexpected eof",
+    "unexpected end",
+    "invalid character",
+    "file",
+    "config",
+    "header",
+    "body",
+    "payload",
+    "request",
+    "response",
+    "snapshot",
+    "record",
+    "token",
+    "stream",
+    "encoding",
+    "frame",
+];
+
+/// Whether a parse error is about data in a format ([`DATA_WORDS`]).
+fn reads_data(r: &Record, literal: &str) -> bool {
+    let literal = literal.to_lowercase();
+    let facts = &r.sites[0].facts;
+    let call = facts
+        .wrapped_call
+        .as_deref()
+        .unwrap_or_default()
+        .to_lowercase();
+    let guards = facts.guards.join(" ").to_lowercase();
+    DATA_WORDS
+        .iter()
+        .any(|w| literal.contains(w) || call.contains(w) || guards.contains(w))
+}
+
 /// Analyses one record.
 pub fn analyze(r: &Record) -> Analysis {
     let cx = Cx::new(r);
@@ -230,6 +281,7 @@ impl<'a> Cx<'a> {
         // format families and clean stops say nothing of the environment.
         let advice = idiom.is_none()
             && family.slug != family::FALLBACK.slug
+            && (family.slug != "parse-error" || reads_data(r, &literal))
             && (telling
                 || family.expected
                 || matches!(

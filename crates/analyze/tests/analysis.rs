@@ -457,6 +457,22 @@ fn what_a_message_asks_for_is_a_solution() {
         last.prevention_tips,
         ["The program exits after this message (`os.Exit(1)`): prevent it by removing the condition it reports."]
     );
+    // A parse error says nothing of files unless it names data in a
+    // format: a rule string written in code gets no file advice.
+    let rule = by(&records, "malformed rule: %v");
+    let advice = |r: &Record| {
+        [r.solutions.clone(), r.prevention_tips.clone()]
+            .concat()
+            .join(" ")
+    };
+    assert!(!advice(rule).contains("jq"), "{}", advice(rule));
+    assert!(
+        !advice(rule).contains("Version data formats"),
+        "{}",
+        advice(rule)
+    );
+    let settings = by(&records, "malformed JSON settings");
+    assert!(advice(settings).contains("`jq .`"), "{}", advice(settings));
     let cert = solutions("Using ad-hoc certificates requires the cryptography library.");
     assert_eq!(
         cert[0],
