@@ -121,6 +121,14 @@ fn conditions(guards: &[&str]) -> Vec<String> {
     out
 }
 
+/// The conditions an earlier `if` of the guard's block leaves under
+/// ([`errdex_model::SiteFacts::passed`]), the nearest two, as code:
+/// `` `a` or `b` ``.
+fn passed_clause(passed: &[String]) -> Option<String> {
+    let shown: Vec<String> = passed.iter().take(2).map(|p| code(p)).collect();
+    (!shown.is_empty()).then(|| shown.join(" or "))
+}
+
 pub(crate) fn documentation(cx: &Cx<'_>) -> String {
     let r = cx.r;
     let f = cx.f;
@@ -185,6 +193,9 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
             join_and(&conds)
         ));
     }
+    if let Some(passed) = passed_clause(&f.passed) {
+        first.push_str(&format!(", except when {passed}, where it leaves first"));
+    }
     if r.error_type == ErrorType::Log && r.severity == errdex_model::Severity::Critical {
         first.push_str(", and the program exits");
     }
@@ -213,9 +224,12 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
         } else {
             format!("The text after {} is", code(prefix.trim_end()))
         };
-        if !matches!(cx.handling(), errdex_lang::Handling::ErrorValues) {
-            // Exceptions keep their cause (`__context__`, `getCause()`):
-            // only the text is said here.
+        if !matches!(cx.handling(), errdex_lang::Handling::ErrorValues)
+            || r.error_type != ErrorType::Exception
+        {
+            // Exceptions keep their cause (`__context__`, `getCause()`),
+            // and a logged or printed text reaches no caller: only the
+            // text is said here.
             out.push(format!("{after} {cause}."));
         } else if hole.verb.ends_with('w') {
             out.push(format!(
@@ -328,6 +342,9 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
         }
         let guards: Vec<&str> = crate::causes(&f.guards, &s.callee).collect();
         conds.extend(conditions(&guards));
+        if let Some(passed) = passed_clause(&f.passed).filter(|_| !conds.is_empty()) {
+            conds.push(format!("not {passed}"));
+        }
         if conds.is_empty() && f.guards.iter().any(|g| crate::is_err_check(g)) {
             conds.push("an earlier call returns an error".to_string());
         }

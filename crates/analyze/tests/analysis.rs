@@ -473,6 +473,16 @@ fn what_a_message_asks_for_is_a_solution() {
     );
     let settings = by(&records, "malformed JSON settings");
     assert!(advice(settings).contains("`jq .`"), "{}", advice(settings));
+    // An earlier `if` of the guard's block that leaves first rules its
+    // case out.
+    let detect = by(&records, "failed to detect settings");
+    let doc = detect.documentation.as_deref().unwrap();
+    assert!(
+        doc.contains("except when `errors.Is(err, errMissing)`, where it leaves first"),
+        "{doc}"
+    );
+    let when = detect.trigger_scenarios.as_deref().unwrap();
+    assert!(when.contains("not `errors.Is(err, errMissing)`"), "{when}");
     let cert = solutions("Using ad-hoc certificates requires the cryptography library.");
     assert_eq!(
         cert[0],

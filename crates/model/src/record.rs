@@ -257,6 +257,12 @@ pub struct SiteFacts {
     /// logs the message).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exits_after: Option<String>,
+    /// Conditions of earlier `if` statements in the block of the site's
+    /// innermost guard that leave that block when they hold (`e, ok :=
+    /// err.(*Error); ok && e.Code == NotFound` before a log of `err`):
+    /// the site runs only when each is false. Nearest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passed: Vec<String>,
     /// The site is in `func main` of a `main` package.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub in_main: bool,
