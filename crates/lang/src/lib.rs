@@ -134,7 +134,11 @@ pub fn parse_guarded(
 ) -> Result<tree_sitter::Tree, String> {
     let mut p = tree_sitter::Parser::new();
     p.set_language(&lang.grammar()).map_err(|e| e.to_string())?;
-    let tree = guard::parse(&mut p, source)?.ok_or("the parser gave no tree")?;
+    let text = match lang.lang() {
+        Lang::Go => go::with_new_of_values(source),
+        _ => std::borrow::Cow::Borrowed(source),
+    };
+    let tree = guard::parse(&mut p, &text)?.ok_or("the parser gave no tree")?;
     match guard::too_deep(tree.root_node()) {
         Some(why) => Err(why),
         None => Ok(tree),

@@ -11,7 +11,8 @@ pub(super) fn flows(source: &str) -> FileFlows {
     thread_local! {
         static PARSER: RefCell<Parser> = RefCell::new(new_parser());
     }
-    let Ok(Some(tree)) = PARSER.with(|p| crate::guard::parse(&mut p.borrow_mut(), source)) else {
+    let text = super::with_new_of_values(source);
+    let Ok(Some(tree)) = PARSER.with(|p| crate::guard::parse(&mut p.borrow_mut(), &text)) else {
         return FileFlows::default();
     };
     if crate::guard::too_deep(tree.root_node()).is_some() {

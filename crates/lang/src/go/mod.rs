@@ -21,6 +21,7 @@ mod kept;
 mod literals;
 mod messages;
 mod parse;
+pub(crate) use parse::with_new_of_values;
 mod specs;
 mod wrappers;
 

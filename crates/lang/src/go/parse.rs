@@ -82,6 +82,8 @@ pub(super) fn parse(
     opts: &ExtractOptions,
 ) -> Result<Option<(Tree, bool)>, String> {
     let src = source.as_bytes();
+    let parsed = with_new_of_values(source);
+    let source = &*parsed;
     if !opts.whole_file {
         let triggers = triggers(opts.all_levels);
         // A package imported under one of those short names (`f "fmt"`)
@@ -114,6 +116,44 @@ pub(super) fn parse(
         }
     }
     Ok(crate::guard::parse(p, source)?.map(|t| (t, false)))
+}
+
+/// Go 1.26 lets `new` take a value (`new(v + 1)`, `new(int64(5))`),
+/// which the grammar reads only as a type: such a file would not parse.
+/// The text handed to the parser has those calls as plain calls (`nex(`,
+/// the same length, so every node's bytes are the source's; node text
+/// is read from the source itself). An argument that only a type can
+/// start (`[]int`, `map[…]`, `chan`, `func(`, `struct{`, `interface{`)
+/// keeps `new`, which the grammar reads as it always has.
+pub(crate) fn with_new_of_values(source: &str) -> std::borrow::Cow<'_, str> {
+    const TYPE_ONLY: &[&str] = &[
+        "[",
+        "map[",
+        "chan",
+        "<-chan",
+        "func(",
+        "func (",
+        "struct",
+        "interface",
+    ];
+    let b = source.as_bytes();
+    let at: Vec<usize> = memchr::memmem::find_iter(b, b"new(")
+        .filter(|&i| {
+            i == 0 || !(b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'_' | b'.'))
+        })
+        .filter(|&i| {
+            let arg = source[i + 4..].trim_start();
+            !TYPE_ONLY.iter().any(|t| arg.starts_with(t))
+        })
+        .collect();
+    if at.is_empty() {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    let mut out = source.as_bytes().to_vec();
+    for i in at {
+        out[i + 2] = b'x';
+    }
+    std::borrow::Cow::Owned(String::from_utf8(out).expect("an ASCII letter for an ASCII letter"))
 }
 
 /// Calls of the file's own functions that hold a site and take text

@@ -263,3 +263,23 @@ fn plain_text_percent_is_escaped() {
     assert_eq!(s[0].message_pattern, "100%% sure");
     assert_eq!(s[0].error_message, "100% sure");
 }
+
+/// Go 1.26's `new(expr)` parses, and a site's values keep their text.
+#[test]
+fn new_of_a_value_parses_and_keeps_its_text() {
+    let src = "package p\n\nimport \"fmt\"\n\nfunc f(v int64) error {\n\tp := new(v + 1)\n\tq := new(int64(5))\n\tt := new([]int)\n\treturn fmt.Errorf(\"value %d from %v\", *p, new(fmt.Sprint(v)))\n}\n";
+    let f = crate::go::Go.extract("p/a.go", src, &ExtractOptions::default());
+    assert_eq!(f.syntax_errors, 0);
+    let s = crate::resolve_package(vec![f]).0;
+    assert_eq!(s.len(), 1);
+    assert_eq!(s[0].message_pattern, "value %d from %v");
+    assert_eq!(s[0].args, ["*p", "new(fmt.Sprint(v))"]);
+    // Only a call's name changes for the parser: names that end in
+    // `new`, and a type argument, are left alone.
+    let text =
+        super::with_new_of_values("renew(x); a.new(y); new([]int); new(map[string]int); new(3)");
+    assert_eq!(
+        text,
+        "renew(x); a.new(y); new([]int); new(map[string]int); nex(3)"
+    );
+}
