@@ -24,6 +24,7 @@ mod idioms;
 mod leaves;
 mod origins;
 mod other_code;
+mod prevention;
 mod prose;
 mod related;
 mod returns;
@@ -170,7 +171,7 @@ pub fn analyze(r: &Record) -> Analysis {
         validation_code: code::validation(&cx),
         type_guard: code::type_guard(&cx),
         try_catch_pattern: code::try_catch(&cx),
-        prevention_tips: prose::prevention(&cx),
+        prevention_tips: prevention::prevention(&cx),
         tags: cx.tags(),
         background_tag: cx.family.slug.to_string(),
         severity: cx.severity(),
@@ -526,13 +527,7 @@ fn is_logger_check(g: &str, receiver: Option<&str>) -> bool {
     else {
         return false;
     };
-    let last = x.rsplit('.').next().unwrap_or(x).to_ascii_lowercase();
-    receiver == Some(x)
-        || matches!(
-            last.as_str(),
-            "lg" | "log" | "logger" | "plog" | "zlog" | "lgr"
-        )
-        || last.ends_with("logger")
+    receiver == Some(x) || errdex_lang::is_logger_name(x)
 }
 
 /// `err != nil` and its kin: they say an earlier call failed, which the

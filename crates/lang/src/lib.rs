@@ -124,6 +124,17 @@ pub fn language(lang: Lang) -> &'static dyn LanguageSupport {
         .expect("every Lang is registered")
 }
 
+/// Whether a name (the last part of a field path, any case) is a
+/// logger's: `lg`, `plog`, `s.logger`. A test of one against `nil` picks
+/// where a message goes, not whether it is printed.
+pub fn is_logger_name(name: &str) -> bool {
+    let last = name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase();
+    matches!(
+        last.as_str(),
+        "lg" | "log" | "logger" | "plog" | "zlog" | "lgr"
+    ) || last.ends_with("logger")
+}
+
 /// Parses a whole file for a reader other than the extractor (the
 /// linter) through the extractor's guards: a parse past its time budget,
 /// or a tree nested deeper than [`MAX_NESTING`], is refused with why.

@@ -117,11 +117,7 @@ fn picks_logger(s: Node<'_>, src: &[u8]) -> bool {
     else {
         return false;
     };
-    let last = x.rsplit('.').next().unwrap_or(x).to_ascii_lowercase();
-    matches!(
-        last.as_str(),
-        "lg" | "log" | "logger" | "plog" | "zlog" | "lgr"
-    ) || last.ends_with("logger")
+    crate::is_logger_name(x)
 }
 
 /// The statements of a block, comments aside.
@@ -184,14 +180,21 @@ fn ends_program(stmt: Node<'_>, src: &[u8]) -> bool {
 mod tests {
     use crate::{ExtractOptions, LanguageSupport};
 
-    /// Each message of `src` (a file of package `p`) and what ends the
-    /// program after it.
-    fn exits(src: &str) -> Vec<(String, Option<String>)> {
+    /// Each message of `src` (a file of package `p`) and its facts.
+    fn facts(src: &str) -> Vec<(String, errdex_model::SiteFacts)> {
         let f = crate::go::Go.extract("p/a.go", src, &ExtractOptions::default());
         crate::resolve_package(vec![f])
             .0
             .into_iter()
-            .map(|s| (s.message_pattern, s.facts.exits_after))
+            .map(|s| (s.message_pattern, s.facts))
+            .collect()
+    }
+
+    /// Each message of `src` and what ends the program after it.
+    fn exits(src: &str) -> Vec<(String, Option<String>)> {
+        facts(src)
+            .into_iter()
+            .map(|(m, f)| (m, f.exits_after))
             .collect()
     }
 
@@ -232,12 +235,7 @@ func serve(lg *zap.Logger) {
 
     /// Each message of `src` and the conditions that leave before it.
     fn passed(src: &str) -> Vec<(String, Vec<String>)> {
-        let f = crate::go::Go.extract("p/a.go", src, &ExtractOptions::default());
-        crate::resolve_package(vec![f])
-            .0
-            .into_iter()
-            .map(|s| (s.message_pattern, s.facts.passed))
-            .collect()
+        facts(src).into_iter().map(|(m, f)| (m, f.passed)).collect()
     }
 
     #[test]
