@@ -484,8 +484,11 @@ impl Job<'_> {
             }
         }
         // Printf wrappers defined anywhere in the repository make their calls
-        // sites everywhere; then constants resolve package by package.
+        // sites everywhere, and its exception classes say what exceptions
+        // raised with several arguments print; then constants resolve
+        // package by package.
         apply_wrappers(&mut all_facts, opts.all_levels);
+        errdex_lang::exception_classes::apply_exception_classes(&mut all_facts);
         let checks: Vec<ErrorCheck> = all_facts
             .iter_mut()
             .flat_map(|f| std::mem::take(&mut f.checks))

@@ -27,6 +27,7 @@ mod cpp;
 mod csharp;
 #[cfg(test)]
 mod every_language;
+pub mod exception_classes;
 mod expr;
 mod fills;
 mod flow;
@@ -210,6 +211,11 @@ pub struct PendingSite {
     pub message: Message,
     /// The message expression as written, for dynamic-site listings.
     pub expression: String,
+    /// The arguments tuple a Python exception raised with several
+    /// arguments prints around the message, if its class prints it
+    /// ([`exception_classes::apply_exception_classes`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args_tuple: Option<Box<exception_classes::ArgsTuple>>,
 }
 
 /// What one file contributes.
@@ -239,6 +245,10 @@ pub struct FileFacts {
     pub aliases: Vec<(String, String)>,
     /// Places that check for an error by name (`errors.Is(err, ErrX)`).
     pub checks: Vec<ErrorCheck>,
+    /// Classes the file defines, for what their exceptions print
+    /// ([`exception_classes`]).
+    #[serde(default)]
+    pub classes: Vec<exception_classes::ClassDef>,
     /// Why the file was not read at all (nesting deeper than
     /// [`MAX_NESTING`]); its other fields are empty.
     pub refused: Option<String>,
@@ -269,6 +279,7 @@ impl FileFacts {
                 site,
                 message,
                 expression,
+                args_tuple: None,
             });
         }
     }

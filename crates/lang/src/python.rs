@@ -5,6 +5,7 @@
 //! printf-style message functions of the project (`def fail(msg, *args)`).
 
 mod messages;
+mod raised;
 
 use messages::*;
 
@@ -50,6 +51,7 @@ fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
             appended_piece(n, cx);
         }
         "function_definition" => wrapper_def(n, cx),
+        "class_definition" => raised::class_def(n, cx),
         _ => {}
     }
 }
@@ -97,42 +99,7 @@ fn raise(n: Node<'_>, cx: &mut Cx<'_>) {
         _ => e,
     };
     match e.kind() {
-        "call" => {
-            let Some(f) = e.child_by_field_name("function") else {
-                return;
-            };
-            let class = cx.text(f).to_string();
-            let args = arguments(e.child_by_field_name("arguments"));
-            let mut site = cx.site(n, &class, ErrorType::Exception, Severity::Error);
-            site.error_class = Some(last_name(&class).to_string());
-            if let Some(status) = http_exception_status(&class, &args, cx) {
-                site.http_status = Some(status);
-                site.error_type = ErrorType::Http;
-                site.severity = tree::severity_of_status(status);
-            }
-            // The message is the first text argument: urllib3 raises
-            // `NewConnectionError(self, f"Failed to …: {e}")`.
-            let positional = || args.iter().filter(|a| !is_keyword(a));
-            let msg = keyword(&args, &["detail", "description", "message", "msg"], cx)
-                .or_else(|| positional().find(|a| is_text(**a, cx)).copied())
-                .or_else(|| positional().next().copied());
-            match msg {
-                Some(m) => {
-                    let (message, holes) = M.message_of(m, cx);
-                    cx.push(site, message, holes, n);
-                }
-                None if args.iter().any(|a| a.kind().ends_with("splat")) => {
-                    // `raise InvalidURL(*e.args)`: the message is a run-time value.
-                    let spread = args.iter().map(|a| cx.text(*a).to_string()).collect();
-                    cx.push(site, vec![MsgPart::Hole], spread, n);
-                }
-                None => {
-                    // `raise KeyError()` prints the class name alone.
-                    let name = last_name(&class).to_string();
-                    cx.push(site, vec![text_part(name)], Vec::new(), n);
-                }
-            }
-        }
+        "call" => raised::exception_call(n, e, cx),
         "identifier" | "attribute" => {
             let class = cx.text(e).to_string();
             let name = last_name(&class);
@@ -270,6 +237,9 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
         }
         _ => {}
     }
+    if raised::built_exception(n, callee, cx) {
+        return;
+    }
     // A call of a project message function: `fail("bad %s", x)`.
     if crate::level_from_name(name).is_some() && (f.kind() == "identifier" || receiver == "self") {
         // `_log("info", "…%s", x)`: a leading level name is the level.
@@ -397,7 +367,7 @@ fn exception_init(n: Node<'_>, cx: &mut Cx<'_>) -> bool {
 }
 
 /// `message = f"Max retries exceeded …"` in an exception's `__init__`, or
-/// `return f"…"` from its `__str__`.
+/// `return f"…"` from its `__str__` or `__repr__`.
 fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
     let value = if n.kind() == "assignment" {
         let target = n
@@ -444,9 +414,16 @@ fn exception_message(n: Node<'_>, cx: &mut Cx<'_>) {
     let Some(value) = value.filter(|v| is_text(*v, cx)) else {
         return;
     };
-    let Some(class) =
-        enclosing_exception_class(n, &["__init__", "__str__", "format_message", "message"], cx)
-    else {
+    // `__repr__` is what a message holding the exception prints (`{e!r}`,
+    // an arguments tuple).
+    let methods = [
+        "__init__",
+        "__str__",
+        "__repr__",
+        "format_message",
+        "message",
+    ];
+    let Some(class) = enclosing_exception_class(n, &methods, cx) else {
         kept_message(n, value, cx);
         return;
     };
@@ -497,7 +474,9 @@ fn kept_message(n: Node<'_>, value: Node<'_>, cx: &mut Cx<'_>) {
         if let Some(format) = format_constant(target, value, cx) {
             (message, holes) = formats::brace_message(&format, &[], true);
         }
+        let before = cx.facts.sites.len();
         cx.push_kept_message_as(n, op, message, holes, target);
+        raised::attach_raised_tuple(n, target, before, cx);
     }
 }
 
@@ -613,6 +592,7 @@ fn flowing_message(n: Node<'_>, target: &str, value: Option<Node<'_>>, cx: &mut 
     // Words a local name brings count (`usage = f"{prefix}{prog} "` after
     // `prefix = "Usage: "`): the messages with its texts are kept, not
     // the glue.
+    let before = cx.facts.sites.len();
     if flow::words(&message) >= 2 {
         match level {
             Some(level) => cx.push_kept_message_at(n, "=", message, holes, ErrorType::Log, level),
@@ -621,6 +601,7 @@ fn flowing_message(n: Node<'_>, target: &str, value: Option<Node<'_>>, cx: &mut 
     } else {
         cx.push_kept_variants(n, "=", message, holes);
     }
+    raised::attach_raised_tuple(n, target, before, cx);
 }
 
 /// The level an output statement logs at: `logger.info(…)`,

@@ -70,6 +70,7 @@ pub(crate) fn run(
     }
     let n = facts.len();
     apply_wrappers(&mut facts, opts.all_levels);
+    crate::exception_classes::apply_exception_classes(&mut facts);
     let (sites, dynamic) = resolve_package(facts);
     println!(
         "{name}: {n} files, {} sites, {} dynamic, {broken} with syntax errors, {:?}",
@@ -108,9 +109,10 @@ pub(crate) fn run(
 /// syntax errors.
 pub(crate) fn sites_of(path: &str, src: &str) -> Vec<RawSite> {
     let lang = language_for_path(path).expect("a language claims the path");
-    let facts = lang.extract(path, src, &ExtractOptions::default());
-    assert_eq!(facts.syntax_errors, 0, "{path} has syntax errors");
-    resolve_package(vec![facts]).0
+    let mut facts = vec![lang.extract(path, src, &ExtractOptions::default())];
+    assert_eq!(facts[0].syntax_errors, 0, "{path} has syntax errors");
+    crate::exception_classes::apply_exception_classes(&mut facts);
+    resolve_package(facts).0
 }
 
 /// Callee, pattern and values of each site.
@@ -127,6 +129,7 @@ pub(crate) fn all_level_patterns_of(path: &str, src: &str) -> Patterns {
     let mut facts = vec![lang.extract(path, src, &opts)];
     assert_eq!(facts[0].syntax_errors, 0, "{path} has syntax errors");
     apply_wrappers(&mut facts, true);
+    crate::exception_classes::apply_exception_classes(&mut facts);
     resolve_package(facts)
         .0
         .into_iter()

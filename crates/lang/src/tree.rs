@@ -425,6 +425,7 @@ impl<'a> Cx<'a> {
                 site,
                 message,
                 expression: clip(self.text(n)),
+                args_tuple: None,
             },
             level: None,
         });

@@ -27,6 +27,7 @@ fn extract_folder(dir: &Path) -> Vec<Value> {
         files.push(facts);
     }
     apply_wrappers(&mut files, false);
+    errdex_lang::exception_classes::apply_exception_classes(&mut files);
     let (mut sites, _) = resolve_package(files);
     sites.sort_by(|a, b| {
         (&a.file_path, a.line_number, a.column).cmp(&(&b.file_path, b.line_number, b.column))

@@ -61,6 +61,7 @@ impl<'a> FileCx<'a> {
                 site,
                 message,
                 expression: self.text(args[i]).to_string(),
+                args_tuple: None,
             },
             level: None,
         });
