@@ -47,10 +47,8 @@ pub(crate) static CONVENTIONS: Conventions = Conventions {
 fn visit(n: Node<'_>, cx: &mut Cx<'_>) {
     match n.kind() {
         "throw_expression" => throw(n, cx),
-        "assignment_expression" => {
-            assigned_exception(n, cx);
-            console::kept(n, cx);
-        }
+        "assignment_expression" => console::kept(n, cx),
+        "object_creation_expression" => built_exception(n, cx),
         "augmented_assignment_expression"
             if n.child_by_field_name("operator")
                 .is_some_and(|o| cx.text(o) == ".=") =>
@@ -185,51 +183,21 @@ fn throw(n: Node<'_>, cx: &mut Cx<'_>) {
     exception(n, e, cx);
 }
 
-/// `$ex = new \RuntimeException(…)` where the function then says `throw
-/// $ex` (Guzzle's `Utils::tryFopen` builds it in an error handler): PHP
-/// reports the line of the `new`, so that is the site.
-fn assigned_exception(n: Node<'_>, cx: &mut Cx<'_>) {
-    let (Some(var), Some(e)) = (
-        n.child_by_field_name("left"),
-        n.child_by_field_name("right"),
-    ) else {
-        return;
-    };
-    if var.kind() != "variable_name" || e.kind() != "object_creation_expression" {
+/// `$ex = new \RuntimeException(…)` (Guzzle's `Utils::tryFopen` builds
+/// it in an error handler and throws it later), `return new X(…)`,
+/// `$this->fail(new X(…))`: an exception built outside a `throw` is thrown
+/// or reported elsewhere, and PHP reports the line of the `new`, so that
+/// is the site.
+fn built_exception(e: Node<'_>, cx: &mut Cx<'_>) {
+    if e.parent().is_some_and(|p| p.kind() == "throw_expression") {
         return;
     }
     let Some(ty) = created_class(e) else {
         return;
     };
     let class = cx.text(ty);
-    if !(class.ends_with("Exception") || class.ends_with("Error")) {
-        return;
-    }
-    // The outermost function around it: a closure's variable (`use (&$ex)`)
-    // is thrown by the function that made the closure.
-    let mut scope = None;
-    let mut p = n.parent();
-    while let Some(q) = p {
-        match q.kind() {
-            "function_definition" | "method_declaration" => {
-                scope = Some(q);
-                break;
-            }
-            "anonymous_function" | "arrow_function" => scope = Some(q),
-            _ => {}
-        }
-        p = q.parent();
-    }
-    let Some(scope) = scope else {
-        return;
-    };
-    let thrown = format!("throw {}", cx.text(var));
-    let text = cx.text(scope);
-    let rethrown = text.match_indices(&thrown).any(|(i, _)| {
-        !text[i + thrown.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-    });
-    if rethrown {
-        exception(n, e, cx);
+    if class.ends_with("Exception") || class.ends_with("Error") {
+        exception(e, e, cx);
     }
 }
 

@@ -104,7 +104,7 @@ function f($x, $y, $e) {
 }
 
 #[test]
-fn exception_assigned_then_thrown() {
+fn an_exception_built_outside_a_throw_is_a_site() {
     let s = patterns_of(
         "src/App.php",
         r#"<?php
@@ -129,7 +129,11 @@ function make($x) {
     let got = pattern_column(&s);
     assert_eq!(
         got,
-        vec!["Unable to open \"%s\": %s", "thrown under another name"]
+        vec![
+            "Unable to open \"%s\": %s",
+            "built, not thrown",
+            "thrown under another name"
+        ]
     );
 }
 

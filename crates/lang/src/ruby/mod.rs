@@ -85,6 +85,7 @@ fn call(n: Node<'_>, cx: &mut Cx<'_>) {
     let plain = matches!(receiver, None | Some("Kernel") | Some("self"));
     match method {
         "raise" | "fail" if plain => return raise(n, &args, cx),
+        "new" => return built_exception(n, cx),
         "super" if receiver.is_none() => return super_message(n, &args, cx),
         "warn" if plain => {
             if let Some(first) = args.first() {
@@ -259,6 +260,42 @@ fn raise(n: Node<'_>, args: &[Node<'_>], cx: &mut Cx<'_>) {
         },
     };
     cx.push(site, message, holes, n);
+}
+
+/// `err = ArgumentError.new("…")` then `yield err`, `return
+/// Error.new(…)`: an exception built outside a `raise` is raised or
+/// reported elsewhere, with the text it was built with.
+fn built_exception(n: Node<'_>, cx: &mut Cx<'_>) {
+    let Some((class, args)) = new_call(n, cx) else {
+        return;
+    };
+    let name = last_name(&class.replace("::", ".")).to_string();
+    if !(name.ends_with("Error") || name.ends_with("Exception")) || raised(n, cx) {
+        return;
+    }
+    let mut site = cx.site(n, &class, ErrorType::Exception, Severity::Error);
+    site.error_class = Some(name.clone());
+    let (message, holes) = match args.first() {
+        Some(m) => M.message_of(*m, cx),
+        None => (vec![text_part(name)], Vec::new()),
+    };
+    cx.push(site, message, holes, n);
+}
+
+/// Whether a call is what a `raise` or `fail` raises (`raise X.new(…)`).
+fn raised(n: Node<'_>, cx: &Cx<'_>) -> bool {
+    let Some(call) = n
+        .parent()
+        .filter(|l| l.kind() == "argument_list")
+        .and_then(|l| l.parent())
+    else {
+        return false;
+    };
+    call.kind() == "call"
+        && call.child_by_field_name("receiver").is_none()
+        && call
+            .child_by_field_name("method")
+            .is_some_and(|m| matches!(cx.text(m), "raise" | "fail"))
 }
 
 /// `Foo` or `Foo::Bar`.

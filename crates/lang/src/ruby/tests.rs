@@ -302,3 +302,20 @@ end
     );
     assert_eq!(pattern_column(&s), [" in %v", " (while reading the index)"]);
 }
+
+#[test]
+fn an_exception_built_outside_a_raise_is_a_site() {
+    let s = patterns_of(
+        "lib/size.rb",
+        r#"
+def check(size)
+  err = ArgumentError.new("bad size #{size}")
+  yield err
+  box = Box.new("not an exception")
+  raise Foo::BadError.new("raised directly")
+end
+"#,
+    );
+    let rows: Vec<&str> = s.iter().map(|(_, p, _)| p.as_str()).collect();
+    assert_eq!(rows, ["bad size %v", "raised directly"]);
+}
