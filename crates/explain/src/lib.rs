@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+mod class_text;
 mod closed;
 mod continuation;
 mod decoration;
@@ -304,7 +305,9 @@ impl Explainer {
     /// several lines gets that message's frame (`continuation`), and a
     /// frame whose best sites tie is settled by the sites nearby lines
     /// traced to and the places nearby stack traces name (`neighbours`,
-    /// from `stack`, the lines' [`stack::read`]), with the sites' guards.
+    /// from `stack`, the lines' [`stack::read`]), with the sites' guards;
+    /// an exception's text a chained traceback printed under its class is
+    /// that class's where a later exception carries it (`class_text`).
     pub fn read_across_lines<'a>(&'a self, explained: &mut [Explanation<'a>], stack: &[StackLine]) {
         continuation::continue_messages(explained);
         let notes = neighbours::SiteNotes {
@@ -313,6 +316,7 @@ impl Explainer {
             fields: &|site| self.records.fields(site),
         };
         neighbours::settle_ties_with(explained, stack, &notes);
+        class_text::drop_in_chained_tracebacks(explained, stack);
         self.raises.locate(explained, stack);
     }
 

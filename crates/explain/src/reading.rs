@@ -383,6 +383,7 @@ impl<'e> Answer<'e> for Explanation<'e> {
         };
         crate::platform::drop_windows_only(&mut e, p.hints.unix_host);
         crate::outparams::drop_unfilled(&mut e, &ex.records);
+        crate::class_text::drop_other_modules_text(&mut e);
         e
     }
 
