@@ -17,6 +17,29 @@ def main(path, count, mode):
     pass
 main()
 PY
+# A server that reads a request, then closes without an answer ("close"),
+# or answers with less body than it announced ("short", "chunk").
+cat > /tmp/badsrv.py <<'PY'
+import socket, sys
+mode, port = sys.argv[1], int(sys.argv[2])
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", port))
+s.listen(5)
+answer = {
+    "close": b"",
+    "short": b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nabc",
+    "chunk": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab",
+}[mode]
+while True:
+    c, _ = s.accept()
+    c.recv(65536)
+    c.sendall(answer)
+    c.close()
+PY
+python3 /tmp/badsrv.py close 18081 & python3 /tmp/badsrv.py short 18082 & python3 /tmp/badsrv.py chunk 18083 &
+trap 'kill $(jobs -p) 2>/dev/null' EXIT
+sleep 1
 {
   python3 /tmp/clk.py
   python3 /tmp/clk.py . --count x
@@ -30,4 +53,8 @@ PY
   python3 -c 'import urllib3; urllib3.util.parse_url("http://[::1")'
   python3 -c 'import urllib3; urllib3.Timeout(connect="abc")'
   python3 -c 'import requests; requests.get("http://127.0.0.1:9/")'
+  python3 -c 'import requests; requests.get("http://127.0.0.1:18081/")'
+  python3 -c 'import requests; requests.get("http://127.0.0.1:18082/")'
+  python3 -c 'import requests; requests.get("http://127.0.0.1:18083/")'
+  python3 -c 'import urllib3; urllib3.request("GET", "http://127.0.0.1:18081/", retries=False)'
 } 2>&1 | sed -E "s/0x[0-9a-f]{12}/0x7f0000000000/g; s|$P|/opt/py|g"
