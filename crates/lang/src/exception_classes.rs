@@ -141,13 +141,6 @@ enum Printed {
     Unknown,
 }
 
-/// Whether Python prints an exception of `class` (as written) raised with
-/// several arguments as the arguments tuple.
-pub fn prints_args_tuple(class: &str, classes: &[ClassDef]) -> bool {
-    let by_name = index(classes);
-    printed(last_name(class), &by_name, 0) == Printed::Args
-}
-
 /// Puts the arguments tuple around the messages of the sites raised with
 /// several arguments whose class prints it; the others keep their
 /// message.
@@ -199,14 +192,9 @@ fn printed(name: &str, by_name: &HashMap<&str, Vec<&ClassDef>>, depth: usize) ->
             Printed::Unknown
         };
     }
-    if PRINTS_ARGS.contains(&name) {
-        Printed::Args
-    } else if PRINTS_OWN.contains(&name) {
-        Printed::Own
-    } else if NEUTRAL.contains(&name) {
-        Printed::Neutral
-    } else {
-        Printed::Unknown
+    match printed_builtin(name) {
+        Printed::Unknown if NEUTRAL.contains(&name) => Printed::Neutral,
+        printed => printed,
     }
 }
 
@@ -251,6 +239,12 @@ fn last_name(class: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether Python prints an exception of `class` (as written) raised
+    /// with several arguments as the arguments tuple.
+    fn prints_args_tuple(class: &str, classes: &[ClassDef]) -> bool {
+        printed(last_name(class), &index(classes), 0) == Printed::Args
+    }
 
     fn class(name: &str, bases: &[&str], prints_own: bool) -> ClassDef {
         ClassDef {
