@@ -9,7 +9,7 @@
 //! message ([`ArgsTuple`]), and [`apply_exception_classes`] puts it on
 //! where the class prints its arguments.
 
-use crate::message::Message;
+use crate::message::{Message, MsgPart};
 use crate::FileFacts;
 use std::collections::HashMap;
 
@@ -40,6 +40,8 @@ pub struct ArgsTuple {
     pub after: Message,
     /// The values of `after`'s holes.
     pub after_args: Vec<String>,
+    /// The quote `repr` writes the message between.
+    pub quote: char,
 }
 
 /// Built-in exceptions whose text is `BaseException.__str__`'s: the
@@ -160,12 +162,45 @@ pub fn apply_exception_classes(files: &mut [FileFacts]) {
                 before_args,
                 after,
                 after_args,
+                quote,
                 ..
             } = *tuple;
-            s.message = [before, std::mem::take(&mut s.message), after].concat();
+            let quoted = repr_message(std::mem::take(&mut s.message), quote);
+            s.message = [before, quoted, after].concat();
             s.site.args = [before_args, std::mem::take(&mut s.site.args), after_args].concat();
         }
     }
+}
+
+/// A string's text as `repr` writes it between `quote`s: backslashes,
+/// line ends and tabs escaped, and the quote itself.
+pub(crate) fn repr_message(message: Message, quote: char) -> Message {
+    let escape = |text: &str| {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if c == quote => {
+                    out.push('\\');
+                    out.push(c);
+                }
+                c => out.push(c),
+            }
+        }
+        out
+    };
+    (message.into_iter())
+        .map(|p| match p {
+            MsgPart::Text { text, format } => MsgPart::Text {
+                text: escape(&text),
+                format,
+            },
+            p => p,
+        })
+        .collect()
 }
 
 fn index(classes: &[ClassDef]) -> HashMap<&str, Vec<&ClassDef>> {
@@ -296,6 +331,20 @@ mod tests {
         let own = [class("ValueError", &["Exception"], true)];
         assert!(!prints_args_tuple("ValueError", &own));
         assert!(!prints_args_tuple("Loop", &classes));
+    }
+
+    #[test]
+    fn repr_escapes_backslashes_line_ends_tabs_and_its_quote() {
+        let text = |t: &str| MsgPart::Text {
+            text: t.into(),
+            format: false,
+        };
+        let m = vec![text("it's \"a\"\n\tpath\\"), MsgPart::Hole];
+        assert_eq!(
+            repr_message(m.clone(), '\''),
+            [text("it\\'s \"a\"\\n\\tpath\\\\"), MsgPart::Hole]
+        );
+        assert_eq!(repr_message(vec![text("it's")], '"'), [text("it's")]);
     }
 
     #[test]

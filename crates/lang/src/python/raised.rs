@@ -4,7 +4,7 @@
 //! prints ([`crate::exception_classes`]).
 
 use super::*;
-use crate::exception_classes::{ArgsTuple, ClassDef};
+use crate::exception_classes::{repr_message, ArgsTuple, ClassDef};
 
 /// `X(…)` of an exception class at `n` (a `raise` statement, or the call
 /// itself where it is built): a site with the message its arguments give.
@@ -112,6 +112,7 @@ fn args_tuple(class: &str, args: &[Node<'_>], msg: Node<'_>, cx: &Cx<'_>) -> Opt
         before_args: Vec::new(),
         after: vec![text_part(quote)],
         after_args: Vec::new(),
+        quote: if quote == "'" { '\'' } else { '"' },
     };
     for a in &args[..at] {
         repr_into(*a, &mut tuple.before, &mut tuple.before_args, cx);
@@ -132,8 +133,9 @@ fn repr_into(a: Node<'_>, message: &mut Message, holes: &mut Vec<String>, cx: &C
     if is_text(a, cx) {
         let (text, values) = M.message_of(a, cx);
         let quote = repr_quote(&text);
+        let escaped = repr_message(text, if quote == "'" { '\'' } else { '"' });
         message.push(text_part(quote));
-        message.extend(text);
+        message.extend(escaped);
         message.push(text_part(quote));
         holes.extend(values);
     } else if matches!(a.kind(), "integer" | "float" | "none" | "true" | "false") {

@@ -20,7 +20,9 @@ def check(value, e):
         raise RuntimeError(value, f"cannot read {value}")
     if value == "y":
         raise RuntimeError("it's not there", e)
-    raise KeyError("missing key", e) from e
+    if value == "z":
+        raise KeyError("missing key", e) from e
+    raise ValueError("first line\nsecond 'line' \"quoted\"", "C:\\temp")
 "#,
     );
     assert_eq!(
@@ -30,6 +32,10 @@ def check(value, e):
             ("RuntimeError", "(%v, 'cannot read %v')"),
             ("RuntimeError", "(\"it's not there\", %v)"),
             ("KeyError", "('missing key', %v)"),
+            (
+                "ValueError",
+                r#"('first line\nsecond \'line\' "quoted"', 'C:\\temp')"#
+            ),
         ]
     );
     assert_eq!(s[1].2, ["value", "value"]);
