@@ -327,7 +327,7 @@ fn checked_value<'a>(cx: &Cx<'a>, params: &[&'a str], subject: &str) -> Option<C
     let subject = crate::family::words(subject);
     for guard in cx.guards() {
         for name in names(guard) {
-            if let Some(derived) = derived(cx, params, &subject, receiver_name, guard, name) {
+            if let Some(derived) = derived(cx, params, &subject, guard, name) {
                 return Some(derived);
             }
             let (root, rest) = name.split_once('.').unwrap_or((name, ""));
@@ -357,13 +357,12 @@ fn checked_value<'a>(cx: &Cx<'a>, params: &[&'a str], subject: &str) -> Option<C
 }
 
 /// A local `name` of the primary site's guard `guard`, computed from a
-/// parameter (not the receiver), when the local or the parameter is what
-/// the subject speaks of.
+/// parameter (never the receiver: [`Cx::origin_of`] leaves it out), when
+/// the local or the parameter is what the subject speaks of.
 fn derived<'a>(
     cx: &Cx<'a>,
     params: &[&'a str],
     subject: &[String],
-    receiver_name: Option<&str>,
     guard: &'a str,
     name: &'a str,
 ) -> Option<Checked<'a>> {
@@ -372,7 +371,7 @@ fn derived<'a>(
     }
     let origin = cx.origin_of(name, params)?;
     let speaks_of = shares_a_word(subject, name) || shares_a_word(subject, origin.param);
-    (speaks_of && Some(origin.param) != receiver_name).then_some(Checked::Derived { origin, guard })
+    speaks_of.then_some(Checked::Derived { origin, guard })
 }
 
 /// Whether identifier `name` (`MaxInflightMsgs`, `peer_urls`) is what

@@ -318,8 +318,6 @@ impl<'a> Cx<'a> {
         self.advice.then_some(self.family)
     }
 
-    /// Guards other than the plain `err != nil` test, across all sites,
-    /// each once.
     /// Where local `name`, read by a guard of the primary site, gets its
     /// value, when one of `params` gives it ([`origins::origin`]).
     fn origin_of(&self, name: &'a str, params: &[&'a str]) -> Option<origins::Origin<'a>> {
@@ -339,6 +337,8 @@ impl<'a> Cx<'a> {
         )
     }
 
+    /// Guards other than the plain `err != nil` test, across all sites,
+    /// each once.
     fn guards(&self) -> Vec<&'a str> {
         let mut out: Vec<&str> = Vec::new();
         for s in &self.r.sites {

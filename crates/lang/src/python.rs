@@ -516,11 +516,8 @@ fn as_os_error(message: Message, holes: Vec<String>, error: &str) -> (Message, V
 /// (jinja2's `_undefined_message` returns the text `UndefinedError`
 /// prints).
 fn in_message_function(n: Node<'_>, cx: &Cx<'_>) -> bool {
-    let mut p = n.parent();
-    while let Some(q) = p.filter(|q| q.kind() != "function_definition") {
-        p = q.parent();
-    }
-    p.and_then(|f| f.child_by_field_name("name"))
+    raised::enclosing_function(n)
+        .and_then(|f| f.child_by_field_name("name"))
         .is_some_and(|name| {
             let name = cx.text(name).to_ascii_lowercase();
             name.contains("message") || name.contains("msg")

@@ -79,11 +79,10 @@ fn raised_directly(call: Node<'_>) -> bool {
     if p.kind() == "raise_statement" {
         return true;
     }
-    let traceback = p.kind() == "attribute"
+    p.kind() == "attribute"
         && p.parent().is_some_and(|c| {
             c.kind() == "call" && c.parent().is_some_and(|r| r.kind() == "raise_statement")
-        });
-    traceback
+        })
 }
 
 /// `warnings.warn(DeprecationWarning("…"))`: the warning is the site.
@@ -112,7 +111,7 @@ fn args_tuple(class: &str, args: &[Node<'_>], msg: Node<'_>, cx: &Cx<'_>) -> Opt
         before_args: Vec::new(),
         after: vec![text_part(quote)],
         after_args: Vec::new(),
-        quote: if quote == "'" { '\'' } else { '"' },
+        quote,
     };
     for a in &args[..at] {
         repr_into(*a, &mut tuple.before, &mut tuple.before_args, cx);
@@ -133,9 +132,8 @@ fn repr_into(a: Node<'_>, message: &mut Message, holes: &mut Vec<String>, cx: &C
     if is_text(a, cx) {
         let (text, values) = M.message_of(a, cx);
         let quote = repr_quote(&text);
-        let escaped = repr_message(text, if quote == "'" { '\'' } else { '"' });
         message.push(text_part(quote));
-        message.extend(escaped);
+        message.extend(repr_message(text, quote));
         message.push(text_part(quote));
         holes.extend(values);
     } else if matches!(a.kind(), "integer" | "float" | "none" | "true" | "false") {
@@ -147,15 +145,15 @@ fn repr_into(a: Node<'_>, message: &mut Message, holes: &mut Vec<String>, cx: &C
 }
 
 /// `repr` quotes a string in `'` unless it holds a `'` and no `"`.
-fn repr_quote(text: &Message) -> &'static str {
+fn repr_quote(text: &Message) -> char {
     let has = |c: char| {
         text.iter()
             .any(|p| matches!(p, MsgPart::Text { text, .. } if text.contains(c)))
     };
     if has('\'') && !has('"') {
-        "\""
+        '"'
     } else {
-        "'"
+        '\''
     }
 }
 
@@ -188,7 +186,8 @@ pub(super) fn attach_raised_tuple(n: Node<'_>, target: &str, before: usize, cx: 
     }
 }
 
-fn enclosing_function(n: Node<'_>) -> Option<Node<'_>> {
+/// The function definition `n` is in.
+pub(super) fn enclosing_function(n: Node<'_>) -> Option<Node<'_>> {
     let mut p = n.parent();
     while let Some(q) = p.filter(|q| q.kind() != "function_definition") {
         p = q.parent();
