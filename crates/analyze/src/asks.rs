@@ -236,7 +236,7 @@ fn name_or_words(s: &str) -> String {
 /// which no one meets by trying.
 fn must(cx: &Cx<'_>, subject: &str, clause: &str) -> Option<String> {
     let asked = format!("Meet what the message asks for: {clause}.");
-    let params = crate::prose::parameters(cx.f.signature.as_deref().unwrap_or_default());
+    let params = crate::asks::parameters(cx.f.signature.as_deref().unwrap_or_default());
     let Some(checked) = checked_value(cx, &params, subject) else {
         let flag = crate::prose::flags(subject).into_iter().next()?;
         return Some(format!(
@@ -245,7 +245,7 @@ fn must(cx: &Cx<'_>, subject: &str, clause: &str) -> Option<String> {
         ));
     };
     // A guard of a known form gets its own action next.
-    if crate::prose::action(checked.guard(), &cx.literal, &params).is_some() {
+    if crate::asks::action(checked.guard(), &cx.literal, &params).is_some() {
         return Some(asked);
     }
     let function = code(cx.function.or(cx.fname).unwrap_or_default());
@@ -404,7 +404,7 @@ pub(crate) fn receiver_name(signature: &str) -> Option<&str> {
     }
     signature
         .starts_with("def ")
-        .then(|| crate::prose::parameters(signature).first().copied())
+        .then(|| crate::asks::parameters(signature).first().copied())
         .flatten()
         .filter(|p| *p == "self")
 }
@@ -434,6 +434,95 @@ pub(crate) fn names(guard: &str) -> impl Iterator<Item = &str> {
         }
     }
     out.into_iter()
+}
+
+/// What to do about a guard whose form says it: a type check
+/// (`not isinstance(port, int)`), a value that is not set (`cert is
+/// None`, `name == ""`), or an option that is off while the message says
+/// something is not enabled (`not self.allow_redirects`).
+pub(crate) fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> {
+    let g = g.trim();
+    // Only what a caller gives: a parameter or a field of one (`self.x`).
+    let given = |v: &str| {
+        let root = v.split('.').next().unwrap_or(v);
+        is_name(v) && (params.contains(&root) || matches!(root, "self" | "this" | "cls"))
+    };
+    if let Some(rest) = g.strip_prefix("not isinstance(") {
+        let (value, types) = rest.strip_suffix(')')?.split_once(", ")?;
+        if !given(value) {
+            return None;
+        }
+        let types = types.trim_start_matches('(').trim_end_matches(')');
+        return Some(format!(
+            "Pass {} as {} (the code checks its type).",
+            code(value),
+            types.split(", ").map(code).collect::<Vec<_>>().join(" or ")
+        ));
+    }
+    let unset = [" is None", " == nil", " == \"\"", " == ''"]
+        .iter()
+        .find_map(|s| g.strip_suffix(s))
+        .or_else(|| g.strip_prefix("len(")?.strip_suffix(") == 0"));
+    if let Some(value) = unset.filter(|v| given(v)) {
+        return Some(format!(
+            "Set {}: the code needs a value there and has none.",
+            code(value)
+        ));
+    }
+    let off = g
+        .strip_prefix("not ")
+        .or_else(|| g.strip_prefix('!'))
+        .filter(|v| given(v) && v.contains('.'))?;
+    let words = crate::family::words(literal);
+    let says_off = ["enabled", "allowed", "disabled", "enable"]
+        .iter()
+        .any(|w| words.iter().any(|x| x == w));
+    says_off.then(|| {
+        format!(
+            "Turn on {} if this is wanted: the code refuses while it is off.",
+            code(off.rsplit('.').next().unwrap_or(off))
+        )
+    })
+}
+
+/// The parameter names of a signature as written (`def f(self, port:
+/// int = 0)`, `func (s *S) f(ctx context.Context, name string)`, `void
+/// f(String name)`): the name part of each comma-separated parameter.
+pub(crate) fn parameters(signature: &str) -> Vec<&str> {
+    use crate::go_code::{group, split_top};
+    let name_first = signature.starts_with("func") || signature.starts_with("def");
+    // Go's receiver comes first in its own parentheses.
+    let rest = match signature
+        .strip_prefix("func")
+        .and_then(|r| group(r, '(', ')'))
+    {
+        Some((_, after)) => after,
+        None => signature,
+    };
+    let Some((list, _)) = rest.find('(').and_then(|at| group(&rest[at..], '(', ')')) else {
+        return Vec::new();
+    };
+    split_top(list)
+        .into_iter()
+        .filter_map(|p| {
+            let head = p.trim_start_matches('*').split([':', '=']).next()?;
+            let words: Vec<&str> = head.split_whitespace().collect();
+            // Go and Python write the name first, C-like languages last.
+            let name = if name_first {
+                words.first()?
+            } else {
+                words.last()?
+            };
+            is_name(name).then_some(*name)
+        })
+        .collect()
+}
+
+/// A plain name or field path (`port`, `self.config.cert`).
+fn is_name(v: &str) -> bool {
+    !v.is_empty()
+        && v.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
 }
 
 #[cfg(test)]

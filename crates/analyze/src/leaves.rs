@@ -87,32 +87,26 @@ fn join_or(items: &[String]) -> String {
 }
 
 /// A sentence for "What it means": where the wrapped error comes from and
-/// why, in the end, it happens.
-pub(crate) fn meaning(causes: &[Cause]) -> Option<String> {
+/// why, in the end, it happens. A message that does not carry the error
+/// (`carried` false) reports the failure in its own words.
+pub(crate) fn meaning(causes: &[Cause], carried: bool) -> Option<String> {
     let leaves = leaves(causes);
     let sites = nearest_sites(causes);
+    let what = if carried {
+        "The error it wraps"
+    } else {
+        "The failure it reports"
+    };
     let mut out = match &sites[..] {
         [s] => format!(
-            "The error it wraps comes from {} ({}:{}, reached through {})",
-            code(&s.message_pattern),
-            s.file_path,
-            s.line_number,
+            "{what} comes from {}, reached through {}",
+            site_text(s),
             code(&s.path.join(" → "))
         ),
         [] if leaves.is_empty() => return None,
-        [] => "The error it wraps comes from the standard library".to_string(),
+        [] => format!("{what} comes from the standard library"),
         more => {
-            let texts: Vec<String> = more
-                .iter()
-                .map(|s| {
-                    format!(
-                        "{} ({}:{})",
-                        code(&s.message_pattern),
-                        s.file_path,
-                        s.line_number
-                    )
-                })
-                .collect();
+            let texts: Vec<String> = more.iter().map(|s| site_text(s)).collect();
             format!(
                 "The errors {} returns include {}",
                 code(&more[0].path.join(" → ")),
@@ -144,7 +138,40 @@ pub(crate) fn meaning(causes: &[Cause]) -> Option<String> {
         }
     }
     out.push('.');
+    for s in sites.iter().filter(|s| s.comment.is_some()).take(2) {
+        let comment = s
+            .comment
+            .as_deref()
+            .unwrap_or_default()
+            .trim_end_matches('.');
+        out.push_str(&format!(
+            " The code says of {}: “{comment}.”",
+            code(&s.message_pattern)
+        ));
+    }
     Some(out)
+}
+
+/// A site cause as a sentence names it: `` `no such entry`
+/// (store/store.go:40, when `key == ""`)``.
+fn site_text(s: &Cause) -> String {
+    let when = match &s.when {
+        Some(w) => format!(", when {}", code(w)),
+        None => String::new(),
+    };
+    format!(
+        "{} ({}:{}{when})",
+        code(&s.message_pattern),
+        s.file_path,
+        s.line_number
+    )
+}
+
+/// The repository's errors the failed call is known to end in, for a
+/// step that looks into it: `` with `no such entry` (store/store.go:40)``.
+pub(crate) fn failing_with(causes: &[Cause]) -> Option<String> {
+    let texts: Vec<String> = nearest_sites(causes).iter().map(|s| site_text(s)).collect();
+    (!texts.is_empty()).then(|| format!("with {}", join_or(&texts)))
 }
 
 /// A sentence as a clause inside another: its stop dropped, its first
@@ -230,6 +257,8 @@ mod tests {
             line_number: 40,
             path: vec!["types.NewURLs".into()],
             values: vec![],
+            when: None,
+            comment: None,
         };
         let parse = Cause {
             message_pattern: "missing protocol scheme".into(),
@@ -239,6 +268,8 @@ mod tests {
             file_path: "types/urls.go".into(),
             line_number: 35,
             values: vec![],
+            when: None,
+            comment: None,
         };
         let port = Cause {
             message_pattern: "address {addr}: missing port in address".into(),
@@ -259,7 +290,7 @@ mod tests {
             ),
             "{t}"
         );
-        assert!(!meaning(&causes).unwrap().contains("missing port"));
+        assert!(!meaning(&causes, true).unwrap().contains("missing port"));
         // A site that carries the runtime error wraps it: no alternative.
         let wraps = Cause {
             message_pattern: "listening on %s: %w".into(),
@@ -271,7 +302,7 @@ mod tests {
     #[test]
     fn a_runtime_cause_is_named_with_its_values_and_command() {
         let causes = vec![errdex_testkit::listen_cause()];
-        let meaning = meaning(&causes).unwrap();
+        let meaning = meaning(&causes, true).unwrap();
         assert!(
             meaning.contains("`net.Listen` on 127.0.0.1:3986 in `serveReadinessOnAddr` fails"),
             "{meaning}"

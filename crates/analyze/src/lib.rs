@@ -25,6 +25,7 @@ mod leaves;
 mod origins;
 mod other_code;
 mod prevention;
+mod printed;
 mod prose;
 mod related;
 mod returns;
@@ -532,7 +533,7 @@ fn is_logger_check(g: &str, receiver: Option<&str>) -> bool {
 
 /// `err != nil` and its kin: they say an earlier call failed, which the
 /// wrapped call says better.
-fn is_err_check(g: &str) -> bool {
+pub(crate) fn is_err_check(g: &str) -> bool {
     let g = g.trim();
     let g = g
         .strip_prefix("!(")

@@ -246,13 +246,19 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
             ));
         }
     }
-    out.extend(crate::leaves::meaning(&r.causes));
+    out.extend(crate::leaves::meaning(&r.causes, cx.chain.is_some()));
     out.extend(cx.idiom.as_ref().map(|d| d.meaning.clone()));
     if let Some(family) = cx.advice() {
         out.push(format!(
             "Its wording puts it in the {} family: {}",
             code(family.slug),
             lower_first(family.meaning)
+        ));
+    }
+    if !f.prints_next.is_empty() {
+        out.push(format!(
+            "Right after it the program prints {}.",
+            crate::printed::quoted(&f.prints_next)
         ));
     }
     if let Some(exit) = cx.exit_after() {
@@ -467,6 +473,7 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
     if cx.is_expected() {
         out.extend(cx.family.solutions.iter().map(|s| s.to_string()));
     }
+    out.extend(crate::printed::advice_printed_next(f));
     let asked = crate::asks::solutions(cx);
     out.extend(asked.iter().cloned());
     out.extend(crate::leaves::solutions(&cx.r.causes));
@@ -539,7 +546,21 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool) -> Vec<String> {
             values.join(", ")
         ));
     }
-    let params = parameters(f.signature.as_deref().unwrap_or_default());
+    // A site that reports a call's failure happens because the call
+    // failed: the other guards say where the call runs, not why it fails.
+    let failed = f
+        .wrapped_call
+        .as_deref()
+        .filter(|_| f.guards.iter().any(|g| crate::is_err_check(g)));
+    // The knowledge base's remedies already name the runtime's reasons.
+    let known = !crate::leaves::solutions(&cx.r.causes).is_empty();
+    if let Some(step) = failed
+        .filter(|_| look_into && !known)
+        .and_then(|call| crate::printed::failed_call_step(cx, call))
+    {
+        out.push(step);
+    }
+    let params = crate::asks::parameters(f.signature.as_deref().unwrap_or_default());
     for g in cx
         .guards()
         .into_iter()
@@ -549,7 +570,7 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool) -> Vec<String> {
         // A guard with no action is only worth looking into when the
         // message asks for nothing itself.
         let look = || {
-            look_into.then(|| {
+            (look_into && failed.is_none()).then(|| {
                 format!(
                     "Find out why {} when the code runs: that condition leads to this {}.{}",
                     condition(g),
@@ -558,7 +579,7 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool) -> Vec<String> {
                 )
             })
         };
-        out.extend(action(g, &cx.literal, &params).or_else(look));
+        out.extend(crate::asks::action(g, &cx.literal, &params).or_else(look));
     }
     out
 }
@@ -581,95 +602,6 @@ fn given_by(cx: &Cx<'_>, g: &str, params: &[&str]) -> String {
         ),
         None => String::new(),
     }
-}
-
-/// What to do about a guard whose form says it: a type check
-/// (`not isinstance(port, int)`), a value that is not set (`cert is
-/// None`, `name == ""`), or an option that is off while the message says
-/// something is not enabled (`not self.allow_redirects`).
-pub(crate) fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> {
-    let g = g.trim();
-    // Only what a caller gives: a parameter or a field of one (`self.x`).
-    let given = |v: &str| {
-        let root = v.split('.').next().unwrap_or(v);
-        is_name(v) && (params.contains(&root) || matches!(root, "self" | "this" | "cls"))
-    };
-    if let Some(rest) = g.strip_prefix("not isinstance(") {
-        let (value, types) = rest.strip_suffix(')')?.split_once(", ")?;
-        if !given(value) {
-            return None;
-        }
-        let types = types.trim_start_matches('(').trim_end_matches(')');
-        return Some(format!(
-            "Pass {} as {} (the code checks its type).",
-            code(value),
-            types.split(", ").map(code).collect::<Vec<_>>().join(" or ")
-        ));
-    }
-    let unset = [" is None", " == nil", " == \"\"", " == ''"]
-        .iter()
-        .find_map(|s| g.strip_suffix(s))
-        .or_else(|| g.strip_prefix("len(")?.strip_suffix(") == 0"));
-    if let Some(value) = unset.filter(|v| given(v)) {
-        return Some(format!(
-            "Set {}: the code needs a value there and has none.",
-            code(value)
-        ));
-    }
-    let off = g
-        .strip_prefix("not ")
-        .or_else(|| g.strip_prefix('!'))
-        .filter(|v| given(v) && v.contains('.'))?;
-    let words = crate::family::words(literal);
-    let says_off = ["enabled", "allowed", "disabled", "enable"]
-        .iter()
-        .any(|w| words.iter().any(|x| x == w));
-    says_off.then(|| {
-        format!(
-            "Turn on {} if this is wanted: the code refuses while it is off.",
-            code(off.rsplit('.').next().unwrap_or(off))
-        )
-    })
-}
-
-/// The parameter names of a signature as written (`def f(self, port:
-/// int = 0)`, `func (s *S) f(ctx context.Context, name string)`, `void
-/// f(String name)`): the name part of each comma-separated parameter.
-pub(crate) fn parameters(signature: &str) -> Vec<&str> {
-    use crate::go_code::{group, split_top};
-    let name_first = signature.starts_with("func") || signature.starts_with("def");
-    // Go's receiver comes first in its own parentheses.
-    let rest = match signature
-        .strip_prefix("func")
-        .and_then(|r| group(r, '(', ')'))
-    {
-        Some((_, after)) => after,
-        None => signature,
-    };
-    let Some((list, _)) = rest.find('(').and_then(|at| group(&rest[at..], '(', ')')) else {
-        return Vec::new();
-    };
-    split_top(list)
-        .into_iter()
-        .filter_map(|p| {
-            let head = p.trim_start_matches('*').split([':', '=']).next()?;
-            let words: Vec<&str> = head.split_whitespace().collect();
-            // Go and Python write the name first, C-like languages last.
-            let name = if name_first {
-                words.first()?
-            } else {
-                words.last()?
-            };
-            is_name(name).then_some(*name)
-        })
-        .collect()
-}
-
-/// A plain name or field path (`port`, `self.config.cert`).
-fn is_name(v: &str) -> bool {
-    !v.is_empty()
-        && v.chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
 }
 
 /// Command-line flags the message names (`--auth-token`, `-w`).
@@ -696,6 +628,7 @@ pub(crate) fn flags(literal: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::asks::{action, parameters};
 
     #[test]
     fn an_else_after_the_handled_values_names_them() {

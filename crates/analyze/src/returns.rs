@@ -134,7 +134,7 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             .split(['.', ' ', ')', '['])
             .next()
             .unwrap_or_default();
-        let action = crate::prose::action(g, &cx.literal, &[subject]);
+        let action = crate::asks::action(g, &cx.literal, &[subject]);
         out.push(match action {
             Some(a) => format!(
                 "{a} ({} returns this error when {} holds, at {}.)",

@@ -13,10 +13,10 @@
 //! parsed only when a path reaches a function they declare.
 
 use crate::cache::FactsCache;
-use crate::folder;
 use crate::source::Source;
 use crate::walk::Candidate;
-use errdex_lang::{language, CallFlow, FileFlows, FunctionFlow};
+use crate::{folder, names_site};
+use errdex_lang::{language, CallFlow, ErrorCheck, FileFlows, FunctionFlow};
 use errdex_model::{Cause, Lang, Record};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -232,12 +232,62 @@ struct SiteRef {
     file: String,
     line: u32,
     function: Option<String>,
+    /// The call whose error the message carries: a returned site hands
+    /// its causes up.
     wrapped: Option<String>,
+    /// The call whose failure the site reports, carried or not
+    /// (`if _, err := parseWALName(name); err != nil { lg.Warn(…) }`):
+    /// the record's own causes start there.
+    failed: Option<String>,
     returned: bool,
     signature: Option<String>,
+    /// The condition it is returned under.
+    when: Option<String>,
+    /// The code's comment on it.
+    comment: Option<String>,
 }
 
-fn site_refs(records: &[Record]) -> Vec<SiteRef> {
+/// The sites of `records`, then the places that return a sentinel
+/// (`return nil, ErrCompacted`) as sites of the sentinel's record in the
+/// function they are in: a call of that function fails with it.
+fn site_refs(records: &[Record], returns: &[ErrorCheck]) -> Vec<SiteRef> {
+    let mut out = own_sites(records);
+    let mut by_name: HashMap<&str, Vec<&ErrorCheck>> = HashMap::new();
+    for c in returns.iter().filter(|c| c.function.is_some()) {
+        by_name.entry(c.name.as_str()).or_default().push(c);
+    }
+    for r in records {
+        for s in &r.sites {
+            let Some(found) = s.error_class.as_deref().and_then(|c| by_name.get(c)) else {
+                continue;
+            };
+            let package = s.facts.package.as_deref();
+            for c in found
+                .iter()
+                .filter(|c| names_site(c, package, &s.file_path))
+            {
+                out.push(SiteRef {
+                    record_id: r.id.clone(),
+                    pattern: r.message_pattern.clone(),
+                    file: c.file_path.clone(),
+                    line: c.line_number,
+                    function: c.function.clone(),
+                    wrapped: None,
+                    failed: None,
+                    returned: true,
+                    signature: None,
+                    // A `case` says its condition only with its `switch`.
+                    when: c.guard.clone().filter(|g| !g.starts_with("case ")),
+                    comment: s.facts.comment.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The records' own sites.
+fn own_sites(records: &[Record]) -> Vec<SiteRef> {
     records
         .iter()
         .flat_map(|r| {
@@ -250,8 +300,16 @@ fn site_refs(records: &[Record]) -> Vec<SiteRef> {
                 // A call whose error the message does not carry leads to
                 // no cause a reader sees: its text never reaches the log.
                 wrapped: s.facts.wrapped_call.clone().filter(|_| carries_error(r, s)),
+                failed: s.facts.wrapped_call.clone(),
                 returned: s.facts.returned,
                 signature: s.facts.signature.clone(),
+                when: s
+                    .facts
+                    .guards
+                    .first()
+                    .filter(|g| !g.ends_with("nil"))
+                    .cloned(),
+                comment: s.facts.comment.clone(),
             })
         })
         .collect()
@@ -271,6 +329,7 @@ fn carries_error(r: &Record, site: &errdex_model::Site) -> bool {
 /// Sets every record's `causes`.
 pub(crate) fn attach_causes(
     records: &mut [Record],
+    returns: &[ErrorCheck],
     files: &[(&Candidate, String)],
     source: &Source,
     cache: Option<&FactsCache>,
@@ -279,7 +338,7 @@ pub(crate) fn attach_causes(
     if repo.files.is_empty() {
         return;
     }
-    let sites = site_refs(records);
+    let sites = site_refs(records, returns);
     // The sites a function returns, by folder and function.
     let mut returned: HashMap<(&str, &str), Vec<&SiteRef>> = HashMap::new();
     for s in sites.iter().filter(|s| s.returned) {
@@ -303,7 +362,18 @@ pub(crate) fn attach_causes(
         .map(|r| {
             let mut w = Walk::default();
             for s in by_record.get(r.id.as_str()).into_iter().flatten() {
+                let before = w.causes.len();
                 graph.follow_site(s, &mut w);
+                // A message that does not carry the failed call's error
+                // never shows the runtime's text: only the repository's
+                // own sites say why the call failed.
+                if s.wrapped.is_none() {
+                    let mut k = 0;
+                    w.causes.retain(|c| {
+                        k += 1;
+                        k <= before || c.record_id.is_some()
+                    });
+                }
             }
             w.causes
                 .retain(|c| c.record_id.as_deref() != Some(r.id.as_str()));
@@ -373,7 +443,7 @@ impl Walk {
 
 impl Graph<'_, '_> {
     fn follow_site(&self, s: &SiteRef, w: &mut Walk) {
-        let (Some(wrapped), Some(function)) = (&s.wrapped, &s.function) else {
+        let (Some(wrapped), Some(function)) = (&s.failed, &s.function) else {
             return;
         };
         let Some(&file) = self.repo.by_rel.get(s.file.as_str()) else {
@@ -451,6 +521,8 @@ impl Graph<'_, '_> {
                         line_number: line,
                         path: path.clone(),
                         values: values.clone(),
+                        when: None,
+                        comment: None,
                     });
                 }
             }
@@ -487,6 +559,8 @@ impl Graph<'_, '_> {
                 line_number: s.line,
                 path: path.clone(),
                 values: Vec::new(),
+                when: s.when.clone(),
+                comment: s.comment.clone(),
             });
         }
         let Some((file, flow)) = self.repo.find(dir, key) else {

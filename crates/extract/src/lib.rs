@@ -513,6 +513,7 @@ impl Job<'_> {
             (&a.file_path, a.line_number, &a.callee).cmp(&(&b.file_path, b.line_number, &b.callee))
         });
         attach_checks(&mut sites, &checks);
+        let returns: Vec<ErrorCheck> = checks.into_iter().filter(|c| c.how == "return").collect();
         pool.install(|| callers::attach_callers(&mut sites, &readable, &source, cache));
         closed::attach_closed_holes(&mut sites, &readable, &source, cache, &|rel| {
             snap.repo_path(rel)
@@ -539,7 +540,7 @@ impl Job<'_> {
         let (mut records, snippet_warnings) = pool.install(|| group::records(sites, &ctx));
         warnings.extend(snippet_warnings);
         t("group");
-        pool.install(|| causes::attach_causes(&mut records, &readable, &source, cache));
+        pool.install(|| causes::attach_causes(&mut records, &returns, &readable, &source, cache));
         t("causes");
         if let Some(c) = cache {
             flush_cache(c, opts, &mut warnings);
@@ -590,6 +591,16 @@ fn nothing_found(opts: &Options, snap: &Snapshot) -> String {
     )
 }
 
+/// Whether check `c` names the sentinel or type declared in the file
+/// `site_file` of package `site_package`: `pkg.ErrX` must name its
+/// package, an unqualified `ErrX` must sit in its folder.
+pub(crate) fn names_site(c: &ErrorCheck, site_package: Option<&str>, site_file: &str) -> bool {
+    match &c.qualifier {
+        Some(q) => site_package == Some(q.as_str()),
+        None => folder(&c.file_path) == folder(site_file),
+    }
+}
+
 /// Tells each sentinel or typed-error site where the repository checks
 /// for it, and each sentinel where the repository returns it: a check or
 /// return written `pkg.ErrX` must name the site's package, an unqualified
@@ -599,18 +610,13 @@ fn attach_checks(sites: &mut [errdex_model::RawSite], checks: &[ErrorCheck]) {
     for c in checks {
         by_name.entry(c.name.as_str()).or_default().push(c);
     }
-    let dir = |p: &str| p.rsplit_once('/').map_or("", |(d, _)| d).to_string();
     for site in sites {
         let Some(found) = site.error_class.as_deref().and_then(|c| by_name.get(c)) else {
             continue;
         };
-        let site_dir = dir(&site.file_path);
         let mut at: Vec<&&ErrorCheck> = found
             .iter()
-            .filter(|c| match &c.qualifier {
-                Some(q) => site.facts.package.as_deref() == Some(q.as_str()),
-                None => dir(&c.file_path) == site_dir,
-            })
+            .filter(|c| names_site(c, site.facts.package.as_deref(), &site.file_path))
             .collect();
         at.sort_by(|a, b| (&a.file_path, a.line_number).cmp(&(&b.file_path, b.line_number)));
         let (returns, checks): (Vec<&&ErrorCheck>, Vec<&&ErrorCheck>) =

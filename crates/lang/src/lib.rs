@@ -47,6 +47,7 @@ mod locals;
 pub mod message;
 mod php;
 mod prefilter;
+mod prints_next;
 mod python;
 mod ruby;
 mod rust;

@@ -257,6 +257,13 @@ pub struct SiteFacts {
     /// logs the message).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exits_after: Option<String>,
+    /// The texts the program prints right after the site, by the
+    /// statements that follow it with the same logger or print call
+    /// (etcd's `plog.Infof("Please check the given data dir path …")`
+    /// after the message): often the reason or the remedy, in the
+    /// authors' words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prints_next: Vec<String>,
     /// Conditions of earlier `if` statements in the block of the site's
     /// innermost guard that leave that block when they hold (`e, ok :=
     /// err.(*Error); ok && e.Code == NotFound` before a log of `err`):
@@ -441,6 +448,16 @@ pub struct Cause {
     /// (`addr = 127.0.0.1:3986`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
+    /// For a site of the repository, the condition it is returned under
+    /// (`lo < fi` above `return ErrCompacted`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    /// What the code's comment says of it (a sentinel's declaration
+    /// comment: "ErrCompacted is returned by Storage.Entries/Compact when
+    /// a requested index is unavailable because it predates the last
+    /// snapshot.").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
 }
 
 /// Another record the page lists as related.

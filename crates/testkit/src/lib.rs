@@ -64,5 +64,7 @@ pub fn listen_cause() -> errdex_model::Cause {
             "net.Listen".into(),
         ],
         values: vec!["addr = 127.0.0.1:3986".into()],
+        when: None,
+        comment: None,
     }
 }

@@ -75,6 +75,78 @@ func (s *Server) Restart() error {
 "#,
     ),
     (
+        "store/store.go",
+        r#"package store
+
+import (
+	"errors"
+	"fmt"
+)
+
+var ErrCompacted = errors.New("requested index is compacted")
+
+var ErrMissing = errors.New("no such entry")
+
+type Log struct{ first uint64 }
+
+func (l *Log) check(lo uint64) error {
+	if lo < l.first {
+		return ErrCompacted
+	}
+	return nil
+}
+
+func (l *Log) slice(lo uint64) ([]byte, error) {
+	if err := l.check(lo); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}
+
+func (l *Log) Next(lo uint64) []byte {
+	b, err := l.slice(lo)
+	if err != nil {
+		panic(fmt.Sprintf("unexpected error reading entries (%v)", err))
+	}
+	return b
+}
+
+func Find(key string) (string, error) {
+	if key == "" {
+		return "", ErrMissing
+	}
+	return key, nil
+}
+"#,
+    ),
+    (
+        "lookup/lookup.go",
+        r#"package lookup
+
+import (
+	"fmt"
+
+	"example.com/shop/store"
+)
+
+func Scan(keys []string) error {
+	for _, k := range keys {
+		if _, err := store.Find(k); err != nil {
+			return fmt.Errorf("key %q is not stored", k)
+		}
+	}
+	return nil
+}
+
+func Get(key string) error {
+	if _, err := store.Find(key); err != nil {
+		return fmt.Errorf("looking up %q: %w", key, err)
+	}
+	return nil
+}
+"#,
+    ),
+    (
         "cmd/main.go",
         r#"package main
 
@@ -166,12 +238,46 @@ fn a_call_whose_error_the_message_drops_leads_to_no_runtime_text() {
     assert!(by_pattern(&records, "address %q needs a port")
         .causes
         .is_empty());
+    // A repository function's own error is still why the call failed.
+    let skipped = by_pattern(&records, "key %q is not stored");
+    let missing = by_pattern(&records, "no such entry");
+    assert_eq!(skipped.causes.len(), 1, "{:?}", skipped.causes);
+    assert_eq!(
+        skipped.causes[0].record_id.as_deref(),
+        Some(missing.id.as_str())
+    );
     let checking = by_pattern(&records, "checking: %v");
     assert_eq!(checking.causes.len(), 1, "{:?}", checking.causes);
     assert_eq!(
         checking.causes[0].message_pattern,
         "address %q needs a port"
     );
+}
+
+#[test]
+fn a_returned_sentinel_is_a_cause_of_the_calls_that_hand_it_up() {
+    let records = records();
+    // `return ErrCompacted` in a method of the receiver, handed up by the
+    // wrapped call.
+    let next = by_pattern(&records, "unexpected error reading entries (%v)");
+    let compacted = by_pattern(&records, "requested index is compacted");
+    assert_eq!(next.causes.len(), 1, "{:?}", next.causes);
+    let c = &next.causes[0];
+    assert_eq!(c.record_id.as_deref(), Some(compacted.id.as_str()));
+    assert_eq!(c.path, ["l.slice", "l.check"]);
+    // Where it is returned, not where it is declared.
+    assert_eq!(
+        (c.file_path.as_str(), c.line_number),
+        ("store/store.go", 16)
+    );
+    // Through an import: `store.Find` returns `ErrMissing` itself.
+    let looking = by_pattern(&records, "looking up %q: %w");
+    let missing = by_pattern(&records, "no such entry");
+    assert_eq!(
+        looking.causes[0].record_id.as_deref(),
+        Some(missing.id.as_str())
+    );
+    assert_eq!(looking.causes[0].path, ["store.Find"]);
 }
 
 #[test]

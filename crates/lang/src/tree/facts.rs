@@ -98,6 +98,7 @@ pub(super) fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts
             }
         }
     }
+    f.prints_next = crate::prints_next::prints_next(n, cx.src);
     f.comment = chain
         .iter()
         .take_while(|a| !syntax.functions.contains(&a.kind()))
