@@ -107,9 +107,18 @@ pub(crate) fn meaning(causes: &[Cause], carried: bool) -> Option<String> {
         [] => format!("{what} comes from the standard library"),
         more => {
             let texts: Vec<String> = more.iter().map(|s| site_text(s)).collect();
+            // The calls every one is reached through: the paths part
+            // where the errors come from different calls.
+            let shared = more[0]
+                .path
+                .iter()
+                .enumerate()
+                .take_while(|(i, p)| more.iter().all(|s| s.path.get(*i) == Some(*p)))
+                .count()
+                .max(1);
             format!(
                 "The errors {} returns include {}",
-                code(&more[0].path.join(" → ")),
+                code(&more[0].path[..shared].join(" → ")),
                 join_or(&texts)
             )
         }

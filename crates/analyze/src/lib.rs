@@ -19,6 +19,7 @@
 mod asks;
 mod code;
 pub mod family;
+mod given;
 mod go_code;
 mod idioms;
 mod leaves;
@@ -355,7 +356,7 @@ impl<'a> Cx<'a> {
     /// The site is in the method that gives a type its text (Go's
     /// `Error`, Python's `__str__`, Java's `toString`/`getMessage`): it
     /// formats the text, it does not fail.
-    fn is_text_method(&self) -> bool {
+    pub(crate) fn is_text_method(&self) -> bool {
         self.f.receiver.is_some() && self.function.is_some_and(is_text_method)
     }
 

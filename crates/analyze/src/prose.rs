@@ -348,7 +348,7 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
         }
         let guards: Vec<&str> = crate::causes(&f.guards, &s.callee).collect();
         conds.extend(conditions(&guards));
-        if let Some(passed) = passed_clause(&f.passed).filter(|_| !conds.is_empty()) {
+        if let Some(passed) = passed_clause(&f.passed) {
             conds.push(format!("not {passed}"));
         }
         if conds.is_empty() && f.guards.iter().any(|g| crate::is_err_check(g)) {
@@ -500,7 +500,11 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             code(&flag)
         ));
     }
-    out.extend(guard_solutions(cx, asked.is_empty()));
+    let from_guards = guard_solutions(cx, asked.is_empty());
+    if from_guards.is_empty() && asked.is_empty() {
+        out.extend(crate::printed::passed_step(cx));
+    }
+    out.extend(from_guards);
     out.extend(crate::returns::solutions(cx));
     if let Some(family) = cx.advice().filter(|_| !cx.is_expected()) {
         out.extend(family.solutions.iter().map(|s| s.to_string()));
@@ -579,7 +583,11 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool) -> Vec<String> {
                 )
             })
         };
-        out.extend(crate::asks::action(g, &cx.literal, &params).or_else(look));
+        out.extend(
+            crate::given::field_step(cx, g)
+                .or_else(|| crate::asks::action(g, &cx.literal, &params))
+                .or_else(look),
+        );
     }
     out
 }

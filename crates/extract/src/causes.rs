@@ -16,7 +16,7 @@ use crate::cache::FactsCache;
 use crate::source::Source;
 use crate::walk::Candidate;
 use crate::{folder, names_site};
-use errdex_lang::{language, CallFlow, ErrorCheck, FileFlows, FunctionFlow};
+use errdex_lang::{language, CallFlow, ErrorCheck, FileFlows, FunctionFlow, TypeFlow};
 use errdex_model::{Cause, Lang, Record};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -181,6 +181,88 @@ impl<'a> GoRepo<'a> {
         })
     }
 
+    /// The declaration of type `name` in folder `dir`, and its file.
+    fn type_decl(&self, dir: &str, name: &str) -> Option<(usize, &TypeFlow)> {
+        let needle = format!("{name} ");
+        self.by_dir.get(dir)?.iter().find_map(|&i| {
+            let f = &self.files[i];
+            if !f.text().contains(&needle) {
+                return None;
+            }
+            f.flows()
+                .types
+                .iter()
+                .find(|t| t.name == name)
+                .map(|t| (i, t))
+        })
+    }
+
+    /// The folder and name of the type written `ty` in file `at`
+    /// (`store`, `lease.Lessor`): the file's folder, or the repository
+    /// folder of the package it imports. A standard-library or outside
+    /// type gives none.
+    fn type_place(&self, at: usize, ty: &str) -> Option<(String, String)> {
+        let file = &self.files[at];
+        match ty.split_once('.') {
+            None => Some((folder(file.rel).to_string(), ty.to_string())),
+            Some((pkg, name)) => {
+                let import = imports(file.text()).into_iter().find(|(l, _)| l == pkg)?.1;
+                let dir = (!is_standard(&import)).then(|| self.dir_of(&import))??;
+                Some((dir, name.to_string()))
+            }
+        }
+    }
+
+    /// The folder and type of field `field` of struct `ty` of folder
+    /// `dir`, declared there or in a type it embeds (three deep at most).
+    fn field_type(&self, dir: &str, ty: &str, field: &str, depth: u32) -> Option<(String, String)> {
+        let (at, t) = self.type_decl(dir, ty)?;
+        if let Some(f) = t.field(field) {
+            return self.type_place(at, f);
+        }
+        if depth >= 3 {
+            return None;
+        }
+        t.embedded.iter().find_map(|e| {
+            let (d, name) = self.type_place(at, e)?;
+            self.field_type(&d, &name, field, depth + 1)
+        })
+    }
+
+    /// What a call of `method` on a value of type `ty` (folder `dir`)
+    /// runs: the type's own method, or for an interface the method of
+    /// each type of its folder that declares one of that name.
+    fn method_target(&self, dir: &str, ty: &str, method: &str) -> Option<Target> {
+        let (_, t) = self.type_decl(dir, ty)?;
+        let key = |receiver: &str| FnKey {
+            receiver: Some(receiver.to_string()),
+            name: method.to_string(),
+        };
+        if !t.interface {
+            return Some(Target::Func(dir.to_string(), key(ty)));
+        }
+        if !t.methods.iter().any(|m| m == method) {
+            return None;
+        }
+        let needle = format!(") {method}(");
+        let mut found: Vec<(String, FnKey)> = Vec::new();
+        for &i in self.by_dir.get(dir)? {
+            let f = &self.files[i];
+            if !f.text().contains(&needle) {
+                continue;
+            }
+            for flow in &f.flows().functions {
+                match &flow.receiver {
+                    Some(r) if flow.name == method && r != ty => {
+                        found.push((dir.to_string(), key(r)));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        (!found.is_empty()).then_some(Target::Methods(found))
+    }
+
     /// The constants of a folder's files.
     fn constant(&self, dir: &str, name: &str) -> Option<(usize, String)> {
         self.by_dir.get(dir)?.iter().find_map(|&i| {
@@ -245,6 +327,8 @@ struct SiteRef {
     when: Option<String>,
     /// The code's comment on it.
     comment: Option<String>,
+    /// For a sentinel returned, its name (`ErrCompacted`).
+    sentinel: Option<String>,
 }
 
 /// The sites of `records`, then the places that return a sentinel
@@ -279,6 +363,7 @@ fn site_refs(records: &[Record], returns: &[ErrorCheck]) -> Vec<SiteRef> {
                     // A `case` says its condition only with its `switch`.
                     when: c.guard.clone().filter(|g| !g.starts_with("case ")),
                     comment: s.facts.comment.clone(),
+                    sentinel: Some(c.name.clone()),
                 });
             }
         }
@@ -310,6 +395,7 @@ fn own_sites(records: &[Record]) -> Vec<SiteRef> {
                     .filter(|g| !g.ends_with("nil"))
                     .cloned(),
                 comment: s.facts.comment.clone(),
+                sentinel: None,
             })
         })
         .collect()
@@ -405,6 +491,9 @@ enum Target {
     Func(String, FnKey),
     /// A standard-library function: import path and name (`net.Listen`).
     Std(String),
+    /// The methods of an interface's implementations in its package
+    /// (`tw.s.le.Attach` on a `lease.Lessor` field: `lessor.Attach`).
+    Methods(Vec<(String, FnKey)>),
 }
 
 /// A function on the path, for working out values: its file, key and the
@@ -429,7 +518,12 @@ enum CallRef {
 #[derive(Default)]
 struct Walk {
     causes: Vec<Cause>,
-    seen: HashSet<(String, FnKey)>,
+    /// Functions entered, with the sentinel the path lets through.
+    seen: HashSet<(String, FnKey, Option<String>)>,
+    /// The one sentinel a call on the path hands up
+    /// (`if err == ErrCompacted { return nil, err }`): the causes below
+    /// are that sentinel's returns only.
+    only: Option<String>,
 }
 
 impl Walk {
@@ -501,6 +595,8 @@ impl Graph<'_, '_> {
         };
         let mut path: Vec<String> = frames.iter().map(|f| callee_of(&f.call)).collect();
         match target {
+            // A runtime error is never one of the repository's sentinels.
+            Target::Std(_) if w.only.is_some() => {}
             Target::Std(name) => {
                 // The standard-library call by its import path
                 // (`net/http.Get`), as the knowledge base names it.
@@ -527,10 +623,22 @@ impl Graph<'_, '_> {
                 }
             }
             Target::Func(target_dir, key) => {
-                if !w.seen.insert((target_dir.clone(), key.clone())) {
+                if !w
+                    .seen
+                    .insert((target_dir.clone(), key.clone(), w.only.clone()))
+                {
                     return;
                 }
                 self.enter_function(&target_dir, &key, path, frames, w);
+            }
+            Target::Methods(methods) => {
+                for (target_dir, key) in methods {
+                    if w.seen
+                        .insert((target_dir.clone(), key.clone(), w.only.clone()))
+                    {
+                        self.enter_function(&target_dir, &key, path.clone(), frames, w);
+                    }
+                }
             }
         }
     }
@@ -545,11 +653,13 @@ impl Graph<'_, '_> {
         w: &mut Walk,
     ) {
         let name = key.site_name();
+        let only = w.only.clone();
         for s in self
             .returned
             .get(&(dir, name.as_str()))
             .into_iter()
             .flatten()
+            .filter(|s| only.is_none() || s.sentinel == only)
         {
             w.push(Cause {
                 message_pattern: s.pattern.clone(),
@@ -571,6 +681,7 @@ impl Graph<'_, '_> {
             .get(&(dir, name.as_str()))
             .into_iter()
             .flatten()
+            .filter(|_| only.is_none())
         {
             if let Some(wrapped) = &s.wrapped {
                 let call = CallRef::Wrapped(wrapped.clone(), s.line);
@@ -594,6 +705,11 @@ impl Graph<'_, '_> {
         frames: &mut Vec<Frame>,
         w: &mut Walk,
     ) {
+        let only = match &call {
+            CallRef::Passed(c) if c.only.is_some() => c.only.clone(),
+            _ => w.only.clone(),
+        };
+        let outer = std::mem::replace(&mut w.only, only);
         frames.push(Frame {
             file,
             key: key.clone(),
@@ -601,6 +717,7 @@ impl Graph<'_, '_> {
         });
         self.follow(callee, flow.receiver_name.as_deref(), frames, w);
         frames.pop();
+        w.only = outer;
     }
 
     /// Resolves a callee as written in `file`, inside the function `within`.
@@ -629,6 +746,13 @@ impl Graph<'_, '_> {
                 } else {
                     Some(Target::Func(self.repo.dir_of(&import)?, key(None, name)))
                 }
+            }
+            [x, ref fields @ .., method] if Some(x) == receiver_name => {
+                let mut at = (dir.to_string(), within.receiver.clone()?);
+                for field in fields {
+                    at = self.repo.field_type(&at.0, &at.1, field, 0)?;
+                }
+                self.repo.method_target(&at.0, &at.1, method)
             }
             _ => None,
         }

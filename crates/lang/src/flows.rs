@@ -14,6 +14,36 @@ pub struct FileFlows {
     pub constants: Vec<(String, String)>,
     /// Every function and method.
     pub functions: Vec<FunctionFlow>,
+    /// Struct and interface types.
+    #[serde(default)]
+    pub types: Vec<TypeFlow>,
+}
+
+/// A struct or interface type of a file.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TypeFlow {
+    /// Its name.
+    pub name: String,
+    /// A struct's named fields: name → type (`le` → `lease.Lessor`),
+    /// without `*` and type arguments.
+    pub fields: Vec<(String, String)>,
+    /// A struct's embedded types, whose fields and methods it has too.
+    pub embedded: Vec<String>,
+    /// Whether it is an interface.
+    pub interface: bool,
+    /// An interface's methods.
+    pub methods: Vec<String>,
+}
+
+impl TypeFlow {
+    /// The type of field `name`, declared here.
+    pub fn field(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.as_str())
+            .filter(|t| !t.is_empty())
+    }
 }
 
 /// One function or method.
@@ -54,6 +84,11 @@ pub struct CallFlow {
     pub args: Vec<String>,
     /// Line of the call (1-based).
     pub line: u32,
+    /// For a call whose error is handed up only when it is one sentinel
+    /// (`if err == ErrCompacted { return nil, err }`): that sentinel's
+    /// name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only: Option<String>,
 }
 
 impl FunctionFlow {

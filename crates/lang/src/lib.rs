@@ -55,7 +55,7 @@ mod tree;
 
 pub use conventions::{Conventions, FunctionHeads, HandlerCode, Handling};
 use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
-pub use flows::{CallFlow, FileFlows, FunctionFlow};
+pub use flows::{CallFlow, FileFlows, FunctionFlow, TypeFlow};
 pub use guard::{MAX_NESTING, PARSE_STACK};
 use message::{Constants, Message};
 

@@ -15,7 +15,9 @@ use std::cell::RefCell;
 use tree_sitter::{Node, Parser};
 
 mod facts;
+mod fields_given;
 mod nodes;
+mod passed;
 mod test_code;
 
 use facts::site_facts;

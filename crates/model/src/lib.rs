@@ -19,7 +19,7 @@ mod versions;
 pub use ids::{record_id, slugify, unique_slugs, SLUG_MAX_LEN};
 pub use paths::is_built_copy;
 pub use record::{
-    Cause, ClosedHole, DynamicSite, ErrorType, Fill, IndexStats, Lang, RawSite, Record,
+    Cause, ClosedHole, DynamicSite, ErrorType, FieldGiven, Fill, IndexStats, Lang, RawSite, Record,
     RelatedError, RepoDataset, RepoVersion, Severity, Site, SiteFacts, VersionRange, MAX_CHECKS,
     SCHEMA_VERSION,
 };

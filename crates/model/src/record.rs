@@ -264,6 +264,11 @@ pub struct SiteFacts {
     /// authors' words.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prints_next: Vec<String>,
+    /// Fields the guards read that the class's constructor sets from its
+    /// parameters (`self.input_stream = input_stream` in
+    /// `EnvironBuilder.__init__`): the caller-facing source of the value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields_given: Vec<FieldGiven>,
     /// Conditions of earlier `if` statements in the block of the site's
     /// innermost guard that leave that block when they hold (`e, ok :=
     /// err.(*Error); ok && e.Code == NotFound` before a log of `err`):
@@ -418,6 +423,26 @@ pub struct Site {
     /// What the code around the site shows (the analysis' input).
     #[serde(default, skip_serializing_if = "SiteFacts::is_empty")]
     pub facts: SiteFacts,
+}
+
+/// A field set by a class's constructor from one of its parameters.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldGiven {
+    /// The field as the guards write it (`self.input_stream`).
+    pub field: String,
+    /// The class (`EnvironBuilder`).
+    pub class: String,
+    /// The constructor's parameter it is set from (`input_stream`).
+    pub param: String,
+    /// That parameter as declared (`input_stream: t.IO[bytes] | None =
+    /// None`): its type or default says what values it takes.
+    #[serde(default)]
+    pub declared: String,
+    /// The constructor's other assignments of it, as written
+    /// (`self.input_stream = BytesIO(data)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 /// Where an error a record wraps can come from: a site of the repository

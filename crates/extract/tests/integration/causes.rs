@@ -111,6 +111,69 @@ func (l *Log) Next(lo uint64) []byte {
 	return b
 }
 
+type Backend interface {
+	Load(key string) (string, error)
+}
+
+type disk struct{}
+
+func (d *disk) Load(key string) (string, error) {
+	if key == "" {
+		return "", ErrMissing
+	}
+	return key, nil
+}
+
+type Storage interface {
+	Entries(lo uint64) ([]byte, error)
+}
+
+type mem struct{ first uint64 }
+
+func (m *mem) Entries(lo uint64) ([]byte, error) {
+	if lo < m.first {
+		return nil, ErrCompacted
+	}
+	if lo > 100 {
+		return nil, ErrMissing
+	}
+	return nil, nil
+}
+
+type Ring struct{ storage Storage }
+
+func (r *Ring) read(lo uint64) ([]byte, error) {
+	b, err := r.storage.Entries(lo)
+	if err == ErrCompacted {
+		return nil, err
+	} else if err != nil {
+		panic(err)
+	}
+	return b, nil
+}
+
+func (r *Ring) Read(lo uint64) []byte {
+	b, err := r.read(lo)
+	if err != nil {
+		panic(fmt.Sprintf("unexpected error reading ring (%v)", err))
+	}
+	return b
+}
+
+type base struct{ be Backend }
+
+type Cache struct {
+	base
+	size int
+}
+
+func (c *Cache) Fetch(key string) error {
+	if _, err := c.be.Load(key); err != nil {
+		return fmt.Errorf("fetching %q: %w", key, err)
+	}
+	return nil
+}
+
 func Find(key string) (string, error) {
 	if key == "" {
 		return "", ErrMissing
@@ -220,13 +283,15 @@ fn wrapped_calls_are_followed_to_sites_and_the_standard_library() {
     );
 
     // A method of the site's own receiver type is followed, and the method
-    // it hands up; a method of a field (`a.srv.Stop`) is not resolved by
-    // its name alone.
+    // it hands up; a method of a field (`a.srv.Stop`) through the field's
+    // type; a method of a standard-library type (`s.l.Close` on a
+    // `net.Listener`) not at all.
     let restarting = by_pattern(&records, "restarting: %w");
     assert_eq!(restarting.causes[0].message_pattern, "closing listener: %w");
     assert_eq!(restarting.causes[0].path, ["s.Stop", "s.Close"]);
     let shutdown = by_pattern(&records, "stopping server: %w");
-    assert!(shutdown.causes.is_empty(), "{:?}", shutdown.causes);
+    assert_eq!(shutdown.causes[0].message_pattern, "closing listener: %w");
+    assert_eq!(shutdown.causes[0].path, ["a.srv.Stop", "s.Close"]);
     let closing = by_pattern(&records, "closing listener: %w");
     assert!(closing.causes.is_empty(), "s.l.Close is a field's method");
 }
@@ -278,6 +343,37 @@ fn a_returned_sentinel_is_a_cause_of_the_calls_that_hand_it_up() {
         Some(missing.id.as_str())
     );
     assert_eq!(looking.causes[0].path, ["store.Find"]);
+}
+
+#[test]
+fn a_call_on_an_interface_field_reaches_the_implementations_of_its_package() {
+    let records = records();
+    // `c.be` is a field of the embedded `base`, of interface type
+    // `Backend`; `disk` implements `Load` in the same package.
+    let fetching = by_pattern(&records, "fetching %q: %w");
+    let missing = by_pattern(&records, "no such entry");
+    assert_eq!(fetching.causes.len(), 1, "{:?}", fetching.causes);
+    assert_eq!(
+        fetching.causes[0].record_id.as_deref(),
+        Some(missing.id.as_str())
+    );
+    assert_eq!(fetching.causes[0].path, ["c.be.Load"]);
+    assert_eq!(fetching.causes[0].when.as_deref(), Some(r#"key == """#));
+}
+
+#[test]
+fn a_call_handed_up_for_one_sentinel_only_brings_that_sentinel_only() {
+    let records = records();
+    // `read` returns the error of `r.storage.Entries` only when it is
+    // `ErrCompacted`; `ErrMissing` from the same call never gets out.
+    let ring = by_pattern(&records, "unexpected error reading ring (%v)");
+    let texts: Vec<&str> = ring
+        .causes
+        .iter()
+        .map(|c| c.message_pattern.as_str())
+        .collect();
+    assert_eq!(texts, ["requested index is compacted"]);
+    assert_eq!(ring.causes[0].path, ["r.read", "r.storage.Entries"]);
 }
 
 #[test]

@@ -26,6 +26,7 @@ pub(super) fn flows(source: &str) -> FileFlows {
         match decl.kind() {
             "import_declaration" => imports(decl, src, &mut out.imports),
             "const_declaration" => constants(decl, src, &mut out.constants),
+            "type_declaration" => super::types::types(decl, src, &mut out.types),
             "function_declaration" | "method_declaration" => {
                 let f = function(decl, src, &out.imports);
                 out.functions.push(f);
@@ -181,6 +182,7 @@ fn call_of(n: Node<'_>, src: &[u8]) -> Option<CallFlow> {
         callee,
         args,
         line: line(n),
+        only: None,
     })
 }
 
@@ -263,11 +265,58 @@ fn returned(
     } else if value.kind() == "identifier" {
         let name = text(value, src);
         if let Some((_, call)) = last.iter().rev().find(|(n, _)| n == name) {
-            if !f.passes.contains(call) {
-                f.passes.push(call.clone());
-            }
+            let call = CallFlow {
+                only: only_sentinel(n, name, src),
+                ..call.clone()
+            };
+            pass(f, call);
         }
     }
+}
+
+/// Adds a call handed up; handed up whole, it replaces the same call
+/// handed up for one sentinel only.
+fn pass(f: &mut FunctionFlow, call: CallFlow) {
+    let same = |c: &CallFlow| c.callee == call.callee && c.line == call.line;
+    if f.passes.iter().any(|c| same(c) && c.only.is_none()) || f.passes.contains(&call) {
+        return;
+    }
+    if call.only.is_none() {
+        f.passes.retain(|c| !same(c));
+    }
+    f.passes.push(call);
+}
+
+/// The sentinel a `return …, err` hands up only: the innermost `if`
+/// around it tests `err == X` or `errors.Is(err, X)` (its last name,
+/// `ErrCompacted` of `raft.ErrCompacted`).
+fn only_sentinel(ret: Node<'_>, err: &str, src: &[u8]) -> Option<String> {
+    let mut cur = ret.parent()?;
+    while cur.kind() != "if_statement" {
+        if matches!(
+            cur.kind(),
+            "function_declaration" | "method_declaration" | "func_literal"
+        ) {
+            return None;
+        }
+        cur = cur.parent()?;
+    }
+    // In the `else`, the test says what the error is not.
+    let then = cur.child_by_field_name("consequence")?;
+    if !(then.start_byte() <= ret.start_byte() && ret.end_byte() <= then.end_byte()) {
+        return None;
+    }
+    let cond = text(cur.child_by_field_name("condition")?, src).trim();
+    let sentinel = cond
+        .strip_prefix(&format!("{err} == "))
+        .or_else(|| {
+            cond.strip_prefix(&format!("errors.Is({err}, "))
+                .and_then(|r| r.strip_suffix(')'))
+        })?
+        .trim();
+    let last = sentinel.rsplit('.').next().unwrap_or(sentinel);
+    let name = |c: char| c.is_alphanumeric() || c == '_';
+    (!last.is_empty() && sentinel.chars().all(|c| name(c) || c == '.')).then(|| last.to_string())
 }
 
 /// Whether a callee is one of the constructors the extractor reads as a
@@ -410,6 +459,57 @@ func count() int {
             (Some("Store"), Some("s"))
         );
         assert_eq!(get.passes[0].callee, "s.db.Read");
+    }
+
+    #[test]
+    fn an_error_handed_up_for_one_sentinel_says_which() {
+        let src = r#"package p
+
+func only(s Storage) error {
+	_, err := s.Entries()
+	if err == ErrCompacted {
+		return err
+	}
+	return nil
+}
+
+func is(s Storage) error {
+	_, err := s.Entries()
+	if errors.Is(err, raft.ErrCompacted) {
+		return err
+	}
+	return nil
+}
+
+func notIt(s Storage) error {
+	_, err := s.Entries()
+	if err == ErrCompacted {
+		log.Print("compacted")
+	} else {
+		return err
+	}
+	return nil
+}
+
+func both(s Storage) error {
+	_, err := s.Entries()
+	if err == ErrCompacted {
+		return err
+	}
+	return err
+}
+"#;
+        let f = flows(src);
+        let only: Vec<Option<&str>> = f
+            .functions
+            .iter()
+            .map(|f| f.passes[0].only.as_deref())
+            .collect();
+        assert_eq!(
+            only,
+            [Some("ErrCompacted"), Some("ErrCompacted"), None, None]
+        );
+        assert_eq!(f.functions[3].passes.len(), 1);
     }
 }
 

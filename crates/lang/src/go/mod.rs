@@ -23,6 +23,7 @@ mod messages;
 mod parse;
 pub(crate) use parse::with_new_of_values;
 mod specs;
+mod types;
 mod wrappers;
 
 use literals::{http_status_code, string_literal};

@@ -34,11 +34,12 @@ pub(super) fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts
                 .find(|a| syntax.functions.contains(&a.kind()))
                 .and_then(|o| (syntax.names.function)(*o, cx))
         });
-    let class = chain
+    let class_node = chain
         .iter()
         .find(|a| syntax.classes.contains(&a.kind()))
-        .and_then(|c| (syntax.names.class)(*c, cx))
+        .copied()
         .filter(|_| outer.is_none());
+    let class = class_node.and_then(|c| (syntax.names.class)(c, cx));
     f.receiver = class.clone();
     let mut function = None;
     if let Some(func) = func {
@@ -99,6 +100,10 @@ pub(super) fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts
         }
     }
     f.prints_next = crate::prints_next::prints_next(n, cx.src);
+    f.passed = super::passed::passed(&chain, cx);
+    if let (Some(node), Some(name)) = (class_node, f.receiver.as_deref()) {
+        f.fields_given = super::fields_given::fields_given(node, name, &f.guards, cx);
+    }
     f.comment = chain
         .iter()
         .take_while(|a| !syntax.functions.contains(&a.kind()))

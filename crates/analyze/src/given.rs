@@ -1,0 +1,58 @@
+//! What the caller gives: a guard that reads a field the class's
+//! constructor sets from its parameter (`self.input_stream`, set from
+//! `input_stream` in `EnvironBuilder.__init__`) is decided when the
+//! object is created, so the step names the constructor's parameter and
+//! the value that avoids the error.
+
+use crate::prose::code;
+use crate::Cx;
+
+/// Words of a parameter's declaration that say it may be left unset.
+const OPTIONAL: &[&str] = &["None", "null", "Optional", "?", "undefined", "nil"];
+/// Words of a parameter's declaration that say it is a flag.
+const FLAG: &[&str] = &["bool", "True", "False", "true", "false"];
+
+/// The step for guard `g` when it tests, as set or unset or as a flag, a
+/// field the constructor sets from a parameter declared so (`= None`,
+/// `: bool`). Other tests of the field (`len(self.x) != 3`), and fields
+/// read where a type writes its own text (`__str__`), give none.
+pub(crate) fn field_step(cx: &Cx<'_>, g: &str) -> Option<String> {
+    if cx.is_text_method() {
+        return None;
+    }
+    let given =
+        cx.f.fields_given
+            .iter()
+            .find(|f| g.contains(f.field.as_str()))?;
+    let declared = |words: &[&str]| words.iter().any(|w| given.declared.contains(w));
+    let ctor = code(&format!("{}(…)", given.class));
+    let param = code(&given.param);
+    let f = given.field.as_str();
+    let g = g.trim();
+    let is = |forms: &[&str]| forms.iter().any(|form| form.replace("F", f) == g);
+    let what = if is(&["F is not None", "F != null", "F !== null", "!F.nil?"]) && declared(OPTIONAL)
+    {
+        format!("Create {ctor} without {param} (leave it unset)")
+    } else if is(&["F is None", "F == null", "F === null", "F.nil?"]) && declared(OPTIONAL) {
+        format!("Give {ctor} a {param}")
+    } else if is(&["F"]) && declared(FLAG) {
+        format!("Create {ctor} with {param} false")
+    } else if is(&["not F", "!F"]) && declared(FLAG) {
+        format!("Create {ctor} with {param} true")
+    } else {
+        return None;
+    };
+    let also = match &given.also[..] {
+        [] => String::new(),
+        more => {
+            let shown: Vec<String> = more.iter().map(|a| code(a)).collect();
+            format!(" (the constructor also sets it by {})", shown.join(" and "))
+        }
+    };
+    Some(format!(
+        "{what}: {} is the {param} given to {ctor}{also}, and this {} happens when {} holds.",
+        code(f),
+        cx.noun(),
+        code(g)
+    ))
+}
