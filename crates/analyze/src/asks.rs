@@ -441,12 +441,16 @@ pub(crate) fn names(guard: &str) -> impl Iterator<Item = &str> {
 /// None`, `name == ""`), or an option that is off while the message says
 /// something is not enabled (`not self.allow_redirects`).
 pub(crate) fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> {
-    let g = g.trim();
+    let normal = without_double_negation(g.trim());
+    let g = normal.as_str();
     // Only what a caller gives: a parameter or a field of one (`self.x`).
     let given = |v: &str| {
         let root = v.split('.').next().unwrap_or(v);
         is_name(v) && (params.contains(&root) || matches!(root, "self" | "this" | "cls"))
     };
+    if let Some(step) = expected_value(g, params) {
+        return Some(step);
+    }
     if let Some(rest) = g.strip_prefix("not isinstance(") {
         let (value, types) = rest.strip_suffix(')')?.split_once(", ")?;
         if !given(value) {
@@ -481,6 +485,46 @@ pub(crate) fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> 
         format!(
             "Turn on {} if this is wanted: the code refuses while it is off.",
             code(off.rsplit('.').next().unwrap_or(off))
+        )
+    })
+}
+
+/// A negated test written as its plain form: `not (x is not None)` →
+/// `x is None`, `!(x != nil)` → `x == nil`.
+fn without_double_negation(g: &str) -> String {
+    let inner = g
+        .strip_prefix("not (")
+        .or_else(|| g.strip_prefix("!("))
+        .and_then(|r| r.strip_suffix(')'))
+        .filter(|r| !r.contains(['(', ')']) && !r.contains(" and ") && !r.contains(" or "));
+    let Some(inner) = inner.filter(|r| !r.contains("&&") && !r.contains("||")) else {
+        return g.to_string();
+    };
+    for (a, b) in [(" is not ", " is "), (" != ", " == "), (" !== ", " === ")] {
+        if let Some((x, y)) = inner.split_once(a) {
+            return format!("{x}{b}{y}");
+        }
+    }
+    g.to_string()
+}
+
+/// A test that a value a caller gives differs from one fixed value
+/// (`environ["wsgi.version"] != (1, 0)`): the step gives it that value.
+fn expected_value(g: &str, params: &[&str]) -> Option<String> {
+    let (value, want) = g.split_once(" != ").or_else(|| g.split_once(" !== "))?;
+    let (value, want) = (value.trim(), want.trim());
+    let root = value.split(['.', '[']).next().unwrap_or(value);
+    let fixed = want.starts_with(['"', '\'', '(', '[']) && !want.contains(" if ")
+        || want.parse::<f64>().is_ok()
+        || matches!(want, "True" | "False" | "true" | "false");
+    let literal_only = want
+        .chars()
+        .all(|c| c.is_alphanumeric() || " ,.()[]\"'-_/:".contains(c));
+    (params.contains(&root) && fixed && literal_only && !value.contains('(')).then(|| {
+        format!(
+            "Give {} the value {}: the code expects exactly that.",
+            code(value),
+            code(want)
         )
     })
 }

@@ -356,6 +356,18 @@ impl<'a> Cx<'a> {
     /// The site is in the method that gives a type its text (Go's
     /// `Error`, Python's `__str__`, Java's `toString`/`getMessage`): it
     /// formats the text, it does not fail.
+    /// A Python warning (`warnings.warn(…)`) at every site: issued to
+    /// the warnings filters, neither logged nor raised.
+    pub(crate) fn is_warning(&self) -> bool {
+        self.r.language == errdex_model::Lang::Python
+            && self.r.error_type == ErrorType::Log
+            && self
+                .r
+                .sites
+                .iter()
+                .all(|s| matches!(s.callee.as_str(), "warnings.warn" | "warn"))
+    }
+
     pub(crate) fn is_text_method(&self) -> bool {
         self.f.receiver.is_some() && self.function.is_some_and(is_text_method)
     }
@@ -445,7 +457,8 @@ impl<'a> Cx<'a> {
     }
 
     fn strategy(&self) -> &'static str {
-        if self.cannot_happen() || self.stopped_by_callers() {
+        // Nothing catches a warning as an error: prevent its condition.
+        if self.cannot_happen() || self.stopped_by_callers() || self.is_warning() {
             return "validation";
         }
         if self.is_expected() || self.r.error_class.is_some() {

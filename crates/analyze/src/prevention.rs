@@ -40,6 +40,13 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
             code(exit)
         ));
     }
+    if out.is_empty() && cx.is_warning() {
+        let category = cx.r.error_class.as_deref().unwrap_or("Warning");
+        out.push(format!(
+            "This is a Python warning, not an error returned to a caller: prevent it by removing the condition it reports; {} turns it into an exception while you look for where it comes from.",
+            code(&format!("warnings.simplefilter(\"error\", {category})"))
+        ));
+    }
     if out.is_empty() && only_logged(cx) {
         // No caller gets this message as an error to handle.
         out.push(

@@ -163,6 +163,13 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
         }
         ErrorType::Exception => "creates this error".to_string(),
         ErrorType::Panic => "panics with this message".to_string(),
+        ErrorType::Log if cx.is_warning() => match &r.error_class {
+            Some(c) => format!(
+                "issues this warning (`warnings.warn`, category {})",
+                code(c)
+            ),
+            None => "issues this warning (`warnings.warn`)".to_string(),
+        },
         ErrorType::Log if r.severity == errdex_model::Severity::Critical => {
             "logs this message at fatal level".to_string()
         }
@@ -704,6 +711,26 @@ mod tests {
         assert_eq!(off, None);
         assert_eq!(action("len(status) != 3", "", &params), None);
         assert_eq!(action("match is None", "", &params), None);
+    }
+
+    #[test]
+    fn a_negated_test_and_a_fixed_expected_value_give_steps() {
+        let params = ["download_name", "environ", "n"];
+        // `not (x is not None)` is `x is None`.
+        assert_eq!(
+            action("not (download_name is not None)", "", &params).as_deref(),
+            Some("Set `download_name`: the code needs a value there and has none.")
+        );
+        assert_eq!(
+            action(r#"environ["wsgi.version"] != (1, 0)"#, "", &params).as_deref(),
+            Some(
+                r#"Give `environ["wsgi.version"]` the value `(1, 0)`: the code expects exactly that."#
+            )
+        );
+        // Only a fixed value, and only one a caller gives.
+        assert_eq!(action("n != limit", "", &params), None);
+        assert_eq!(action(r#"local != "x""#, "", &params), None);
+        assert_eq!(action("not (a is not None and b)", "", &params), None);
     }
 
     #[test]

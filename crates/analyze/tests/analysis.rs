@@ -566,3 +566,26 @@ fn an_error_of_a_call_that_never_fails_cannot_happen() {
     let missing = by(&records, "keys: missing key data");
     assert_eq!(missing.sites[0].facts.wrapped_never_fails, None);
 }
+
+/// A Python warning is issued to the warnings filters, not logged or
+/// raised: the record says so, and how to make it an exception.
+#[test]
+fn a_python_warning_is_called_a_warning() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let old = by(
+        &records,
+        "'OldDict' is deprecated and will be removed in 3.2. Use 'NewDict' instead.",
+    );
+    let doc = old.documentation.as_deref().unwrap_or_default();
+    assert!(
+        doc.contains("issues this warning (`warnings.warn`, category `DeprecationWarning`)"),
+        "{doc}"
+    );
+    assert!(!doc.contains("logs"), "{doc}");
+    assert!(
+        old.prevention_tips[0].contains("`warnings.simplefilter(\"error\", DeprecationWarning)`"),
+        "{:?}",
+        old.prevention_tips
+    );
+    assert_eq!(old.handling_strategy.as_deref(), Some("validation"));
+}
