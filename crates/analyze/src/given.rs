@@ -2,7 +2,9 @@
 //! constructor sets from its parameter (`self.input_stream`, set from
 //! `input_stream` in `EnvironBuilder.__init__`) is decided when the
 //! object is created, so the step names the constructor's parameter and
-//! the value that avoids the error.
+//! the value that avoids the error; and a condition that leaves before
+//! the error (`if value in self.items: return …`) is one the caller can
+//! make hold.
 
 use crate::prose::code;
 use crate::Cx;
@@ -54,5 +56,22 @@ pub(crate) fn field_step(cx: &Cx<'_>, g: &str) -> Option<String> {
         code(f),
         cx.noun(),
         code(g)
+    ))
+}
+
+/// For a site with no guard of its own, the condition of an earlier `if`
+/// that leaves first (`if value in self.items: return str(value)`): the
+/// caller avoids the error by making it hold.
+pub(crate) fn passed_step(cx: &Cx<'_>) -> Option<String> {
+    let f = cx.f;
+    if !cx.guards().is_empty() || f.wrapped_call.is_some() {
+        return None;
+    }
+    let first = f.passed.first()?;
+    Some(format!(
+        "Make {} hold when {} runs: it then leaves before this {}.",
+        code(first),
+        code(cx.fname.unwrap_or("the function")),
+        cx.noun()
     ))
 }

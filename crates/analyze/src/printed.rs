@@ -62,20 +62,3 @@ pub(crate) fn failed_call_step(cx: &Cx<'_>, call: &str) -> Option<String> {
         None => None,
     }
 }
-
-/// For a site with no guard of its own, the condition of an earlier `if`
-/// that leaves first (`if value in self.items: return str(value)`): the
-/// caller avoids the error by making it hold.
-pub(crate) fn passed_step(cx: &Cx<'_>) -> Option<String> {
-    let f = cx.f;
-    if !cx.guards().is_empty() || f.wrapped_call.is_some() {
-        return None;
-    }
-    let first = f.passed.first()?;
-    Some(format!(
-        "Make {} hold when {} runs: it then leaves before this {}.",
-        code(first),
-        code(cx.fname.unwrap_or("the function")),
-        cx.noun()
-    ))
-}

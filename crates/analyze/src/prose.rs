@@ -483,7 +483,9 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
     out.extend(crate::printed::advice_printed_next(f));
     let asked = crate::asks::solutions(cx);
     out.extend(asked.iter().cloned());
-    out.extend(crate::leaves::solutions(&cx.r.causes));
+    let runtime = crate::leaves::solutions(&cx.r.causes);
+    let runtime_known = !runtime.is_empty();
+    out.extend(runtime);
     if let Some((_, prefix)) = &cx.chain {
         let whose = match &f.wrapped_call {
             Some(call) => format!("the error from {}", code(call)),
@@ -507,9 +509,9 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             code(&flag)
         ));
     }
-    let from_guards = guard_solutions(cx, asked.is_empty());
+    let from_guards = guard_solutions(cx, asked.is_empty(), runtime_known);
     if from_guards.is_empty() && asked.is_empty() {
-        out.extend(crate::printed::passed_step(cx));
+        out.extend(crate::given::passed_step(cx));
     }
     out.extend(from_guards);
     out.extend(crate::returns::solutions(cx));
@@ -541,7 +543,9 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
 /// Solutions from the sites' guards: the values the code handles, when
 /// the site is their `else` or `default`; else an action for each guard
 /// of a known form, or (when `look_into`) the condition to look into.
-fn guard_solutions(cx: &Cx<'_>, look_into: bool) -> Vec<String> {
+/// With the knowledge base's remedies for the runtime's reasons
+/// (`runtime_known`), the failed call needs no step of its own.
+fn guard_solutions(cx: &Cx<'_>, look_into: bool, runtime_known: bool) -> Vec<String> {
     let f = cx.f;
     let mut out = Vec::new();
     // The site itself is the `else` or `default` of the values the code
@@ -563,10 +567,8 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool) -> Vec<String> {
         .wrapped_call
         .as_deref()
         .filter(|_| f.guards.iter().any(|g| crate::is_err_check(g)));
-    // The knowledge base's remedies already name the runtime's reasons.
-    let known = !crate::leaves::solutions(&cx.r.causes).is_empty();
     if let Some(step) = failed
-        .filter(|_| look_into && !known)
+        .filter(|_| look_into && !runtime_known)
         .and_then(|call| crate::printed::failed_call_step(cx, call))
     {
         out.push(step);

@@ -160,6 +160,14 @@ mod tests {
         assert_eq!(e.verdict, Verdict::Unknown);
     }
 
+    /// The frames left of `line` once another package's class text is
+    /// dropped, its one frame starting at `start` traced to `function`.
+    fn frames_kept(line: &str, prefix: &str, start: usize, function: &'static str) -> usize {
+        let mut e = explained(line, prefix, start, function);
+        drop_other_modules_text(&mut e);
+        e.frames.len()
+    }
+
     #[test]
     fn the_class_of_the_header_or_another_site_keeps_its_frame() {
         // The header's own module prints it, or another module of its
@@ -167,40 +175,28 @@ mod tests {
         let line =
             "urllib3.exceptions.IncompleteRead: IncompleteRead(3 bytes read, 97 more expected)";
         let prefix = "urllib3.exceptions.IncompleteRead: ";
-        let mut e = explained(line, prefix, 35, "IncompleteRead.__repr__");
-        drop_other_modules_text(&mut e);
-        assert_eq!(e.frames.len(), 1);
+        assert_eq!(frames_kept(line, prefix, 35, "IncompleteRead.__repr__"), 1);
         let line = "urllib3.IncompleteRead: IncompleteRead(3 bytes read, 97 more expected)";
-        let mut e = explained(
-            line,
-            "urllib3.IncompleteRead: ",
-            24,
-            "IncompleteRead.__repr__",
-        );
-        drop_other_modules_text(&mut e);
-        assert_eq!(e.frames.len(), 1);
+        let prefix = "urllib3.IncompleteRead: ";
+        assert_eq!(frames_kept(line, prefix, 24, "IncompleteRead.__repr__"), 1);
         // A raise in a function is no class's own text: a wrapping class
         // prints what it wraps.
         let line = "requests.exceptions.ConnectionError: ('Connection aborted.', x)";
         let prefix = "requests.exceptions.ConnectionError: ";
-        let mut e = explained(line, prefix, 37, "HTTPConnectionPool.urlopen");
-        drop_other_modules_text(&mut e);
-        assert_eq!(e.frames.len(), 1);
+        assert_eq!(
+            frames_kept(line, prefix, 37, "HTTPConnectionPool.urlopen"),
+            1
+        );
         // A class of another name's text.
         let line = "http.client.RemoteDisconnected: IncompleteRead(2 bytes read, 3 more expected)";
-        let mut e = explained(
-            line,
-            "http.client.RemoteDisconnected: ",
-            32,
-            "IncompleteRead.__repr__",
-        );
-        drop_other_modules_text(&mut e);
-        assert_eq!(e.frames.len(), 1);
+        let prefix = "http.client.RemoteDisconnected: ";
+        assert_eq!(frames_kept(line, prefix, 32, "IncompleteRead.__repr__"), 1);
         // No module in the header.
         let line = "IncompleteRead: IncompleteRead(2 bytes read, 3 more expected)";
-        let mut e = explained(line, "IncompleteRead: ", 16, "IncompleteRead.__repr__");
-        drop_other_modules_text(&mut e);
-        assert_eq!(e.frames.len(), 1);
+        assert_eq!(
+            frames_kept(line, "IncompleteRead: ", 16, "IncompleteRead.__repr__"),
+            1
+        );
     }
 
     /// An explanation of `line` with a frame for each of `texts`, each

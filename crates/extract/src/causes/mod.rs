@@ -173,18 +173,7 @@ pub(crate) fn attach_causes(
         .map(|r| {
             let mut w = Walk::default();
             for s in by_record.get(r.id.as_str()).into_iter().flatten() {
-                let before = w.causes.len();
                 graph.follow_site(s, &mut w);
-                // A message that does not carry the failed call's error
-                // never shows the runtime's text: only the repository's
-                // own sites say why the call failed.
-                if s.wrapped.is_none() {
-                    let mut k = 0;
-                    w.causes.retain(|c| {
-                        k += 1;
-                        k <= before || c.record_id.is_some()
-                    });
-                }
             }
             w.causes
                 .retain(|c| c.record_id.as_deref() != Some(r.id.as_str()));
@@ -243,15 +232,32 @@ enum CallRef {
 #[derive(Default)]
 struct Walk {
     causes: Vec<Cause>,
-    /// Functions entered, with the sentinel the path lets through.
-    seen: HashSet<(String, FnKey, Option<String>)>,
+    /// Functions entered, with the sentinel the path lets through and
+    /// whether the walk keeps the repository's sites only.
+    seen: HashSet<(String, FnKey, Option<String>, bool)>,
     /// The one sentinel a call on the path hands up
     /// (`if err == ErrCompacted { return nil, err }`): the causes below
     /// are that sentinel's returns only.
     only: Option<String>,
+    /// The walk starts at a message that does not carry the failed
+    /// call's error: the runtime's text never reaches its log line, so
+    /// only the repository's own sites say why the call failed.
+    own_only: bool,
 }
 
 impl Walk {
+    /// Whether function `key` of folder `dir` is entered for the first
+    /// time on a walk like this one (the same sentinel let through, the
+    /// same kind of causes kept).
+    fn enters(&mut self, dir: &str, key: &FnKey) -> bool {
+        self.seen.insert((
+            dir.to_string(),
+            key.clone(),
+            self.only.clone(),
+            self.own_only,
+        ))
+    }
+
     fn push(&mut self, c: Cause) {
         let same = |o: &Cause| o.record_id == c.record_id && o.knowledge == c.knowledge;
         if !self.causes.iter().any(same) {
@@ -274,6 +280,7 @@ impl Graph<'_, '_> {
             call: CallRef::Wrapped(wrapped.clone(), s.line),
         };
         let receiver_name = s.signature.as_deref().and_then(receiver_name);
+        w.own_only = s.wrapped.is_none();
         self.follow(wrapped, receiver_name.as_deref(), &mut vec![frame], w);
     }
 
@@ -321,7 +328,7 @@ impl Graph<'_, '_> {
         let mut path: Vec<String> = frames.iter().map(|f| callee_of(&f.call)).collect();
         match target {
             // A runtime error is never one of the repository's sentinels.
-            Target::Std(_) if w.only.is_some() => {}
+            Target::Std(_) if w.only.is_some() || w.own_only => {}
             Target::Std(name) => {
                 // The standard-library call by its import path
                 // (`net/http.Get`), as the knowledge base names it.
@@ -348,19 +355,13 @@ impl Graph<'_, '_> {
                 }
             }
             Target::Func(target_dir, key) => {
-                if !w
-                    .seen
-                    .insert((target_dir.clone(), key.clone(), w.only.clone()))
-                {
-                    return;
+                if w.enters(&target_dir, &key) {
+                    self.enter_function(&target_dir, &key, path, frames, w);
                 }
-                self.enter_function(&target_dir, &key, path, frames, w);
             }
             Target::Methods(methods) => {
                 for (target_dir, key) in methods {
-                    if w.seen
-                        .insert((target_dir.clone(), key.clone(), w.only.clone()))
-                    {
+                    if w.enters(&target_dir, &key) {
                         self.enter_function(&target_dir, &key, path.clone(), frames, w);
                     }
                 }
