@@ -490,8 +490,8 @@ pub(crate) fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> 
 }
 
 /// A negated test written as its plain form: `not (x is not None)` →
-/// `x is None`, `!(x != nil)` → `x == nil`.
-fn without_double_negation(g: &str) -> String {
+/// `x is None`, `!(x != nil)` → `x == nil`, `!(p == nil)` → `p != nil`.
+pub(crate) fn without_double_negation(g: &str) -> String {
     let inner = g
         .strip_prefix("not (")
         .or_else(|| g.strip_prefix("!("))
@@ -500,7 +500,15 @@ fn without_double_negation(g: &str) -> String {
     let Some(inner) = inner.filter(|r| !r.contains("&&") && !r.contains("||")) else {
         return g.to_string();
     };
-    for (a, b) in [(" is not ", " is "), (" != ", " == "), (" !== ", " === ")] {
+    let pairs = [
+        (" is not ", " is "),
+        (" != ", " == "),
+        (" !== ", " === "),
+        (" is ", " is not "),
+        (" === ", " !== "),
+        (" == ", " != "),
+    ];
+    for (a, b) in pairs {
         if let Some((x, y)) = inner.split_once(a) {
             return format!("{x}{b}{y}");
         }

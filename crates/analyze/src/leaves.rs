@@ -268,6 +268,7 @@ mod tests {
             values: vec![],
             when: None,
             comment: None,
+            translated_at: None,
         };
         let parse = Cause {
             message_pattern: "missing protocol scheme".into(),
@@ -279,6 +280,7 @@ mod tests {
             values: vec![],
             when: None,
             comment: None,
+            translated_at: None,
         };
         let port = Cause {
             message_pattern: "address {addr}: missing port in address".into(),

@@ -19,6 +19,7 @@
 mod asks;
 mod code;
 pub mod family;
+mod flagged;
 mod given;
 mod go_code;
 mod idioms;
@@ -30,6 +31,7 @@ mod printed;
 mod prose;
 mod related;
 mod returns;
+mod translated;
 
 use errdex_lang::Handling;
 use errdex_model::{ErrorType, Hole, Record, Segment, Severity, SiteFacts, Template};

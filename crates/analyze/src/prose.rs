@@ -253,7 +253,10 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
             ));
         }
     }
-    out.extend(crate::leaves::meaning(&r.causes, cx.chain.is_some()));
+    out.extend(
+        crate::translated::meaning(&r.causes)
+            .or_else(|| crate::leaves::meaning(&r.causes, cx.chain.is_some())),
+    );
     out.extend(cx.idiom.as_ref().map(|d| d.meaning.clone()));
     if let Some(family) = cx.advice() {
         out.push(format!(
@@ -399,7 +402,8 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
     if cx.r.sites.len() > 3 {
         out.push_str(&format!(" ({} more sites.)", cx.r.sites.len() - 3));
     }
-    let leaf = crate::leaves::trigger(&cx.r.causes);
+    let leaf =
+        crate::translated::trigger(&cx.r.causes).or_else(|| crate::leaves::trigger(&cx.r.causes));
     for sentence in leaf.iter().chain(cx.idiom.as_ref().map(|d| &d.trigger)) {
         out.push(' ');
         out.push_str(sentence);
@@ -486,6 +490,7 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
     let runtime = crate::leaves::solutions(&cx.r.causes);
     let runtime_known = !runtime.is_empty();
     out.extend(runtime);
+    out.extend(crate::translated::solution(&cx.r.causes));
     if let Some((_, prefix)) = &cx.chain {
         let whose = match &f.wrapped_call {
             Some(call) => format!("the error from {}", code(call)),
@@ -503,13 +508,16 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             "{after}: it is {whose} and names the actual cause (`errdex explain` traces it further)."
         ));
     }
-    for flag in flags(&cx.literal).into_iter().take(2) {
-        out.push(format!(
-            "Check the value given to {} (the message names it).",
-            code(&flag)
-        ));
-    }
     let from_guards = guard_solutions(cx, asked.is_empty(), runtime_known);
+    // A flag a guard's step already speaks of needs no step of its own.
+    for flag in flags(&cx.literal).into_iter().take(2) {
+        if !from_guards.iter().any(|s| s.contains(&code(&flag))) {
+            out.push(format!(
+                "Check the value given to {} (the message names it).",
+                code(&flag)
+            ));
+        }
+    }
     if from_guards.is_empty() && asked.is_empty() {
         out.extend(crate::given::passed_step(cx));
     }
@@ -574,16 +582,18 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool, runtime_known: bool) -> Vec<Str
         out.push(step);
     }
     let params = crate::asks::parameters(f.signature.as_deref().unwrap_or_default());
+    let named_flags = crate::flagged::Flags::of(&cx.literal, &f.flag_vars);
+    let flag_step = |g: &str| crate::flagged::step(&named_flags, g);
     for g in cx
         .guards()
         .into_iter()
-        .filter(|g| !crate::is_mode_flag(g) && none_of(g).is_none())
+        .filter(|g| (!crate::is_mode_flag(g) || flag_step(g).is_some()) && none_of(g).is_none())
         .take(2)
     {
         // A guard with no action is only worth looking into when the
         // message asks for nothing itself.
         let look = || {
-            (look_into && failed.is_none()).then(|| {
+            (look_into && failed.is_none() && !is_presence(g)).then(|| {
                 format!(
                     "Find out why {} when the code runs: that condition leads to this {}.{}",
                     condition(g),
@@ -593,12 +603,29 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool, runtime_known: bool) -> Vec<Str
             })
         };
         out.extend(
-            crate::given::field_step(cx, g)
+            flag_step(g)
+                .or_else(|| crate::given::field_step(cx, g))
                 .or_else(|| crate::asks::action(g, &cx.literal, &params))
                 .or_else(look),
         );
     }
     out
+}
+
+/// A test that a value is there (`value is not None`, `conn != nil`,
+/// `opts !== undefined`): the path where a caller gave it, not a cause
+/// to look into. An error's test is the failure itself.
+fn is_presence(g: &str) -> bool {
+    let g = crate::asks::without_double_negation(g.trim());
+    let absent = [
+        " is not None",
+        " != None",
+        " != null",
+        " !== null",
+        " !== undefined",
+    ];
+    absent.iter().any(|s| g.ends_with(s))
+        || g.ends_with(" != nil") && !crate::is_err_check(&g) && !g.contains(['&', '|'])
 }
 
 /// Who gives the value guard `g` of the primary site reads, when it is
@@ -749,6 +776,28 @@ mod tests {
             parameters("public void open(String path, int mode)"),
             ["path", "mode"]
         );
+    }
+
+    #[test]
+    fn a_test_that_a_value_is_there_is_no_cause() {
+        for g in [
+            "not (value is None)",
+            "match is not None",
+            "conn != nil",
+            "opts !== undefined",
+            "!(p == nil)",
+        ] {
+            assert!(is_presence(g), "{g}");
+        }
+        for g in [
+            "err != nil",
+            "value is None",
+            "x != nil && y",
+            "s.active",
+            "n != 0",
+        ] {
+            assert!(!is_presence(g), "{g}");
+        }
     }
 
     #[test]

@@ -123,6 +123,7 @@ fn held(g: &str) -> String {
 /// to look into, each with the function and place.
 pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
     let mut out = Vec::new();
+    let mut actions: Vec<String> = Vec::new();
     for r in of(cx.f) {
         let (Some(g), Some(function)) = (r.guard, r.function) else {
             continue;
@@ -135,6 +136,13 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             .next()
             .unwrap_or_default();
         let action = crate::asks::action(g, &cx.literal, &[subject]);
+        // Several functions testing the same value ask for one action.
+        if let Some(a) = &action {
+            if actions.contains(a) {
+                continue;
+            }
+            actions.push(a.clone());
+        }
         out.push(match action {
             Some(a) => format!(
                 "{a} ({} returns this error when {} holds, at {}.)",

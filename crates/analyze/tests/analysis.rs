@@ -512,17 +512,21 @@ fn a_sentinel_names_where_it_is_returned() {
     let missing = by(&records, "keys: missing key data");
     assert_eq!(
         missing.sites[0].facts.returned_at,
-        ["options.go:12 options.hmacKey when len(opts.PrivateKey) == 0"]
+        [
+            "options.go:12 options.hmacKey when len(opts.PrivateKey) == 0",
+            // The block's test, past the logging above the return.
+            "options.go:51 options.rsaKey when len(opts.PrivateKey) == 0"
+        ]
     );
     let doc = missing.documentation.as_deref().unwrap();
     assert!(
-        doc.contains("It is returned by `options.hmacKey` (options.go:12)."),
+        doc.contains("It is returned by `options.hmacKey` (options.go:12) and `options.rsaKey` (options.go:51)."),
         "{doc}"
     );
     let trigger = missing.trigger_scenarios.as_deref().unwrap();
     assert!(
         trigger.starts_with(
-            "This error is produced when `options.hmacKey` returns it because `len(opts.PrivateKey) == 0` holds (options.go:12)."
+            "This error is produced when `options.hmacKey` returns it because `len(opts.PrivateKey) == 0` holds (options.go:12); or when `options.rsaKey` returns it because `len(opts.PrivateKey) == 0` holds (options.go:51)."
         ),
         "{trigger}"
     );
@@ -531,6 +535,12 @@ fn a_sentinel_names_where_it_is_returned() {
         "Set `opts.PrivateKey`: the code needs a value there and has none. \
          (`options.hmacKey` returns this error when `len(opts.PrivateKey) == 0` holds, at options.go:12.)"
     );
+    // The second function's test asks for the same action: one step.
+    let set_key = missing
+        .solutions
+        .iter()
+        .filter(|s| s.starts_with("Set `opts.PrivateKey`"));
+    assert_eq!(set_key.count(), 1, "{:?}", missing.solutions);
     let old = by(&records, "keys: incompatible version");
     let trigger = old.trigger_scenarios.as_deref().unwrap();
     assert!(

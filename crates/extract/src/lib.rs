@@ -513,7 +513,10 @@ impl Job<'_> {
             (&a.file_path, a.line_number, &a.callee).cmp(&(&b.file_path, b.line_number, &b.callee))
         });
         attach_checks(&mut sites, &checks);
-        let returns: Vec<ErrorCheck> = checks.into_iter().filter(|c| c.how == "return").collect();
+        let returns: Vec<ErrorCheck> = checks
+            .into_iter()
+            .filter(|c| matches!(c.how, "return" | "translates"))
+            .collect();
         pool.install(|| callers::attach_callers(&mut sites, &readable, &source, cache));
         closed::attach_closed_holes(&mut sites, &readable, &source, cache, &|rel| {
             snap.repo_path(rel)
@@ -614,18 +617,26 @@ fn attach_checks(sites: &mut [errdex_model::RawSite], checks: &[ErrorCheck]) {
         let Some(found) = site.error_class.as_deref().and_then(|c| by_name.get(c)) else {
             continue;
         };
+        let package = site.facts.package.as_deref();
         let mut at: Vec<&&ErrorCheck> = found
             .iter()
-            .filter(|c| names_site(c, site.facts.package.as_deref(), &site.file_path))
+            .filter(|c| names_site(c, package, &site.file_path))
             .collect();
         at.sort_by(|a, b| (&a.file_path, a.line_number).cmp(&(&b.file_path, b.line_number)));
-        let (returns, checks): (Vec<&&ErrorCheck>, Vec<&&ErrorCheck>) =
-            at.into_iter().partition(|c| c.how == "return");
-        site.facts.checked_at = checks
+        // A map entry that translates an error into this one is a cause,
+        // not a check (`causes::translated`); a sentinel made from this one
+        // brings its checks.
+        let (returns, checks): (Vec<&&ErrorCheck>, Vec<&&ErrorCheck>) = at
+            .into_iter()
+            .filter(|c| !matches!(c.how, "translates" | "alias"))
+            .partition(|c| c.how == "return");
+        let mut checked: Vec<String> = checks
             .iter()
-            .take(errdex_model::MAX_CHECKS)
             .map(|c| format!("{}:{} {}", c.file_path, c.line_number, c.how))
             .collect();
+        checked.extend(alias_checks(site, found, &by_name));
+        checked.truncate(errdex_model::MAX_CHECKS);
+        site.facts.checked_at = checked;
         site.facts.returned_at = returns
             .iter()
             .take(errdex_model::MAX_CHECKS)
@@ -643,6 +654,43 @@ fn attach_checks(sites: &mut [errdex_model::RawSite], checks: &[ErrorCheck]) {
             })
             .collect();
     }
+}
+
+/// The checks of sentinels made from the site's in its own folder
+/// (`ErrAuthOldRevision = Error(ErrGRPCAuthOldRevision)`), each naming
+/// the sentinel it tests: `clientv3/retry_interceptor.go:155 ==
+/// (ErrAuthOldRevision)`.
+fn alias_checks(
+    site: &errdex_model::RawSite,
+    found: &[&ErrorCheck],
+    by_name: &HashMap<&str, Vec<&ErrorCheck>>,
+) -> Vec<String> {
+    let package = site.facts.package.as_deref();
+    let mut out = Vec::new();
+    for a in found.iter().filter(|c| c.how == "alias") {
+        let Some(alias) = a.from.as_deref() else {
+            continue;
+        };
+        if folder(&a.file_path) != folder(&site.file_path)
+            || !names_site(a, package, &site.file_path)
+        {
+            continue;
+        }
+        let mut checks: Vec<&&ErrorCheck> = by_name
+            .get(alias)
+            .into_iter()
+            .flatten()
+            .filter(|c| !matches!(c.how, "return" | "translates" | "alias"))
+            .filter(|c| names_site(c, package, &a.file_path))
+            .collect();
+        checks.sort_by(|x, y| (&x.file_path, x.line_number).cmp(&(&y.file_path, y.line_number)));
+        out.extend(
+            checks
+                .iter()
+                .map(|c| format!("{}:{} {} ({alias})", c.file_path, c.line_number, c.how)),
+        );
+    }
+    out
 }
 
 fn valid_repo_name(r: &str) -> bool {

@@ -328,6 +328,12 @@ pub struct SiteFacts {
     /// statement that makes the error.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub kept: bool,
+    /// Command-line flags bound in the file to a variable the guards read
+    /// (`cmd.Flags().BoolVarP(&electListen, "listen", "l", …)`), as
+    /// `electListen=--listen/-l`: a test of the variable is a test of the
+    /// flag.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flag_vars: Vec<String>,
     /// The enclosing function is a property's setter (Python's
     /// `@name.setter`): callers assign (`obj.name = v`), they do not call.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -483,6 +489,11 @@ pub struct Cause {
     /// snapshot.").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
+    /// For an error the code turns into this one through a map of errors
+    /// (`auth.ErrAuthOldRevision: rpctypes.ErrGRPCAuthOldRevision,`), the
+    /// map's entry (`etcdserver/api/v3rpc/util.go:81`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub translated_at: Option<String>,
 }
 
 /// Another record the page lists as related.

@@ -66,5 +66,6 @@ pub fn listen_cause() -> errdex_model::Cause {
         values: vec!["addr = 127.0.0.1:3986".into()],
         when: None,
         comment: None,
+        translated_at: None,
     }
 }

@@ -13,6 +13,7 @@
 //! parsed only when a path reaches a function they declare.
 
 mod repo;
+mod translated;
 
 use crate::cache::FactsCache;
 use crate::source::Source;
@@ -186,8 +187,13 @@ pub(crate) fn attach_causes(
         .collect();
     let never: Vec<Option<String>> = sites.par_iter().map(|s| graph.never_fails(s)).collect();
     let mut never = never.into_iter();
+    let translations: Vec<&ErrorCheck> = returns.iter().filter(|c| c.how == "translates").collect();
+    let mut translated = translated::causes(records, &translations, &sites);
     for (r, c) in records.iter_mut().zip(causes) {
         r.causes = c;
+        if r.causes.is_empty() {
+            r.causes = translated.remove(&r.id).unwrap_or_default();
+        }
         for site in &mut r.sites {
             site.facts.wrapped_never_fails = never.next().flatten();
         }
@@ -351,6 +357,7 @@ impl Graph<'_, '_> {
                         values: values.clone(),
                         when: None,
                         comment: None,
+                        translated_at: None,
                     });
                 }
             }
@@ -397,6 +404,7 @@ impl Graph<'_, '_> {
                 values: Vec::new(),
                 when: s.when.clone(),
                 comment: s.comment.clone(),
+                translated_at: None,
             });
         }
         let Some((file, flow)) = self.repo.find(dir, key) else {

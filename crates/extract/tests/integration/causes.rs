@@ -385,3 +385,99 @@ fn a_record_is_not_its_own_cause() {
             .all(|c| c.record_id.as_deref() != Some(r.id.as_str())));
     }
 }
+
+/// A gRPC server's map of errors: the wire error stands for the store's.
+const TRANSLATING: &[(&str, &str)] = &[
+    ("go.mod", "module example.com/kv\n\ngo 1.22\n"),
+    (
+        "store/store.go",
+        r#"package store
+
+import "errors"
+
+// ErrMissing is returned when a key is not stored.
+var ErrMissing = errors.New("store: no such key")
+
+var ErrSame = errors.New("store: same text")
+
+func Get(key string) (string, error) {
+	if key == "" {
+		return "", ErrMissing
+	}
+	return key, nil
+}
+"#,
+    ),
+    (
+        "rpc/errors.go",
+        r#"package rpc
+
+import (
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"example.com/kv/store"
+)
+
+var (
+	ErrWireMissing = status.New(codes.NotFound, "rpc: key not found").Err()
+	ErrWireOther   = status.New(codes.Internal, "rpc: internal").Err()
+	ErrWireSame    = status.New(codes.Internal, "store: same text").Err()
+)
+
+var ErrClientMissing = Error(ErrWireMissing)
+
+func Error(err error) error { return err }
+
+var toWire = map[error]error{
+	store.ErrMissing: ErrWireMissing,
+	store.ErrSame:    ErrWireSame,
+}
+"#,
+    ),
+    (
+        "client/client.go",
+        r#"package client
+
+import "example.com/kv/rpc"
+
+func retry(err error) bool {
+	return err == rpc.ErrClientMissing
+}
+"#,
+    ),
+];
+
+#[test]
+fn a_map_of_errors_makes_the_translated_error_a_cause_and_an_alias_brings_its_checks() {
+    let records = index_files(TRANSLATING);
+    let wire = by_pattern(&records, "rpc: key not found");
+    // `status.New(…).Err()` declares the sentinel it is assigned to.
+    assert_eq!(wire.error_class.as_deref(), Some("ErrWireMissing"));
+    let missing = by_pattern(&records, "store: no such key");
+    let ids: Vec<Option<&str>> = wire.causes.iter().map(|c| c.record_id.as_deref()).collect();
+    assert_eq!(ids, [Some(missing.id.as_str()), Some(missing.id.as_str())]);
+    // The declaration, with its comment, then where it is returned.
+    let (decl, returned) = (&wire.causes[0], &wire.causes[1]);
+    assert_eq!(decl.path, ["store.ErrMissing"]);
+    assert_eq!(
+        decl.comment.as_deref(),
+        Some("ErrMissing is returned when a key is not stored.")
+    );
+    assert_eq!(
+        (returned.file_path.as_str(), returned.line_number),
+        ("store/store.go", 12)
+    );
+    assert_eq!(returned.when.as_deref(), Some("key == \"\""));
+    assert_eq!(decl.translated_at.as_deref(), Some("rpc/errors.go:21"));
+    // The client's form of the wire error is made from it: its checks
+    // are the wire error's.
+    assert_eq!(
+        wire.sites[0].facts.checked_at,
+        ["client/client.go:6 == (ErrClientMissing)"]
+    );
+    // One text on both sides is one record, not its own cause.
+    assert!(by_pattern(&records, "store: same text").causes.is_empty());
+    // Another wire error of the map's file is no translation's.
+    assert!(by_pattern(&records, "rpc: internal").causes.is_empty());
+}

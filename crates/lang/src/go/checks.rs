@@ -20,8 +20,10 @@ pub struct ErrorCheck {
     pub file_path: String,
     /// 1-based line.
     pub line_number: u32,
-    /// `errors.Is`, `errors.As`, `==`, `case`, `type assertion`, or
-    /// `return` for a place that returns it.
+    /// `errors.Is`, `errors.As`, `==`, `case`, `type assertion`,
+    /// `return` for a place that returns it, `translates` for an entry of
+    /// a map of errors whose value it is, or `alias` for a sentinel made
+    /// from it (`ErrAuthOldRevision = Error(ErrGRPCAuthOldRevision)`).
     pub how: &'static str,
     /// For a return: the function it is in (`jwtOptions.hmacKey`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -30,6 +32,12 @@ pub struct ErrorCheck {
     /// (`len(opts.PrivateKey) == 0`, `case 2`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard: Option<String>,
+    /// For `translates`: the error a map of errors turns into this one
+    /// (`auth.ErrAuthOldRevision` in `auth.ErrAuthOldRevision:
+    /// rpctypes.ErrGRPCAuthOldRevision,`); for `alias`: the sentinel made
+    /// from this one (`ErrAuthOldRevision`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
 }
 
 /// The ways of checking, as [`ErrorCheck::how`] names them.
@@ -40,6 +48,8 @@ const HOWS: &[&str] = &[
     "case",
     "type assertion",
     "return",
+    "translates",
+    "alias",
 ];
 
 /// An [`ErrorCheck`] as stored, its `how` read back as the name it was
@@ -56,6 +66,8 @@ struct StoredCheck {
     function: Option<String>,
     #[serde(default)]
     guard: Option<String>,
+    #[serde(default)]
+    from: Option<String>,
 }
 
 impl<'de> serde::Deserialize<'de> for ErrorCheck {
@@ -73,6 +85,7 @@ impl<'de> serde::Deserialize<'de> for ErrorCheck {
             how,
             function: s.function,
             guard: s.guard,
+            from: s.from,
         })
     }
 }
@@ -133,6 +146,7 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
             "case ",
             ".(",
             "return ",
+            "Err",
         ])
         .expect("static patterns")
     });
@@ -167,10 +181,39 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
                 how,
                 function: None,
                 guard: None,
+                from: None,
             })
         };
         if let Some(r) = sentinel_return(path, src, line_start, i, t) {
             out.push(r);
+            continue;
+        }
+        if let Some((alias, source)) = alias(t) {
+            let (name, qualifier) = last_part(source.as_bytes(), 0).expect("a whole name");
+            out.push(ErrorCheck {
+                name: name.to_string(),
+                qualifier: qualifier.map(str::to_string),
+                file_path: path.to_string(),
+                line_number: i as u32 + 1,
+                how: "alias",
+                function: None,
+                guard: None,
+                from: Some(alias.to_string()),
+            });
+            continue;
+        }
+        if let Some((from, to)) = translation(t) {
+            let (name, qualifier) = last_part(to.as_bytes(), 0).expect("a whole name");
+            out.push(ErrorCheck {
+                name: name.to_string(),
+                qualifier: qualifier.map(str::to_string),
+                file_path: path.to_string(),
+                line_number: i as u32 + 1,
+                how: "translates",
+                function: None,
+                guard: None,
+                from: Some(from.to_string()),
+            });
             continue;
         }
         // errors.Is(x, target): the second argument.
@@ -250,8 +293,8 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
 }
 
 /// A line `return …, ErrX` (or `errX`, qualified or not): the place
-/// that returns the sentinel, with its function and the condition just
-/// above it.
+/// that returns the sentinel, with its function and the condition of the
+/// block it is in.
 fn sentinel_return(
     path: &str,
     src: &str,
@@ -275,6 +318,10 @@ fn sentinel_return(
             .filter(|(name, _)| sentinel(name))
     })?;
     let above = &src[..line_start];
+    let indent = src[line_start..]
+        .bytes()
+        .take_while(|b| *b == b' ' || *b == b'\t')
+        .count();
     Some(ErrorCheck {
         name: name.to_string(),
         qualifier: qualifier.map(str::to_string),
@@ -282,8 +329,49 @@ fn sentinel_return(
         line_number: row as u32 + 1,
         how: "return",
         function: enclosing_function(above),
-        guard: condition_above(above),
+        guard: condition_above(above, indent),
+        from: None,
     })
+}
+
+/// Whether `name`'s last part is named like a sentinel (`ErrX`, `errX`).
+fn sentinel_named(name: &str) -> bool {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    last.strip_prefix("Err")
+        .or_else(|| last.strip_prefix("err"))
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
+/// An entry of a map of errors (`auth.ErrAuthOldRevision:
+/// rpctypes.ErrGRPCAuthOldRevision,`): the error the code turns into
+/// another, and that other one, both sentinels by name.
+fn translation(t: &str) -> Option<(&str, &str)> {
+    let t = t.split(" //").next().unwrap_or(t).trim_end();
+    let (from, to) = t.strip_suffix(',')?.split_once(':')?;
+    let (from, to) = (from.trim(), to.trim());
+    let whole = |n: &str| {
+        !n.is_empty() && !n.starts_with('.') && n.bytes().all(|c| is_ident(c) || c == b'.')
+    };
+    (whole(from) && whole(to) && sentinel_named(from) && sentinel_named(to) && from != to)
+        .then_some((from, to))
+}
+
+/// A sentinel made from another by a call (`ErrAuthOldRevision =
+/// Error(ErrGRPCAuthOldRevision)`, `var ErrX = wrap(pkg.ErrY)`): its name
+/// and the one it is made from.
+fn alias(t: &str) -> Option<(&str, &str)> {
+    let t = t.strip_prefix("var ").unwrap_or(t).trim_end();
+    let (name, value) = t.split_once(" = ")?;
+    let (name, value) = (name.trim(), value.trim());
+    let (call, arg) = value.strip_suffix(')')?.split_once('(')?;
+    let whole = |n: &str| !n.is_empty() && n.bytes().all(|c| is_ident(c) || c == b'.');
+    (whole(name)
+        && !name.contains('.')
+        && whole(call)
+        && whole(arg)
+        && sentinel_named(name)
+        && sentinel_named(arg))
+    .then_some((name, arg))
 }
 
 /// The function the text before a line is inside: the last `func` line's
@@ -317,23 +405,119 @@ fn enclosing_function(above: &str) -> Option<String> {
     })
 }
 
-/// The condition of an `if … {` or a `case …:` on the last non-blank line
-/// of `above`.
-fn condition_above(above: &str) -> Option<String> {
-    let line = above.trim_end().rsplit('\n').next()?.trim();
-    if let Some(cond) = line.strip_prefix("if ").and_then(|c| c.strip_suffix('{')) {
-        // `if v, err := f(); err != nil {`: the test after the statement.
-        let cond = cond.rsplit("; ").next()?.trim();
-        return (!cond.is_empty()).then(|| cond.to_string());
+/// Lines looked at above a return for the block it is in.
+const BLOCK_LINES: usize = 40;
+
+/// The condition of the `if … {` blocks (joined by `&&`, outermost
+/// first) or the `case …:` that hold a line indented by `indent` bytes:
+/// each nearest line of `above` indented less opens one (logging between
+/// a test and the return is skipped). A test of an error alone (`err !=
+/// nil`) says nothing of why, and a loop or a function ends the search.
+fn condition_above(above: &str, indent: usize) -> Option<String> {
+    let mut conds: Vec<String> = Vec::new();
+    let mut indent = indent;
+    for l in above.lines().rev().take(BLOCK_LINES) {
+        let line = l.trim();
+        let here = l.len() - l.trim_start().len();
+        if line.is_empty() || here >= indent {
+            continue;
+        }
+        indent = here;
+        if let Some(cond) = line.strip_prefix("if ").and_then(|c| c.strip_suffix('{')) {
+            // `if v, err := f(); err != nil {`: the test after the statement.
+            let cond = cond.rsplit("; ").next().unwrap_or_default().trim();
+            if cond.is_empty() || cond.ends_with("err != nil") {
+                break;
+            }
+            conds.push(cond.to_string());
+            continue;
+        }
+        let case = line
+            .strip_suffix(':')
+            .filter(|c| c.starts_with("case ") || *c == "default");
+        if let (Some(case), true) = (case, conds.is_empty()) {
+            return Some(case.to_string());
+        }
+        break;
     }
-    line.strip_suffix(':')
-        .filter(|c| c.starts_with("case ") || *c == "default")
-        .map(str::to_string)
+    conds.reverse();
+    if conds.len() == 1 {
+        return conds.pop();
+    }
+    let parts: Vec<String> = conds
+        .iter()
+        .map(|c| {
+            if c.contains("||") {
+                format!("({c})")
+            } else {
+                c.clone()
+            }
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" && "))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sentinel_made_from_another_is_its_alias() {
+        let src = "package rpctypes\n\
+            var (\n\
+            \tErrAuthOldRevision      = Error(ErrGRPCAuthOldRevision)\n\
+            \tErrOther = errors.New(\"other\")\n\
+            )\n\
+            var ErrWrapped = wrap(store.ErrGone)\n\
+            func f() { err = g(ErrX) }\n";
+        let found: Vec<String> = error_checks("rpctypes/error.go", src)
+            .iter()
+            .filter(|c| c.how == "alias")
+            .map(|c| {
+                let q = c.qualifier.as_deref().unwrap_or("-");
+                format!(
+                    "{} {q} {} {}",
+                    c.name,
+                    c.line_number,
+                    c.from.as_deref().unwrap_or("-")
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "ErrGRPCAuthOldRevision - 3 ErrAuthOldRevision",
+                "ErrGone store 6 ErrWrapped"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_map_of_errors_translates_its_keys_into_its_values() {
+        let src = "package v3rpc\n\
+            var toGRPCErrorMap = map[error]error{\n\
+            \tauth.ErrAuthOldRevision:      rpctypes.ErrGRPCAuthOldRevision,\n\
+            \tErrLocal: ErrWire, // a comment\n\
+            \tstatus:   \"ok\",\n\
+            \tErrSame: ErrSame,\n\
+            }\n";
+        let found: Vec<String> = error_checks("v3rpc/util.go", src)
+            .iter()
+            .filter(|c| c.how == "translates")
+            .map(|c| {
+                let q = c.qualifier.as_deref().unwrap_or("-");
+                let from = c.from.as_deref().unwrap_or("-");
+                format!("{} {q} {} {from}", c.name, c.line_number)
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "ErrGRPCAuthOldRevision rpctypes 3 auth.ErrAuthOldRevision",
+                "ErrWire - 4 ErrLocal"
+            ]
+        );
+    }
 
     #[test]
     fn checks_by_is_comparison_case_and_type() {
@@ -397,6 +581,28 @@ mod tests {
             }\n\
             func wrapped() error {\n\
             \treturn fmt.Errorf(\"x: %w\", ErrMissingKey)\n\
+            }\n\
+            func logged(rev uint64) error {\n\
+            \tif rev < current {\n\
+            \t\tif lg != nil {\n\
+            \t\t\tlg.Warn(\"old\")\n\
+            \t\t}\n\
+            \t\treturn ErrOld\n\
+            \t}\n\
+            \tfor {\n\
+            \t\tlg.Warn(\"again\")\n\
+            \t\treturn ErrLoop\n\
+            \t}\n\
+            }\n\
+            func nested() error {\n\
+            \tif priv == nil {\n\
+            \t\tif pub == nil || weak {\n\
+            \t\t\treturn ErrNoKey\n\
+            \t\t}\n\
+            \t}\n\
+            \tif err := check(); err != nil {\n\
+            \t\treturn ErrCheck\n\
+            \t}\n\
             }\n";
         type Found = (String, Option<String>, u32, Option<String>, Option<String>);
         let returns: Vec<Found> = error_checks("auth/options.go", src)
@@ -423,6 +629,20 @@ mod tests {
                     s("case \"old\"")
                 ),
                 ("ErrGone".into(), s("store"), 13, s("check"), None),
+                // The block's test, past the logging between them; a loop's
+                // block has none.
+                ("ErrOld".into(), None, 26, s("logged"), s("rev < current")),
+                ("ErrLoop".into(), None, 30, s("logged"), None),
+                // Nested tests, outermost first; a failed call's test alone
+                // says nothing.
+                (
+                    "ErrNoKey".into(),
+                    None,
+                    36,
+                    s("nested"),
+                    s("priv == nil && (pub == nil || weak)")
+                ),
+                ("ErrCheck".into(), None, 40, s("nested"), None),
             ]
         );
     }

@@ -16,6 +16,7 @@ pub(crate) mod checks;
 mod exits;
 mod facts;
 mod fills;
+mod flag_vars;
 mod flows;
 mod kept;
 mod literals;
@@ -123,6 +124,7 @@ impl LanguageSupport for Go {
         cx.run(tree.root_node());
         cx.facts.partial = partial;
         cx.facts.checks = checks::error_checks(path, source);
+        flag_vars::attach(source, &mut cx.facts.sites);
         cx.facts
     }
 }
@@ -343,6 +345,17 @@ impl<'a> FileCx<'a> {
 
     /// `var ErrX = errors.New(...)` at package level names the error.
     fn sentinel_name(&self, call: Node<'_>) -> Option<String> {
+        // `status.New(codes.X, "…").Err()`: the error is the method's
+        // result on the value the call makes.
+        let mut call = call;
+        while let Some(outer) = call
+            .parent()
+            .filter(|p| p.kind() == "selector_expression")
+            .and_then(|p| p.parent())
+            .filter(|p| p.kind() == "call_expression")
+        {
+            call = outer;
+        }
         let list = call.parent().filter(|p| p.kind() == "expression_list")?;
         let spec = list.parent().filter(|p| p.kind() == "var_spec")?;
         let mut decl = spec.parent()?;
