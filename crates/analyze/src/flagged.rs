@@ -202,9 +202,8 @@ fn step_for(flag: &str, t: &Test<'_>) -> String {
                 (">", "1") if *count => format!("Give {f} at most one value."),
                 ("!=", _) => format!("Set {f} to {v}: the code expects exactly that."),
                 ("==", "0") => format!("Give {f} a value other than 0."),
-                ("==", _) => format!(
-                    "Set {f} to another value than {v} where that suits: the check applies only to {v}."
-                ),
+                // Which other values the code accepts is not known here.
+                ("==", _) => format!("This check applies only while {f} is {v}."),
                 ("<=", "0") | ("<", "1") => format!("Give {f} a value above 0."),
                 (">", _) => format!("Give {f} at most {v}{what}."),
                 (">=", _) => format!("Give {f} less than {v}{what}."),
@@ -292,7 +291,7 @@ mod tests {
         );
         assert_eq!(
             step(&f, "cfg.Logger == \"capnslog\"").as_deref(),
-            Some("Set `--logger` to another value than `\"capnslog\"` where that suits: the check applies only to `\"capnslog\"`.")
+            Some("This check applies only while `--logger` is `\"capnslog\"`.")
         );
         let f = flags("'--name' cannot be empty, --snapshot-count must be >0, --debug");
         assert_eq!(

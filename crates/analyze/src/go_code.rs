@@ -194,6 +194,18 @@ fn qualified_sentinel(cx: &Cx<'_>) -> Option<String> {
     })
 }
 
+/// The sentinel made from this one that the repository's checks test,
+/// as `checked_at` names it (`clientv3/retry_interceptor.go:155 ==
+/// (ErrAuthOldRevision)`).
+fn alias_checked<'a>(cx: &Cx<'a>) -> Option<&'a str> {
+    cx.f.checked_at.iter().find_map(|c| {
+        let alias = c.strip_suffix(')')?.rsplit_once(" (")?.1;
+        alias
+            .starts_with(|c: char| c.is_alphabetic())
+            .then_some(alias)
+    })
+}
+
 /// A message with no holes created and returned inside a function: a
 /// caller can only recognise it by its text.
 pub(crate) fn wants_sentinel(cx: &Cx<'_>) -> bool {
@@ -216,6 +228,22 @@ pub(crate) fn type_guard(cx: &Cx<'_>) -> Option<String> {
             comment_text(&format!("handle: {}", cx.r.error_message))
         )
     };
+    // Callers test a sentinel made from this one (`rpctypes.Error(err) ==
+    // rpctypes.ErrAuthOldRevision`): that is the value they hold.
+    if let Some(alias) = alias_checked(cx) {
+        let pkg =
+            cx.f.package
+                .as_deref()
+                .map_or(String::new(), |p| format!("{p}."));
+        return Some(format!(
+            "if errors.Is(err, {pkg}{alias}) {{\n\t// callers in this repository see it as {pkg}{alias}\n{what}\n}}"
+        ));
+    }
+    // A gRPC status crosses the wire as a new value: what a client holds
+    // depends on its library, so no test is offered.
+    if cx.r.sites[0].callee.starts_with("status.") {
+        return None;
+    }
     if let Some(s) = qualified_sentinel(cx) {
         return Some(format!("if errors.Is(err, {s}) {{\n{what}\n}}"));
     }
@@ -254,7 +282,15 @@ pub(crate) fn try_catch(cx: &Cx<'_>) -> Option<String> {
     match cx.r.error_type {
         ErrorType::Exception if cx.returned() => {
             let call = error_call(cx)?;
-            let context = crate::family::identifier_words(cx.fname?);
+            let fname = cx.fname?;
+            let context = crate::family::identifier_words(fname);
+            // An unexported function is called only from its own package.
+            let inside = match &cx.f.package {
+                Some(p) if p != "main" && fname.starts_with(|c: char| c.is_ascii_lowercase()) => {
+                    format!("// In package {p}: {fname} is not exported.\n")
+                }
+                _ => String::new(),
+            };
             let retry = if cx.advice().is_some_and(|f| f.transient) {
                 "\t// Usually transient: retry with backoff before giving up.\n"
             } else {
@@ -262,13 +298,13 @@ pub(crate) fn try_catch(cx: &Cx<'_>) -> Option<String> {
             };
             Some(if call.results == 1 {
                 format!(
-                    "if err := {}; err != nil {{\n{retry}\treturn fmt.Errorf({}, err)\n}}",
+                    "{inside}if err := {}; err != nil {{\n{retry}\treturn fmt.Errorf({}, err)\n}}",
                     call.expr,
                     go_quote(&format!("{context}: %w"))
                 )
             } else {
                 format!(
-                    "{}\nif err != nil {{\n{retry}\treturn fmt.Errorf({}, err)\n}}",
+                    "{inside}{}\nif err != nil {{\n{retry}\treturn fmt.Errorf({}, err)\n}}",
                     assign_err(&call),
                     go_quote(&format!("{context}: %w"))
                 )

@@ -599,3 +599,94 @@ fn a_python_warning_is_called_a_warning() {
     );
     assert_eq!(old.handling_strategy.as_deref(), Some("validation"));
 }
+
+/// A gRPC status sentinel: clients hold the sentinel made from it, which
+/// is what the type guard tests; one no code tests gets none.
+#[test]
+fn a_status_sentinel_is_tested_as_the_value_clients_hold() {
+    let records = analysed(&manifest().join("tests/fixtures/returns"), "acme/keys");
+    let missing = by(&records, "wire: key missing");
+    assert_eq!(
+        missing.sites[0].facts.checked_at,
+        ["client/client.go:6 == (ErrClientMissing)"]
+    );
+    let guard = missing.type_guard.as_deref().unwrap();
+    assert!(
+        guard.starts_with("if errors.Is(err, wire.ErrClientMissing) {"),
+        "{guard}"
+    );
+    assert_eq!(by(&records, "wire: other failure").type_guard, None);
+}
+
+/// The method that gives an error class its text: the class's doc, where
+/// the repository creates it, and no guard to look into (a guard there
+/// picks the words).
+#[test]
+fn a_text_method_points_at_where_its_error_is_created() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let part = by(&records, " Did you mean the suggested endpoint instead?");
+    assert_eq!(
+        part.sites[0].facts.class_doc.as_deref(),
+        Some("Raised when no route matches the endpoint given to build.")
+    );
+    // The class statement of a subclass creates nothing.
+    assert_eq!(part.sites[0].facts.callers, ["routes.py:21 build"]);
+    let doc = part.documentation.as_deref().unwrap_or_default();
+    assert!(
+        doc.contains("`RouteError` is documented as: “Raised when no route matches"),
+        "{doc}"
+    );
+    assert_eq!(
+        part.solutions[0],
+        "This text is part of `RouteError`'s message: find out why `build` creates it (routes.py:21)."
+    );
+    assert!(
+        !part.solutions.iter().any(|s| s.starts_with("Find out why")),
+        "{:?}",
+        part.solutions
+    );
+}
+
+/// Handling code for an unexported Go function says it belongs in the
+/// function's own package.
+#[test]
+fn handling_an_unexported_function_says_where_it_compiles() {
+    let records = analysed(&manifest().join("tests/fixtures/returns"), "acme/keys");
+    let handling = by(&records, "keys: no version given")
+        .try_catch_pattern
+        .clone();
+    let handling = handling.unwrap_or_default();
+    assert!(
+        handling.starts_with("// In package keys: checkVersion is not exported.\nif err := checkVersion(v); err != nil {"),
+        "{handling}"
+    );
+}
+
+/// A sentinel returned in place of a call's error: the step looks into
+/// that call, with the errors it fails with.
+#[test]
+fn a_sentinel_for_a_failed_call_asks_why_the_call_fails() {
+    let records = analysed(&manifest().join("tests/fixtures/returns"), "acme/keys");
+    let unusable = by(&records, "keys: unusable version");
+    assert_eq!(
+        unusable.solutions[0],
+        "Find out why `parseVersion` fails: this error is returned in place of its error, \
+         and it fails with `keys: version %q is empty` (open.go:12, when `v == \"\"`)."
+    );
+}
+
+/// Sites of one message that wrap different calls: the step for the
+/// first site's call names that call's errors only.
+#[test]
+fn the_failed_call_step_names_the_errors_of_that_call_only() {
+    let records = analysed(&manifest().join("tests/fixtures/returns"), "acme/keys");
+    let apply = by(&records, "keys: apply failed: %v");
+    assert_eq!(apply.sites.len(), 2);
+    let step = apply
+        .solutions
+        .iter()
+        .find(|s| s.starts_with("Find out why `loadA` fails there"))
+        .unwrap_or_else(|| panic!("{:?}", apply.solutions));
+    assert!(step.contains("`keys: a is empty`"), "{step}");
+    assert!(!step.contains("keys: b is empty"), "{step}");
+}

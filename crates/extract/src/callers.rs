@@ -91,10 +91,11 @@ fn scan_file(
             .as_deref()
             .is_some_and(|d| d.ends_with(&names[name]))
             || not_code(line.trim_start())
+            || python && line.trim_start().starts_with("class ")
             || in_string(&b[line_start..start], python)
             || docstrings.iter().any(|&(a, z)| a <= start && start < z)
         {
-            continue; // the declaration itself, a comment or text
+            continue; // a declaration (`class E(Base):` too), a comment or text
         }
         // `x.f(`, and `x->f(`/`X::f(` in C++ and PHP.
         let sep = if start > 0 && b[start - 1] == b'.' {
@@ -483,8 +484,10 @@ pub(crate) fn attach_callers(
 }
 
 /// What the callers of `function` call by name: `(receiver, name)`. A
-/// Python constructor (`T.__init__`) is called as `T(`; other special
-/// methods (`__str__`, `__next__`) are called by the runtime, not by name.
+/// Python constructor (`T.__init__`) is called as `T(`; so is, for what
+/// it prints, the method that gives an exception its text (`T.__str__`
+/// runs on the `T(…)` raised); other special methods (`__next__`) are
+/// called by the runtime, not by name.
 fn searched(function: &str, lang: Lang) -> Option<(Option<&str>, String)> {
     let (receiver, name) = match function.rsplit_once('.') {
         Some((t, m)) => (Some(t), m),
@@ -492,7 +495,7 @@ fn searched(function: &str, lang: Lang) -> Option<(Option<&str>, String)> {
     };
     let dunder = name.len() > 4 && name.starts_with("__") && name.ends_with("__");
     match receiver {
-        Some(t) if lang == Lang::Python && name == "__init__" => {
+        Some(t) if lang == Lang::Python && matches!(name, "__init__" | "__str__") => {
             let class = t.rsplit('.').next().unwrap_or(t);
             Some((Some(class), class.to_string()))
         }

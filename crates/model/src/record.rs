@@ -328,6 +328,11 @@ pub struct SiteFacts {
     /// statement that makes the error.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub kept: bool,
+    /// For a method that gives a class its text (`__str__`, `toString`):
+    /// the class's own docstring or doc comment, which says when it is
+    /// raised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class_doc: Option<String>,
     /// Command-line flags bound in the file to a variable the guards read
     /// (`cmd.Flags().BoolVarP(&electListen, "listen", "l", …)`), as
     /// `electListen=--listen/-l`: a test of the variable is a test of the

@@ -83,7 +83,9 @@ fn site_refs(records: &[Record], returns: &[ErrorCheck]) -> Vec<SiteRef> {
                     line: c.line_number,
                     function: c.function.clone(),
                     wrapped: None,
-                    failed: None,
+                    // `if err := f(); err != nil { return ErrX }`: ErrX
+                    // stands for f's failure, whose text it does not carry.
+                    failed: c.failed.clone(),
                     returned: true,
                     signature: None,
                     // A `case` says its condition only with its `switch`.

@@ -2,8 +2,9 @@
 //! in docstrings and strings are no calls; a call after a nested `def`
 //! ended, or in a module-level block, has no enclosing function; a method
 //! is called on a value (`self.m(`, a value named like its class, or a
-//! name only one class declares); a constructor is called by its class;
-//! special methods are called by the runtime.
+//! name only one class declares); a constructor is called by its class,
+//! and so, for its text, is `__str__`; other special methods are called by
+//! the runtime.
 
 use super::{by_pattern, index_files};
 use errdex_model::Record;
@@ -64,6 +65,10 @@ class Stream:
         pass
 
 
+class Builder2(Builder):
+    pass
+
+
 class Handler(Stream):
     def __init__(self):
         super().__init__()
@@ -97,12 +102,12 @@ fn python_callers_are_calls_of_code_in_their_own_block() {
     // has no function.
     assert_eq!(
         callers(&records, "port must be an integer"),
-        ["app.py:20 outer", "app.py:71"]
+        ["app.py:20 outer", "app.py:75"]
     );
     // The class is called, not `super().__init__()` of another class.
     assert_eq!(
         callers(&records, "query string in the path"),
-        ["app.py:64 use"]
+        ["app.py:68 use"]
     );
     // `close` is declared by two classes: `stream.close()` says nothing.
     assert!(callers(&records, "builder closed twice").is_empty());
@@ -123,8 +128,8 @@ fn python_callers_are_calls_of_code_in_their_own_block() {
         callers(&records, "no response written"),
         ["app.py:49 Server.serve"]
     );
-    // `str(b)` calls `__str__`, and nothing calls it by name.
-    assert!(callers(&records, "no text for builder").is_empty());
+    // `__str__` gives the text of the `Builder(…)` its callers create.
+    assert_eq!(callers(&records, "no text for builder"), ["app.py:68 use"]);
 }
 
 /// A one-line function calls from its head's line: that function is the

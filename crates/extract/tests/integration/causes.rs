@@ -436,6 +436,32 @@ var toWire = map[error]error{
 "#,
     ),
     (
+        "store/open.go",
+        r#"package store
+
+import (
+	"errors"
+	"fmt"
+)
+
+var ErrIncompatible = errors.New("store: incompatible version")
+
+func checkVersion(v string) (string, error) {
+	if v == "" {
+		return "", fmt.Errorf("store: version %q is too low", v)
+	}
+	return v, nil
+}
+
+func Open(v string) error {
+	if _, err := checkVersion(v); err != nil {
+		return ErrIncompatible
+	}
+	return nil
+}
+"#,
+    ),
+    (
         "client/client.go",
         r#"package client
 
@@ -480,4 +506,16 @@ fn a_map_of_errors_makes_the_translated_error_a_cause_and_an_alias_brings_its_ch
     assert!(by_pattern(&records, "store: same text").causes.is_empty());
     // Another wire error of the map's file is no translation's.
     assert!(by_pattern(&records, "rpc: internal").causes.is_empty());
+}
+
+#[test]
+fn a_sentinel_returned_for_a_failed_call_has_that_call_s_errors_as_causes() {
+    let records = index_files(TRANSLATING);
+    let incompatible = by_pattern(&records, "store: incompatible version");
+    let low = by_pattern(&records, "store: version %q is too low");
+    assert_eq!(incompatible.causes.len(), 1, "{:?}", incompatible.causes);
+    let c = &incompatible.causes[0];
+    assert_eq!(c.record_id.as_deref(), Some(low.id.as_str()));
+    assert_eq!(c.path, ["checkVersion"]);
+    assert_eq!(c.when.as_deref(), Some("v == \"\""));
 }

@@ -32,6 +32,12 @@ pub struct ErrorCheck {
     /// (`len(opts.PrivateKey) == 0`, `case 2`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard: Option<String>,
+    /// For a return: the call whose failure the block tests
+    /// (`checkVersionCompatibility` in `if _, _, err :=
+    /// checkVersionCompatibility(…); err != nil {`); the sentinel stands
+    /// for that failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
     /// For `translates`: the error a map of errors turns into this one
     /// (`auth.ErrAuthOldRevision` in `auth.ErrAuthOldRevision:
     /// rpctypes.ErrGRPCAuthOldRevision,`); for `alias`: the sentinel made
@@ -67,6 +73,8 @@ struct StoredCheck {
     #[serde(default)]
     guard: Option<String>,
     #[serde(default)]
+    failed: Option<String>,
+    #[serde(default)]
     from: Option<String>,
 }
 
@@ -85,6 +93,7 @@ impl<'de> serde::Deserialize<'de> for ErrorCheck {
             how,
             function: s.function,
             guard: s.guard,
+            failed: s.failed,
             from: s.from,
         })
     }
@@ -181,6 +190,7 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
                 how,
                 function: None,
                 guard: None,
+                failed: None,
                 from: None,
             })
         };
@@ -198,6 +208,7 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
                 how: "alias",
                 function: None,
                 guard: None,
+                failed: None,
                 from: Some(alias.to_string()),
             });
             continue;
@@ -212,6 +223,7 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
                 how: "translates",
                 function: None,
                 guard: None,
+                failed: None,
                 from: Some(from.to_string()),
             });
             continue;
@@ -330,6 +342,7 @@ fn sentinel_return(
         how: "return",
         function: enclosing_function(above),
         guard: condition_above(above, indent),
+        failed: failed_call_above(above, indent),
         from: None,
     })
 }
@@ -403,6 +416,48 @@ fn enclosing_function(above: &str) -> Option<String> {
         Some(ty) => format!("{ty}.{name}"),
         None => name,
     })
+}
+
+/// The callee of a call assigned to an error in `stmt` (`_, err :=
+/// s.check(x)`, `err = f()`): `s.check`, `f`.
+fn assigned_call(stmt: &str) -> Option<&str> {
+    let (left, right) = stmt.split_once(":= ").or_else(|| stmt.split_once("= "))?;
+    if !left.trim().ends_with("err") {
+        return None;
+    }
+    let callee = right.trim().split('(').next()?;
+    (!callee.is_empty() && callee.bytes().all(|b| is_ident(b) || b == b'.')).then_some(callee)
+}
+
+/// The call whose failure the block holding a line indented by `indent`
+/// tests: `if v, err := f(); err != nil {`, or `if err != nil {` after
+/// `v, err := f()` in the same block.
+fn failed_call_above(above: &str, indent: usize) -> Option<String> {
+    let mut lines = above
+        .lines()
+        .rev()
+        .take(BLOCK_LINES)
+        .filter(|l| !l.trim().is_empty());
+    let opener = lines.find(|l| l.len() - l.trim_start().len() < indent)?;
+    let cond = opener.trim().strip_prefix("if ")?.strip_suffix('{')?.trim();
+    let (init, test) = match cond.rsplit_once("; ") {
+        Some((init, test)) => (Some(init), test),
+        None => (None, cond),
+    };
+    if test.trim() != "err != nil" {
+        return None;
+    }
+    if let Some(init) = init {
+        return assigned_call(init).map(str::to_string);
+    }
+    // The nearest statement of the opener's block above it that assigns
+    // `err` (other statements may stand between).
+    let level = opener.len() - opener.trim_start().len();
+    lines
+        .take_while(|l| l.len() - l.trim_start().len() >= level)
+        .filter(|l| l.len() - l.trim_start().len() == level)
+        .find_map(|l| assigned_call(l.trim()))
+        .map(str::to_string)
 }
 
 /// Lines looked at above a return for the block it is in.
@@ -603,6 +658,14 @@ mod tests {
             \tif err := check(); err != nil {\n\
             \t\treturn ErrCheck\n\
             \t}\n\
+            \t_, err := s.load(x)\n\
+            \tn := 1\n\
+            \tif n > 0 {\n\
+            \t\tn = 2\n\
+            \t}\n\
+            \tif err != nil {\n\
+            \t\treturn ErrLoad\n\
+            \t}\n\
             }\n";
         type Found = (String, Option<String>, u32, Option<String>, Option<String>);
         let returns: Vec<Found> = error_checks("auth/options.go", src)
@@ -643,6 +706,21 @@ mod tests {
                     s("priv == nil && (pub == nil || weak)")
                 ),
                 ("ErrCheck".into(), None, 40, s("nested"), None),
+                ("ErrLoad".into(), None, 48, s("nested"), None),
+            ]
+        );
+        // The sentinel stands for the failure of the call the block tests.
+        let failed: Vec<(String, Option<String>)> = error_checks("auth/options.go", src)
+            .into_iter()
+            .filter(|c| c.how == "return" && c.line_number >= 36)
+            .map(|c| (c.name, c.failed))
+            .collect();
+        assert_eq!(
+            failed,
+            [
+                ("ErrNoKey".into(), None),
+                ("ErrCheck".into(), s("check")),
+                ("ErrLoad".into(), s("s.load"))
             ]
         );
     }

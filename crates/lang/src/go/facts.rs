@@ -35,7 +35,7 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
         });
         f.loop_follows = func
             .child_by_field_name("body")
-            .is_some_and(|body| loop_after(body, n.end_byte()));
+            .is_some_and(|body| loop_after(body, n));
         f.in_main = func.kind() == "function_declaration"
             && name.as_deref() == Some("main")
             && package == "main";
@@ -145,17 +145,42 @@ fn case_conditions(sw: Option<Node<'_>>, values: &[String], src: &[u8]) -> Vec<S
         .collect()
 }
 
-/// Whether a `for` statement of `body` (not inside a closure) starts at
-/// or after byte `after`.
-fn loop_after(body: Node<'_>, after: usize) -> bool {
-    let mut cur = body.walk();
-    let mut stack: Vec<Node<'_>> = body.named_children(&mut cur).collect();
-    while let Some(n) = stack.pop() {
-        if n.end_byte() <= after || n.kind() == "func_literal" {
-            continue;
+/// Whether a `for` statement can run after the site `n` in the function
+/// body `body`: in a statement after `n`'s statement, or after a
+/// statement around it, up to the body. A `for` in another `case` of the
+/// same `switch`, or in the `else` of the `if` around `n`, never runs
+/// after it; one inside a closure is not this function's.
+fn loop_after(body: Node<'_>, n: Node<'_>) -> bool {
+    let mut cur = n;
+    while let Some(p) = cur.parent() {
+        if p.kind() == "func_literal" {
+            return false;
         }
-        if n.kind() == "for_statement" && n.start_byte() >= after {
-            return true;
+        if is_statement_parent(p) {
+            let mut sib = cur.next_named_sibling();
+            while let Some(s) = sib {
+                if holds_loop(s) {
+                    return true;
+                }
+                sib = s.next_named_sibling();
+            }
+        }
+        if p.id() == body.id() {
+            break;
+        }
+        cur = p;
+    }
+    false
+}
+
+/// Whether `n` is or holds a `for` statement outside a closure.
+fn holds_loop(n: Node<'_>) -> bool {
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "for_statement" => return true,
+            "func_literal" => continue,
+            _ => {}
         }
         let mut cur = n.walk();
         stack.extend(n.named_children(&mut cur));
@@ -444,6 +469,20 @@ func sync(f *os.File, ok bool) error {
 	}
 	return nil
 }
+
+func logging(kind string, outs []string) error {
+	switch kind {
+	case "capnslog":
+		if len(outs) != 1 {
+			return fmt.Errorf("only one output")
+		}
+	case "zap":
+		for _, o := range outs {
+			_ = o
+		}
+	}
+	return nil
+}
 "#;
         let got = facts(src);
         let by = |p: &str| got.iter().find(|(m, _)| m == p).unwrap().1.clone();
@@ -472,6 +511,9 @@ func sync(f *os.File, ok bool) error {
         assert!(stop.in_loop);
         assert_eq!(stop.wrapped_call, None);
         assert!(stop.returned && !stop.loop_follows);
+        // A loop in another case of the switch never runs after the site.
+        let one = by("only one output");
+        assert!(one.returned && !one.loop_follows);
 
         let apply = by("apply failed: %v");
         assert_eq!(apply.guards, vec!["err != nil", "!(c.StopRequested())"]);

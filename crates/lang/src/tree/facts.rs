@@ -46,6 +46,14 @@ pub(super) fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts
         f.setter = is_setter(func, cx);
         let name = (syntax.names.function)(func, cx);
         f.doc = comment_above(func, syntax, cx.src).or_else(|| docstring(func, cx));
+        // A class's text method says when the class is raised only
+        // through the class's own doc.
+        let text_method = name
+            .as_deref()
+            .is_some_and(|n| matches!(n, "__str__" | "__repr__" | "toString" | "getMessage"));
+        if let Some(c) = class_node.filter(|_| text_method) {
+            f.class_doc = comment_above(c, syntax, cx.src).or_else(|| docstring(c, cx));
+        }
         let body = func
             .child_by_field_name("body")
             .or_else(|| func.named_child(func.named_child_count().saturating_sub(1) as u32));

@@ -82,6 +82,25 @@ fn none_of(g: &str) -> Option<(&str, Vec<&str>)> {
     Some((subject?, values))
 }
 
+/// A value written into the code: a literal (`"http"`, `304`, `None`)
+/// or a named constant (`ConfChangeAddNode`, `State.DATA`). A value read
+/// from state (`self.suggested.endpoint`) is another comparison, not one
+/// of the values the code handles.
+fn is_fixed_value(v: &str) -> bool {
+    let v = v.trim();
+    if v.starts_with(['"', '\'', '`']) || v.parse::<f64>().is_ok() {
+        return true;
+    }
+    let root = v.split('.').next().unwrap_or(v);
+    let last = v.rsplit('.').next().unwrap_or(v);
+    // A plain name (`tokenTypeSimple`) is taken for a constant; a field
+    // chain only when it ends in a capital (`State.DATA`).
+    v.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+        && !matches!(root, "self" | "this" | "cls")
+        && (!v.contains('.') || last.starts_with(|c: char| c.is_ascii_uppercase()))
+}
+
 /// The values a subject is none of, over all `guards`, with the guards
 /// that say so.
 fn handled_values<'g>(guards: &[&'g str]) -> Option<(&'g str, Vec<&'g str>)> {
@@ -308,6 +327,13 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
             excerpt(doc, 300)
         ));
     }
+    if let (Some(class), Some(doc)) = (&f.receiver, &f.class_doc) {
+        out.push(format!(
+            "{} is documented as: “{}”",
+            code(class),
+            excerpt(doc, 300)
+        ));
+    }
     if f.http_handler {
         if let Some(fname) = cx.fname {
             out.push(format!(
@@ -325,7 +351,7 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
     }
     if !f.checked_at.is_empty() {
         out.push(format!(
-            "Code in this repository checks for it ({} place{}, for example {}), so callers rely on recognising it.",
+            "Code in this repository checks for it (at least {} place{}, for example {}), so callers rely on recognising it.",
             f.checked_at.len(),
             if f.checked_at.len() == 1 { "" } else { "s" },
             code(&f.checked_at[0])
@@ -424,10 +450,22 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
         out.push(family.situations.to_string());
     }
     if cx.is_text_method() {
+        let ty = code(f.receiver.as_deref().unwrap_or_default());
         out.push(format!(
-            "Wherever an error of type {} is returned and then printed (logged, wrapped into another message, or shown to a user).",
-            code(f.receiver.as_deref().unwrap_or_default())
+            "Wherever an error of type {ty} is returned and then printed (logged, wrapped into another message, or shown to a user)."
         ));
+        if !f.callers.is_empty() {
+            let made: Vec<String> = f.callers.iter().take(3).map(|c| code(c)).collect();
+            out.push(format!(
+                "The repository creates {ty} at {}{}.",
+                join_and(&made),
+                if f.callers.len() > 3 {
+                    " and others"
+                } else {
+                    ""
+                }
+            ));
+        }
     } else if let Some(fname) = cx.fname.filter(|_| !f.in_main && !f.http_handler) {
         if f.callers.is_empty() {
             out.push(format!(
@@ -522,7 +560,9 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
         out.extend(crate::given::passed_step(cx));
     }
     out.extend(from_guards);
+    out.extend(stands_for_step(cx));
     out.extend(crate::returns::solutions(cx));
+    out.extend(created_step(cx));
     if let Some(family) = cx.advice().filter(|_| !cx.is_expected()) {
         out.extend(family.solutions.iter().map(|s| s.to_string()));
     }
@@ -548,6 +588,42 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
     out
 }
 
+/// For a sentinel returned in place of a call's error (`if _, err :=
+/// check(); err != nil { return ErrIncompatible }`): the call and the
+/// repository's errors it fails with, from the cause graph.
+fn stands_for_step(cx: &Cx<'_>) -> Option<String> {
+    if cx.function.is_some() || cx.r.causes.iter().any(|c| c.translated_at.is_some()) {
+        return None;
+    }
+    let with = crate::leaves::failing_with(&cx.r.causes)?;
+    let call =
+        cx.r.causes
+            .iter()
+            .find(|c| c.record_id.is_some())?
+            .path
+            .first()?;
+    Some(format!(
+        "Find out why {} fails: this error is returned in place of its error, and it fails {with}.",
+        code(call)
+    ))
+}
+
+/// For the method that gives an error type its text: the place the
+/// repository creates the error, where the reason lies.
+fn created_step(cx: &Cx<'_>) -> Option<String> {
+    let first = cx.f.callers.first().filter(|_| cx.is_text_method())?;
+    let ty = code(cx.f.receiver.as_deref().unwrap_or_default());
+    Some(match first.split_once(' ') {
+        Some((at, function)) => format!(
+            "This text is part of {ty}'s message: find out why {} creates it ({at}).",
+            code(function)
+        ),
+        None => {
+            format!("This text is part of {ty}'s message: find out why it is created at {first}.")
+        }
+    })
+}
+
 /// Solutions from the sites' guards: the values the code handles, when
 /// the site is their `else` or `default`; else an action for each guard
 /// of a known form, or (when `look_into`) the condition to look into.
@@ -561,7 +637,8 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool, runtime_known: bool) -> Vec<Str
     let innermost: Vec<&str> = crate::causes(&f.guards, &cx.r.sites[0].callee).collect();
     let in_else = innermost.first().is_some_and(|g| none_of(g).is_some())
         && cx.r.severity <= errdex_model::Severity::Warning;
-    if let Some((subject, values)) = handled_values(&innermost).filter(|_| in_else) {
+    let fixed = |(_, values): &(&str, Vec<&str>)| values.iter().all(|v| is_fixed_value(v));
+    if let Some((subject, values)) = handled_values(&innermost).filter(|_| in_else).filter(fixed) {
         let values: Vec<String> = values.iter().map(|v| code(v)).collect();
         out.push(format!(
             "Give {} one of the values the code handles: {}.",
@@ -593,7 +670,9 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool, runtime_known: bool) -> Vec<Str
         // A guard with no action is only worth looking into when the
         // message asks for nothing itself.
         let look = || {
-            (look_into && failed.is_none() && !is_presence(g)).then(|| {
+            // In a text method a guard picks which words the text has.
+            let picks_words = cx.is_text_method();
+            (look_into && failed.is_none() && !is_presence(g) && !picks_words).then(|| {
                 format!(
                     "Find out why {} when the code runs: that condition leads to this {}.{}",
                     condition(g),
@@ -670,141 +749,4 @@ pub(crate) fn flags(literal: &str) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::asks::{action, parameters};
-
-    #[test]
-    fn an_else_after_the_handled_values_names_them() {
-        // Go's `default:` after `case "x":` and `case "y", "z":`.
-        let go = [r#"!(mode == "x" || mode == "y" || mode == "z")"#];
-        assert_eq!(
-            conditions(&go),
-            [r#"`mode` is none of `"x"`, `"y"`, `"z"`"#]
-        );
-        // Python's `else:` after `if` and `elif`, with another guard.
-        let py = [
-            r#"not (target.scheme == "http")"#,
-            r#"not (target.scheme == "https")"#,
-            "strict",
-        ];
-        assert_eq!(
-            conditions(&py),
-            [
-                r#"`target.scheme` is none of `"http"`, `"https"`"#,
-                "`strict` holds"
-            ]
-        );
-        assert_eq!(
-            handled_values(&py),
-            Some(("target.scheme", vec![r#""http""#, r#""https""#]))
-        );
-        // Different subjects, or a test that is no comparison, are not
-        // merged.
-        assert_eq!(none_of("!(a == 1 || b == 2)"), None);
-        assert_eq!(none_of("!(ready)"), None);
-        assert_eq!(none_of("!(f(x) == 1)"), None);
-    }
-
-    #[test]
-    fn guards_of_known_forms_become_actions() {
-        let params = ["port", "v", "cfg"];
-        assert_eq!(
-            action(
-                "not isinstance(port, int)",
-                "port must be an integer",
-                &params
-            )
-            .unwrap(),
-            "Pass `port` as `int` (the code checks its type)."
-        );
-        assert!(action("not isinstance(v, (str, bytes))", "", &params)
-            .unwrap()
-            .contains("`str` or `bytes`"));
-        assert!(action("cfg.CertFile == \"\"", "", &params)
-            .unwrap()
-            .starts_with("Set `cfg.CertFile`"));
-        let redirects = "redirects is not enabled";
-        assert!(
-            action("not self.allow_subdomain_redirects", redirects, &params)
-                .unwrap()
-                .contains("`allow_subdomain_redirects`")
-        );
-        // A flag the message does not call off, a condition of another
-        // form, or a value the function computes itself gets no action.
-        let off = action(
-            "not self.headers_set",
-            "returned before it started",
-            &params,
-        );
-        assert_eq!(off, None);
-        assert_eq!(action("len(status) != 3", "", &params), None);
-        assert_eq!(action("match is None", "", &params), None);
-    }
-
-    #[test]
-    fn a_negated_test_and_a_fixed_expected_value_give_steps() {
-        let params = ["download_name", "environ", "n"];
-        // `not (x is not None)` is `x is None`.
-        assert_eq!(
-            action("not (download_name is not None)", "", &params).as_deref(),
-            Some("Set `download_name`: the code needs a value there and has none.")
-        );
-        assert_eq!(
-            action(r#"environ["wsgi.version"] != (1, 0)"#, "", &params).as_deref(),
-            Some(
-                r#"Give `environ["wsgi.version"]` the value `(1, 0)`: the code expects exactly that."#
-            )
-        );
-        // Only a fixed value, and only one a caller gives.
-        assert_eq!(action("n != limit", "", &params), None);
-        assert_eq!(action(r#"local != "x""#, "", &params), None);
-        assert_eq!(action("not (a is not None and b)", "", &params), None);
-    }
-
-    #[test]
-    fn parameters_are_read_from_signatures() {
-        assert_eq!(
-            parameters("def run(host: str, port: int, env: Dict[str, str], *args, reload=False)"),
-            ["host", "port", "env", "args", "reload"]
-        );
-        assert_eq!(
-            parameters("func (s *Server) f(ctx context.Context, m map[string]int) error"),
-            ["ctx", "m"]
-        );
-        assert_eq!(
-            parameters("public void open(String path, int mode)"),
-            ["path", "mode"]
-        );
-    }
-
-    #[test]
-    fn a_test_that_a_value_is_there_is_no_cause() {
-        for g in [
-            "not (value is None)",
-            "match is not None",
-            "conn != nil",
-            "opts !== undefined",
-            "!(p == nil)",
-        ] {
-            assert!(is_presence(g), "{g}");
-        }
-        for g in [
-            "err != nil",
-            "value is None",
-            "x != nil && y",
-            "s.active",
-            "n != 0",
-        ] {
-            assert!(!is_presence(g), "{g}");
-        }
-    }
-
-    #[test]
-    fn flags_are_read_from_the_message() {
-        assert_eq!(
-            flags("--initial-advertise-peer-urls has %s but missing from --initial-cluster=%s"),
-            ["--initial-advertise-peer-urls", "--initial-cluster"]
-        );
-    }
-}
+mod tests;
