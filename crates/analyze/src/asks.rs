@@ -451,6 +451,9 @@ pub(crate) fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> 
     if let Some(step) = expected_value(g, params) {
         return Some(step);
     }
+    if let Some(step) = missing_key(g) {
+        return Some(step);
+    }
     if let Some(rest) = g.strip_prefix("not isinstance(") {
         let (value, types) = rest.strip_suffix(')')?.split_once(", ")?;
         if !given(value) {
@@ -485,6 +488,38 @@ pub(crate) fn action(g: &str, literal: &str, params: &[&str]) -> Option<String> 
         format!(
             "Turn on {} if this is wanted: the code refuses while it is off.",
             code(off.rsplit('.').next().unwrap_or(off))
+        )
+    })
+}
+
+/// A lookup that finds nothing (`"content-disposition" not in headers`):
+/// a key-like text the data must carry, or a character a value must
+/// contain (`"/" not in value`).
+fn missing_key(g: &str) -> Option<String> {
+    let (key, container) = g.split_once(" not in ")?;
+    let (key, container) = (key.trim(), container.trim());
+    let text = key
+        .strip_prefix('"')
+        .and_then(|k| k.strip_suffix('"'))
+        .or_else(|| key.strip_prefix('\'').and_then(|k| k.strip_suffix('\'')))?;
+    if text.is_empty() || !is_name(container) || container.contains(['(', '[']) {
+        return None;
+    }
+    let key_like = text.len() >= 2
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || "-_.".contains(c));
+    Some(if key_like {
+        format!(
+            "Make sure {} holds {}: the code looks it up there and finds none.",
+            code(container),
+            code(key)
+        )
+    } else {
+        format!(
+            "Make {} contain {}: the code refuses it without.",
+            code(container),
+            code(key)
         )
     })
 }
@@ -580,6 +615,21 @@ fn is_name(v: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lookup_that_finds_nothing_says_what_the_data_must_hold() {
+        assert_eq!(
+            missing_key("\"content-disposition\" not in headers").as_deref(),
+            Some("Make sure `headers` holds `\"content-disposition\"`: the code looks it up there and finds none.")
+        );
+        assert_eq!(
+            missing_key("\"/\" not in value").as_deref(),
+            Some("Make `value` contain `\"/\"`: the code refuses it without.")
+        );
+        // A membership test of a value, not a literal, says nothing here.
+        assert_eq!(missing_key("value not in self.items"), None);
+        assert_eq!(missing_key("\"x\" not in f(a)"), None);
+    }
 
     fn must(subject: &str, clause: &str) -> Vec<Ask> {
         vec![Ask::Must {

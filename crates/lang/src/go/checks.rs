@@ -198,33 +198,23 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
             out.push(r);
             continue;
         }
-        if let Some((alias, source)) = alias(t) {
-            let (name, qualifier) = last_part(source.as_bytes(), 0).expect("a whole name");
+        // A sentinel made from another, or a map entry translating one
+        // into another: checked under the one it links to.
+        let linked = alias(t)
+            .map(|(made, source)| (source, "alias", made))
+            .or_else(|| translation(t).map(|(from, to)| (to, "translates", from)));
+        if let Some((named, how, other)) = linked {
+            let (name, qualifier) = last_part(named.as_bytes(), 0).expect("a whole name");
             out.push(ErrorCheck {
                 name: name.to_string(),
                 qualifier: qualifier.map(str::to_string),
                 file_path: path.to_string(),
                 line_number: i as u32 + 1,
-                how: "alias",
+                how,
                 function: None,
                 guard: None,
                 failed: None,
-                from: Some(alias.to_string()),
-            });
-            continue;
-        }
-        if let Some((from, to)) = translation(t) {
-            let (name, qualifier) = last_part(to.as_bytes(), 0).expect("a whole name");
-            out.push(ErrorCheck {
-                name: name.to_string(),
-                qualifier: qualifier.map(str::to_string),
-                file_path: path.to_string(),
-                line_number: i as u32 + 1,
-                how: "translates",
-                function: None,
-                guard: None,
-                failed: None,
-                from: Some(from.to_string()),
+                from: Some(other.to_string()),
             });
             continue;
         }
