@@ -167,7 +167,12 @@ fn requirement(s: &str) -> Option<(String, String)> {
 /// not only holes, after any `prefix: `; and the subject.
 fn clause(subject: &str, verb: &str, rest: &str) -> Option<(String, String)> {
     let subject = subject.rsplit(": ").next()?.trim();
-    let named = subject.chars().any(char::is_alphabetic);
+    // A subject that is one hole (`expected %q to be empty`) is the
+    // argument that fills it, which `must` names.
+    let says_what = rest
+        .split_whitespace()
+        .any(|w| w.chars().any(char::is_alphabetic) && !matches!(w, "be" | "a" | "an" | "the"));
+    let named = subject.chars().any(char::is_alphabetic) || subject == "…" && says_what;
     let words = subject.split_whitespace().count();
     if !named || words > 8 || rest.trim() == "…" {
         return None;
@@ -235,6 +240,14 @@ fn name_or_words(s: &str) -> String {
 /// (`revision from follower must be less than or equal to leader's`),
 /// which no one meets by trying.
 fn must(cx: &Cx<'_>, subject: &str, clause: &str) -> Option<String> {
+    let (subject, clause) = match subject {
+        "…" => {
+            let name = hole_name(cx, clause)?;
+            (name.clone(), clause.replacen('…', &code(&name), 1))
+        }
+        _ => (subject.to_string(), clause.to_string()),
+    };
+    let (subject, clause) = (subject.as_str(), clause.as_str());
     let asked = format!("Meet what the message asks for: {clause}.");
     let params = crate::asks::parameters(cx.f.signature.as_deref().unwrap_or_default());
     let Some(checked) = checked_value(cx, &params, subject) else {
@@ -268,6 +281,16 @@ fn must(cx: &Cx<'_>, subject: &str, clause: &str) -> Option<String> {
             origin.shown()
         ),
     })
+}
+
+/// The argument of the hole a clause starts with: the last hole of the
+/// message before the clause's last word (`empty` in `expected … to be
+/// empty, got …`).
+fn hole_name(cx: &Cx<'_>, clause: &str) -> Option<String> {
+    let last = clause.split_whitespace().last()?;
+    let at = cx.shown.find(last)?;
+    let index = cx.shown[..at].matches('…').count().checked_sub(1)?;
+    cx.hole_names.get(index).cloned().flatten()
 }
 
 /// Installing a library the message says the code needs.
@@ -667,8 +690,13 @@ mod tests {
             asks("api key is required"),
             must("api key", "api key is required")
         );
-        // A subject of holes alone names nothing.
-        assert_eq!(asks("expected … to be empty, got …"), vec![]);
+        // A subject that is one hole is the argument that fills it (the
+        // record's `must` names it); holes alone ask for nothing.
+        assert_eq!(
+            asks("expected … to be empty, got …"),
+            must("…", "… must be empty")
+        );
+        assert_eq!(asks("… … must be …"), vec![]);
         assert_eq!(
             asks("expected data dir to be empty, got …"),
             must("data dir", "data dir must be empty")

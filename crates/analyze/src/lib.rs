@@ -241,6 +241,9 @@ pub(crate) struct Cx<'a> {
     literal: String,
     /// The message as a reader sees it, each hole written `…`.
     shown: String,
+    /// Each hole's argument when it is a plain name (`dir` in `expected %q
+    /// to be empty`), in order: what a requirement about a hole is about.
+    hole_names: Vec<Option<String>>,
     family: &'static Family,
     /// Whether the family's general sentences apply (see [`Cx::advice`]).
     advice: bool,
@@ -260,6 +263,7 @@ impl<'a> Cx<'a> {
         let mut before = String::new();
         let mut literal = String::new();
         let mut shown = String::new();
+        let mut hole_names = Vec::new();
         for s in &template.segments {
             match s {
                 Segment::Lit(l) => {
@@ -268,13 +272,14 @@ impl<'a> Cx<'a> {
                     literal.push(' ');
                     shown.push_str(l);
                 }
-                Segment::Hole(h) if h.chain && chain.is_none() => {
-                    chain = Some((h.clone(), before.clone()));
-                    shown.push('…');
-                }
                 Segment::Hole(h) => {
-                    before.push_str(&h.verb);
+                    if h.chain && chain.is_none() {
+                        chain = Some((h.clone(), before.clone()));
+                    } else {
+                        before.push_str(&h.verb);
+                    }
                     shown.push('…');
+                    hole_names.push(h.arg.clone().filter(|a| is_plain_name(a)));
                 }
             }
         }
@@ -301,6 +306,7 @@ impl<'a> Cx<'a> {
             chain,
             literal,
             shown,
+            hole_names,
             family,
             advice,
             idiom,
@@ -588,6 +594,15 @@ pub(crate) fn is_generated(path: &str) -> bool {
             .rsplit('/')
             .next()
             .is_some_and(|f| f.starts_with("generated"))
+}
+
+/// A name as code writes it (`dir`, `c.Name`): what a hole printing it
+/// is about.
+fn is_plain_name(a: &str) -> bool {
+    !a.is_empty()
+        && a.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && a.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
 }
 
 /// Lowercase, `-`-separated.

@@ -690,3 +690,15 @@ fn the_failed_call_step_names_the_errors_of_that_call_only() {
     assert!(step.contains("`keys: a is empty`"), "{step}");
     assert!(!step.contains("keys: b is empty"), "{step}");
 }
+
+/// A requirement about a hole is about the argument that fills it.
+#[test]
+fn a_requirement_on_a_hole_names_its_argument() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let empty = by(&records, "expected %q to be empty, got %q");
+    assert_eq!(
+        empty.solutions[0],
+        "Meet what the message asks for: `dir` must be empty. Pass `dir` accordingly \
+         (`CreateDirAll` checks `len(ns) != 0` on `ns`, which it computes from it: `ns, err := ReadDir(dir)`)."
+    );
+}
