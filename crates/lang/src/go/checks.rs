@@ -181,18 +181,8 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
             continue;
         }
         let b = line.as_bytes();
-        let mut push = |(name, qualifier): (&str, Option<&str>), how: &'static str| {
-            out.push(ErrorCheck {
-                name: name.to_string(),
-                qualifier: qualifier.map(str::to_string),
-                file_path: path.to_string(),
-                line_number: i as u32 + 1,
-                how,
-                function: None,
-                guard: None,
-                failed: None,
-                from: None,
-            })
+        let mut push = |named: (&str, Option<&str>), how: &'static str| {
+            out.push(check_at(path, i, named, how));
         };
         if let Some(r) = sentinel_return(path, src, line_start, i, t) {
             out.push(r);
@@ -204,17 +194,10 @@ pub(crate) fn error_checks(path: &str, src: &str) -> Vec<ErrorCheck> {
             .map(|(made, source)| (source, "alias", made))
             .or_else(|| translation(t).map(|(from, to)| (to, "translates", from)));
         if let Some((named, how, other)) = linked {
-            let (name, qualifier) = last_part(named.as_bytes(), 0).expect("a whole name");
+            let named = last_part(named.as_bytes(), 0).expect("a whole name");
             out.push(ErrorCheck {
-                name: name.to_string(),
-                qualifier: qualifier.map(str::to_string),
-                file_path: path.to_string(),
-                line_number: i as u32 + 1,
-                how,
-                function: None,
-                guard: None,
-                failed: None,
                 from: Some(other.to_string()),
+                ..check_at(path, i, named, how)
             });
             continue;
         }
@@ -335,6 +318,26 @@ fn sentinel_return(
         failed: failed_call_above(above, indent),
         from: None,
     })
+}
+
+/// A check of `(name, qualifier)` on line `row` (0-based) of `path`.
+fn check_at(
+    path: &str,
+    row: usize,
+    (name, qualifier): (&str, Option<&str>),
+    how: &'static str,
+) -> ErrorCheck {
+    ErrorCheck {
+        name: name.to_string(),
+        qualifier: qualifier.map(str::to_string),
+        file_path: path.to_string(),
+        line_number: row as u32 + 1,
+        how,
+        function: None,
+        guard: None,
+        failed: None,
+        from: None,
+    }
 }
 
 /// Whether `name`'s last part is named like a sentinel (`ErrX`, `errX`).
