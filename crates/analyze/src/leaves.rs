@@ -50,7 +50,13 @@ fn caller(c: &Cause) -> Option<&str> {
 /// The repository's sites the wrapped error comes from at the nearest
 /// depth (at most three): the sites the wrapped call itself returns.
 fn nearest_sites(causes: &[Cause]) -> Vec<&Cause> {
-    let sites = causes.iter().filter(|c| c.record_id.is_some());
+    nearest(causes.iter())
+}
+
+/// The repository's sites among `causes` at the nearest depth (at most
+/// three).
+fn nearest<'c>(causes: impl Iterator<Item = &'c Cause> + Clone) -> Vec<&'c Cause> {
+    let sites = causes.filter(|c| c.record_id.is_some());
     let Some(depth) = sites.clone().map(|c| c.path.len()).min() else {
         return Vec::new();
     };
@@ -176,10 +182,15 @@ fn site_text(s: &Cause) -> String {
     )
 }
 
-/// The repository's errors the failed call is known to end in, for a
-/// step that looks into it: `` with `no such entry` (store/store.go:40)``.
-pub(crate) fn failing_with(causes: &[Cause]) -> Option<String> {
-    let texts: Vec<String> = nearest_sites(causes).iter().map(|s| site_text(s)).collect();
+/// The repository's errors the failed call `call` is known to end in,
+/// for a step that looks into it: `` with `no such entry`
+/// (store/store.go:40)``. A record of several sites pools their causes:
+/// only those reached through `call` are its.
+pub(crate) fn failing_with(causes: &[Cause], call: &str) -> Option<String> {
+    let through = causes
+        .iter()
+        .filter(|c| c.path.first().is_some_and(|p| p == call));
+    let texts: Vec<String> = nearest(through).iter().map(|s| site_text(s)).collect();
     (!texts.is_empty()).then(|| format!("with {}", join_or(&texts)))
 }
 

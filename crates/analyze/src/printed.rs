@@ -50,15 +50,7 @@ pub(crate) fn quoted(lines: &[String]) -> String {
 /// errors it ends in, when the cause graph knows them; for a message
 /// that does not carry the call's error, the call itself.
 pub(crate) fn failed_call_step(cx: &Cx<'_>, call: &str) -> Option<String> {
-    // A record of several sites pools their causes: only those reached
-    // through this call are its.
-    let through: Vec<errdex_model::Cause> =
-        cx.r.causes
-            .iter()
-            .filter(|c| c.path.first().is_some_and(|p| p == call))
-            .cloned()
-            .collect();
-    match crate::leaves::failing_with(&through) {
+    match crate::leaves::failing_with(&cx.r.causes, call) {
         Some(with) => Some(format!(
             "Find out why {} fails there: it fails {with}.",
             code(call)

@@ -595,13 +595,13 @@ fn stands_for_step(cx: &Cx<'_>) -> Option<String> {
     if cx.function.is_some() || cx.r.causes.iter().any(|c| c.translated_at.is_some()) {
         return None;
     }
-    let with = crate::leaves::failing_with(&cx.r.causes)?;
     let call =
         cx.r.causes
             .iter()
             .find(|c| c.record_id.is_some())?
             .path
             .first()?;
+    let with = crate::leaves::failing_with(&cx.r.causes, call)?;
     Some(format!(
         "Find out why {} fails: this error is returned in place of its error, and it fails {with}.",
         code(call)

@@ -10,17 +10,20 @@ use errdex_lang::ErrorCheck;
 use errdex_model::{Cause, Record};
 use std::collections::HashMap;
 
+/// The records with a sentinel site, by the sentinel's name.
+type BySentinel<'r> = HashMap<&'r str, Vec<(&'r Record, &'r errdex_model::Site)>>;
+
 /// The records whose sites declare the sentinel that check `c` names.
-fn declaring<'r>(records: &'r [Record], c: &ErrorCheck) -> Vec<&'r Record> {
-    records
-        .iter()
-        .filter(|r| {
-            r.sites.iter().any(|s| {
-                s.error_class.as_deref() == Some(c.name.as_str())
-                    && names_site(c, s.facts.package.as_deref(), &s.file_path)
-            })
-        })
-        .collect()
+fn declaring<'r>(by_name: &BySentinel<'r>, c: &ErrorCheck) -> Vec<&'r Record> {
+    let mut out: Vec<&Record> = Vec::new();
+    for (r, s) in by_name.get(c.name.as_str()).into_iter().flatten() {
+        if names_site(c, s.facts.package.as_deref(), &s.file_path)
+            && !out.iter().any(|o| o.id == r.id)
+        {
+            out.push(r);
+        }
+    }
+    out
 }
 
 /// The causes of each sentinel a map of errors translates into, by
@@ -34,6 +37,17 @@ pub(super) fn causes(
     let mut returned: HashMap<&str, Vec<&SiteRef>> = HashMap::new();
     for s in sites.iter().filter(|s| s.sentinel.is_some()) {
         returned.entry(s.record_id.as_str()).or_default().push(s);
+    }
+    if translations.is_empty() {
+        return HashMap::new();
+    }
+    let mut by_name: BySentinel = HashMap::new();
+    for r in records {
+        for s in &r.sites {
+            if let Some(name) = s.error_class.as_deref() {
+                by_name.entry(name).or_default().push((r, s));
+            }
+        }
     }
     let mut out: HashMap<String, Vec<Cause>> = HashMap::new();
     for t in translations {
@@ -50,7 +64,7 @@ pub(super) fn causes(
             ..(*t).clone()
         };
         let at = format!("{}:{}", t.file_path, t.line_number);
-        for a in declaring(records, &key) {
+        for a in declaring(&by_name, &key) {
             let decl = &a.sites[0];
             let cause = |file: &str, line: u32, path: Vec<String>, when: Option<String>| Cause {
                 message_pattern: a.message_pattern.clone(),
@@ -78,7 +92,7 @@ pub(super) fn causes(
                 found.push(cause(&s.file, s.line, path, s.when.clone()));
             }
             // The same text on both sides is one record: no cause.
-            for b in declaring(records, t).into_iter().filter(|b| b.id != a.id) {
+            for b in declaring(&by_name, t).into_iter().filter(|b| b.id != a.id) {
                 let list = out.entry(b.id.clone()).or_default();
                 list.extend(found.iter().cloned());
                 list.truncate(MAX_CAUSES);
