@@ -5,6 +5,7 @@
 use crate::family;
 use errdex_model::{Record, RelatedError};
 use foldhash::{HashMap, HashSet};
+use rayon::prelude::*;
 
 /// At most this many related records per record.
 pub const MAX_RELATED: usize = 8;
@@ -70,10 +71,12 @@ fn literal_text(pattern: &str) -> String {
     out
 }
 
-/// Related records for every record, in order.
+/// Related records for every record, in order. Keys and scores are made
+/// on every core: a re-index that takes most analyses over still relates
+/// every record.
 pub(crate) fn related(records: &[Record], families: &[&str]) -> Vec<Vec<RelatedError>> {
     let keys: Vec<Vec<(String, f32)>> = records
-        .iter()
+        .par_iter()
         .zip(families)
         .map(|(r, f)| keys(r, f))
         .collect();
@@ -84,7 +87,7 @@ pub(crate) fn related(records: &[Record], families: &[&str]) -> Vec<Vec<RelatedE
         }
     }
     records
-        .iter()
+        .par_iter()
         .zip(&keys)
         .enumerate()
         .map(|(i, (r, ks))| {

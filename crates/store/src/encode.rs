@@ -48,22 +48,55 @@ pub(crate) struct RunStamp<'a> {
 }
 
 /// `json` with the record's own timestamps and, where the record is pinned
-/// to the run's commit, that commit replaced by marks.
-fn mark(json: &str, r: &Record, commit: Option<&str>) -> String {
-    let mut out = json
-        .replacen(
-            &format!("\"analyzedAt\":\"{}\"", r.analyzed_at),
-            &format!("\"analyzedAt\":\"{ANALYZED_MARK}\""),
-            1,
-        )
-        .replacen(
-            &format!("\"contentChangedAt\":\"{}\"", r.content_changed_at),
-            &format!("\"contentChangedAt\":\"{CHANGED_MARK}\""),
-            1,
-        );
-    if let Some(sha) = pinned_commit(r, commit) {
-        out = out.replace(sha, COMMIT_MARK);
+/// to the run's commit, that commit replaced by marks, and the
+/// [`content_hash`] of the result, made in one pass over the text.
+fn mark(json: &str, r: &Record, commit: Option<&str>) -> (String, String) {
+    // A text that holds a mark of its own is hashed as marks are: from the
+    // marked copy.
+    if memchr::memmem::find(json.as_bytes(), MARK_OPEN.as_bytes()).is_some() {
+        let marked = mark_spans(json, r, commit, |_| {});
+        let hash = content_hash(&marked);
+        return (marked, hash);
     }
+    let mut h = Sha256::new();
+    let marked = mark_spans(json, r, commit, |unmarked| h.update(unmarked));
+    (marked, hex12(&h.finalize()))
+}
+
+/// `json` with its marks in, handing each unmarked stretch to `seen`.
+fn mark_spans(json: &str, r: &Record, commit: Option<&str>, mut seen: impl FnMut(&str)) -> String {
+    let mut spans: Vec<(usize, usize, &str)> = Vec::with_capacity(4);
+    for (field, value, mark) in [
+        ("analyzedAt", r.analyzed_at.as_str(), ANALYZED_MARK),
+        ("contentChangedAt", r.content_changed_at.as_str(), CHANGED_MARK),
+    ] {
+        let whole = format!("\"{field}\":\"{value}\"");
+        if let Some(at) = memchr::memmem::find(json.as_bytes(), whole.as_bytes()) {
+            let start = at + field.len() + 4;
+            spans.push((start, start + value.len(), mark));
+        }
+    }
+    if let Some(sha) = pinned_commit(r, commit) {
+        spans.extend(
+            memchr::memmem::find_iter(json.as_bytes(), sha.as_bytes())
+                .map(|at| (at, at + sha.len(), COMMIT_MARK)),
+        );
+    }
+    spans.sort_unstable();
+    let mut out = String::with_capacity(json.len() + spans.len() * COMMIT_MARK.len());
+    let mut from = 0;
+    for (start, end, mark) in spans {
+        // A commit inside a timestamp's span (or the reverse) is marked once.
+        if start < from {
+            continue;
+        }
+        seen(&json[from..start]);
+        out.push_str(&json[from..start]);
+        out.push_str(mark);
+        from = end;
+    }
+    seen(&json[from..]);
+    out.push_str(&json[from..]);
     out
 }
 
@@ -86,10 +119,16 @@ fn content_hash(marked: &str) -> String {
             .map_or(after, |j| &after[j + MARK_CLOSE.len()..]);
     }
     h.update(rest);
-    h.finalize()[..12]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex12(&h.finalize())
+}
+
+/// The first 12 bytes of a digest, in hex.
+fn hex12(digest: &[u8]) -> String {
+    use std::fmt::Write;
+    digest[..12].iter().fold(String::with_capacity(24), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
 }
 
 /// Puts the repository's commit and the row's times into a stored JSON
@@ -129,7 +168,7 @@ pub(crate) fn with_commit<'a>(json: &'a str, commit: Option<&str>) -> std::borro
 /// says what the stored one says keeps its `contentChangedAt`; one whose
 /// times and content all match is left alone.
 pub(crate) fn encode(r: &Record, run: RunStamp<'_>, stored: Option<&Stored>) -> Result<Encoded> {
-    let json = mark(&serde_json::to_string(r)?, r, run.commit);
+    let (json, marked_hash) = mark(&serde_json::to_string(r)?, r, run.commit);
     let pinned = pinned_commit(r, run.commit).is_some();
     // A record pinned to another commit than the run's (an older version's,
     // in a history run) keeps that commit in its text; what it says is the
@@ -140,7 +179,7 @@ pub(crate) fn encode(r: &Record, run: RunStamp<'_>, stored: Option<&Stored>) -> 
         .filter(|s| !pinned && s.len() >= 7);
     let hash = match own_sha {
         Some(sha) => content_hash(&json.replace(sha, "")),
-        None => content_hash(&json),
+        None => marked_hash,
     };
     let mut trace = serde_json::to_string(&TraceFields::of(r))?;
     if pinned {
@@ -380,5 +419,58 @@ impl From<WholeSite> for crate::TraceSite {
             closed_holes: w.facts.closed_holes,
             ..w.site
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The marks as plain replacements put them: what rows stored before
+    /// the one-pass marking hold.
+    fn marked_by_replacing(json: &str, r: &Record, commit: &str) -> String {
+        json.replacen(
+            &format!("\"analyzedAt\":\"{}\"", r.analyzed_at),
+            &format!("\"analyzedAt\":\"{ANALYZED_MARK}\""),
+            1,
+        )
+        .replacen(
+            &format!("\"contentChangedAt\":\"{}\"", r.content_changed_at),
+            &format!("\"contentChangedAt\":\"{CHANGED_MARK}\""),
+            1,
+        )
+        .replace(commit, COMMIT_MARK)
+    }
+
+    #[test]
+    fn one_pass_marks_and_hashes_as_replacing_and_hashing_do() {
+        let commit = "0123456789abcdef0123456789abcdef01234567";
+        let mut r = crate::conformance::record("o/r", "open %s: %w", 12);
+        r.analyzed_sha = Some(commit.into());
+        r.github_url = Some(format!("https://github.com/o/r/blob/{commit}/a.go#L12"));
+        r.analyzed_at = "2026-12-07T10:00:00.000Z".into();
+        r.content_changed_at = "2026-12-01T09:00:00.000Z".into();
+        let json = serde_json::to_string(&r).unwrap();
+        let (marked, hash) = mark(&json, &r, Some(commit));
+        assert_eq!(marked, marked_by_replacing(&json, &r, commit));
+        assert!(!marked.contains(commit) && !marked.contains("2026-12-0"));
+        assert_eq!(hash, content_hash(&marked));
+        // What a record says does not depend on when or at which commit.
+        r.analyzed_at = "2027-01-01T00:00:00.000Z".into();
+        let other = "fedcba9876543210fedcba9876543210fedcba98";
+        r.analyzed_sha = Some(other.into());
+        r.github_url = Some(format!("https://github.com/o/r/blob/{other}/a.go#L12"));
+        let again = serde_json::to_string(&r).unwrap();
+        assert_eq!(mark(&again, &r, Some(other)).1, hash);
+    }
+
+    #[test]
+    fn a_text_holding_a_mark_of_its_own_hashes_as_before() {
+        let mut r = crate::conformance::record("o/r", "odd \u{1}errdex:x\u{1} text", 3);
+        r.analyzed_at = "2026-12-07T10:00:00.000Z".into();
+        r.content_changed_at = r.analyzed_at.clone();
+        let json = serde_json::to_string(&r).unwrap();
+        let (marked, hash) = mark(&json, &r, None);
+        assert_eq!(hash, content_hash(&marked));
     }
 }
