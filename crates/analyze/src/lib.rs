@@ -31,12 +31,15 @@ mod printed;
 mod prose;
 mod related;
 mod returns;
+mod reuse;
 mod translated;
 
 use errdex_lang::Handling;
 use errdex_model::{ErrorType, Hole, Record, Segment, Severity, SiteFacts, Template};
 use family::Family;
 use serde::{Deserialize, Serialize};
+
+pub use reuse::{analysis_input, analyze_reusing};
 
 /// The `analyzer` value of records the static analyser wrote.
 pub const STATIC: &str = "static";

@@ -140,18 +140,23 @@ impl FactsCache {
             self.hits.fetch_add(1, Ordering::Relaxed);
             return Some(v);
         }
-        let found: Option<Vec<u8>> = self.reader().and_then(|conn| {
+        // Decoded where SQLite holds it (mapped), without a copy.
+        let value: Option<Arc<T>> = self.reader().and_then(|conn| {
             let mut stmt = conn
                 .prepare_cached("SELECT value FROM facts WHERE key = ?1")
                 .ok()?;
-            stmt.query_row(params![&key[..]], |r| r.get(0))
-                .optional()
-                .ok()
-                .flatten()
+            stmt.query_row(params![&key[..]], |r| {
+                Ok(r.get_ref(0)?
+                    .as_blob()
+                    .ok()
+                    .and_then(|v| rmp_serde::from_slice(v).ok()))
+            })
+            .optional()
+            .ok()
+            .flatten()
+            .flatten()
+            .map(Arc::new)
         });
-        let value: Option<Arc<T>> = found
-            .and_then(|v| serde_json::from_slice(&v).ok())
-            .map(Arc::new);
         let counter = if value.is_some() {
             &self.hits
         } else {
@@ -208,7 +213,7 @@ impl FactsCache {
         key: [u8; 32],
         value: &T,
     ) {
-        if let Ok(v) = serde_json::to_vec(value) {
+        if let Ok(v) = rmp_serde::to_vec_named(value) {
             self.fresh
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -326,7 +331,7 @@ fn empty_the_log(conn: &Connection) {
 
 /// This build of errdex: its version and its executable's size and
 /// modification time, so answers of another build are never read.
-fn build_id() -> &'static str {
+pub fn build_id() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| {
         let exe = std::env::current_exe()

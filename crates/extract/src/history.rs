@@ -54,6 +54,7 @@ pub fn index_versions(
             .as_ref()
             .map(crate::cache::FactsCache::stats)
             .unwrap_or_default(),
+        cache_write: crate::CacheWrite::done(),
     })
 }
 

@@ -35,8 +35,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-pub use cache::CacheStats;
 use cache::FactsCache;
+pub use cache::{build_id, CacheStats};
 pub use git::{matching_refs, named_versions, Version};
 pub use history::{index_versions, merge};
 use parse::{cached_parse, flush_cache, open_cache, whole_parse, Parsed};
@@ -196,6 +196,37 @@ pub struct Indexed {
     pub warnings: Vec<Warning>,
     /// What the run took from the facts cache.
     pub cache: CacheStats,
+    /// The facts cache's write of what the run added.
+    pub cache_write: CacheWrite,
+}
+
+/// The facts cache's write at the end of a run, made on a thread of its
+/// own while the run's records are analysed and stored (it is mostly
+/// waiting on the disk). Dropping it waits for it.
+#[derive(Debug)]
+pub struct CacheWrite(Option<std::thread::JoinHandle<Vec<Warning>>>);
+
+impl CacheWrite {
+    /// A write made already.
+    pub(crate) fn done() -> CacheWrite {
+        CacheWrite(None)
+    }
+
+    /// Waits for the write: a warning if the cache could not be written.
+    pub fn wait(mut self) -> Vec<Warning> {
+        self.0
+            .take()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for CacheWrite {
+    fn drop(&mut self) {
+        if let Some(h) = self.0.take() {
+            let _ = h.join();
+        }
+    }
 }
 
 /// The source files an index run over the work tree `opts.root` reads, by
@@ -545,15 +576,27 @@ impl Job<'_> {
         t("group");
         pool.install(|| causes::attach_causes(&mut records, &returns, &readable, &source, cache));
         t("causes");
-        if let Some(c) = cache {
-            flush_cache(c, opts, &mut warnings);
-        }
         stats.records = records.len() as u64;
         stats.seconds = started.elapsed().as_secs_f64();
         let cache_stats = match (shared, cache) {
             // A shared cache's counts are the whole history run's.
             (Some(_), _) | (None, None) => CacheStats::default(),
             (None, Some(c)) => c.stats(),
+        };
+        let cache_write = match (shared, owned) {
+            (Some(c), _) => {
+                flush_cache(c, opts, &mut warnings);
+                CacheWrite::done()
+            }
+            (None, Some(c)) => {
+                let path = opts.cache.clone();
+                CacheWrite(Some(std::thread::spawn(move || {
+                    let mut warnings = Vec::new();
+                    parse::flush_cache_at(&c, path.as_deref(), &mut warnings);
+                    warnings
+                })))
+            }
+            (None, None) => CacheWrite::done(),
         };
         Ok(Indexed {
             dataset: RepoDataset {
@@ -567,6 +610,7 @@ impl Job<'_> {
             },
             warnings,
             cache: cache_stats,
+            cache_write,
         })
     }
 }

@@ -123,13 +123,18 @@ pub(crate) fn open_cache(
 
 /// Writes what a run added to the cache; a failure is a warning.
 pub(crate) fn flush_cache(cache: &FactsCache, opts: &Options, warnings: &mut Vec<Warning>) {
+    flush_cache_at(cache, opts.cache.as_deref(), warnings);
+}
+
+/// [`flush_cache`] for the cache file at `path`.
+pub(crate) fn flush_cache_at(
+    cache: &FactsCache,
+    path: Option<&std::path::Path>,
+    warnings: &mut Vec<Warning>,
+) {
     if let Err(e) = cache.flush() {
         warnings.push(Warning {
-            path: opts
-                .cache
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
+            path: path.map(|p| p.display().to_string()).unwrap_or_default(),
             message: format!("the facts cache was not written ({e}); the next run parses again"),
         });
     }

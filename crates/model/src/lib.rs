@@ -11,12 +11,14 @@
 #![deny(missing_docs)]
 
 mod ids;
+mod memo;
 mod paths;
 mod record;
 mod template;
 mod versions;
 
 pub use ids::{record_id, slugify, unique_slugs, SLUG_MAX_LEN};
+pub use memo::{Analysed, AnalysisMemo};
 pub use paths::is_built_copy;
 pub use record::{
     Cause, ClosedHole, DynamicSite, ErrorType, FieldGiven, Fill, IndexStats, Lang, RawSite, Record,

@@ -4,7 +4,7 @@
 //! again. Reads put the repository's commit and the row's times back.
 
 use crate::{Error, Result};
-use errdex_model::Record;
+use errdex_model::{Analysed, AnalysisMemo, Record};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
@@ -24,6 +24,9 @@ pub(crate) struct Stored {
     pub content_changed_at: String,
     /// `NULL`: the repository's `analyzed_at`.
     pub analyzed_at: Option<String>,
+    /// What its static analysis was made from (`None`: a row another
+    /// writer than an index run wrote, or one written before memos).
+    pub memo: Option<AnalysisMemo>,
 }
 
 /// A record as a row: marked JSON, the hash of what it says (marks
@@ -37,6 +40,8 @@ pub(crate) struct Encoded {
     pub trace: String,
     /// The row stored already says all of this: nothing to write.
     pub unchanged: bool,
+    /// What the record's analysis was made from, stored with a new row.
+    pub memo: Option<AnalysisMemo>,
 }
 
 /// The run a record comes from: the repository's commit (records pinned
@@ -68,7 +73,11 @@ fn mark_spans(json: &str, r: &Record, commit: Option<&str>, mut seen: impl FnMut
     let mut spans: Vec<(usize, usize, &str)> = Vec::with_capacity(4);
     for (field, value, mark) in [
         ("analyzedAt", r.analyzed_at.as_str(), ANALYZED_MARK),
-        ("contentChangedAt", r.content_changed_at.as_str(), CHANGED_MARK),
+        (
+            "contentChangedAt",
+            r.content_changed_at.as_str(),
+            CHANGED_MARK,
+        ),
     ] {
         let whole = format!("\"{field}\":\"{value}\"");
         if let Some(at) = memchr::memmem::find(json.as_bytes(), whole.as_bytes()) {
@@ -125,10 +134,12 @@ fn content_hash(marked: &str) -> String {
 /// The first 12 bytes of a digest, in hex.
 fn hex12(digest: &[u8]) -> String {
     use std::fmt::Write;
-    digest[..12].iter().fold(String::with_capacity(24), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+    digest[..12]
+        .iter()
+        .fold(String::with_capacity(24), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }
 
 /// Puts the repository's commit and the row's times into a stored JSON
@@ -200,6 +211,22 @@ pub(crate) fn encode(r: &Record, run: RunStamp<'_>, stored: Option<&Stored>) -> 
         content_changed_at,
         analyzed_at,
         trace,
+        memo: None,
+    })
+}
+
+/// The stored row of a record an index run took over: nothing to write,
+/// nothing encoded.
+fn taken_over(r: &Record, stored: Option<&Stored>) -> Result<Encoded> {
+    let s = stored.ok_or_else(|| Error::NoStoredRow(r.id.clone()))?;
+    Ok(Encoded {
+        hash: s.hash.clone(),
+        json: String::new(),
+        content_changed_at: s.content_changed_at.clone(),
+        analyzed_at: s.analyzed_at.clone(),
+        trace: String::new(),
+        unchanged: true,
+        memo: s.memo.clone(),
     })
 }
 
@@ -237,21 +264,37 @@ impl<'a> Change<'a> {
     }
 }
 
-/// [`encode`] for every record, in parallel, in order.
+/// [`encode`] for every record, in parallel, in order. `analysed` says,
+/// in the same order, which records an index run took over as their
+/// stored rows and what the others' analyses were made from (empty: every
+/// record is encoded, with no memo).
 pub(crate) fn encode_all(
     records: &[Record],
     run: RunStamp<'_>,
     stored: &HashMap<String, Stored>,
+    analysed: &[Analysed],
 ) -> Result<Vec<Encoded>> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = records.len().div_ceil(threads).max(256);
     std::thread::scope(|scope| {
         let handles: Vec<_> = records
             .chunks(chunk)
-            .map(|c| {
+            .enumerate()
+            .map(|(k, c)| {
+                let how = analysed.get(k * chunk..).unwrap_or_default();
                 scope.spawn(move || {
                     c.iter()
-                        .map(|r| encode(r, run, stored.get(&r.id)))
+                        .enumerate()
+                        .map(|(i, r)| match how.get(i) {
+                            Some(Analysed::TakenOver) => taken_over(r, stored.get(&r.id)),
+                            Some(Analysed::Fresh(memo)) => {
+                                encode(r, run, stored.get(&r.id)).map(|mut e| {
+                                    e.memo = Some(memo.clone());
+                                    e
+                                })
+                            }
+                            None => encode(r, run, stored.get(&r.id)),
+                        })
                         .collect::<Result<Vec<_>>>()
                 })
             })

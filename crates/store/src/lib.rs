@@ -54,6 +54,10 @@ pub enum Error {
     /// lease ran out, and the new taker writes the repository.
     #[error("crawl job {0} was taken again by another worker (its lease ran out); nothing written, the other worker indexes it")]
     JobTaken(queue::JobTicket),
+    /// An index run handed a record over as its stored row, and none is
+    /// stored: the rows changed under the run.
+    #[error("record {0} was handed over as its stored row, but no such row is stored; run the index again")]
+    NoStoredRow(String),
     /// A stored record could not be read back.
     #[error("stored record is corrupt: {0}")]
     Json(#[from] serde_json::Error),

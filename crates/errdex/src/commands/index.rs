@@ -6,9 +6,12 @@ use crate::progress::IndexProgress;
 use crate::Failure;
 use anyhow::{anyhow, Context};
 use errdex_extract::{fetch, index_versions, matching_refs, prepare, Options, Version};
+use errdex_model::{Analysed, AnalysisMemo, RepoDataset};
 use errdex_store::{AnyStore, Store};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Warnings shown without `--verbose`.
 const WARNINGS_SHOWN: usize = 10;
@@ -81,19 +84,27 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
     super::crawl::queue(&store).hold_ticket(a.crawl_ticket);
     // The database gets ready (old records read and deleted, inside the
     // run's transaction) on its own thread while the files are parsed;
-    // only the inserts wait for the run.
-    let (send, receive) =
-        std::sync::mpsc::sync_channel::<std::sync::Arc<errdex_model::RepoDataset>>(1);
+    // only the inserts wait for the run. What the stored rows' analyses
+    // were made from comes back first, so unchanged records are taken over.
+    let (send, receive) = std::sync::mpsc::sync_channel::<(Arc<RepoDataset>, Vec<Analysed>)>(1);
+    let (send_stored, stored_memos) =
+        std::sync::mpsc::sync_channel::<HashMap<String, AnalysisMemo>>(1);
     let store = &store;
     let (result, written) = std::thread::scope(|s| {
         let writer = s.spawn(move || match store {
-            AnyStore::Sqlite(s) => s.replace_repo_when_ready(&repo, || receive.recv().ok()),
+            AnyStore::Sqlite(s) => s.replace_repo_reusing(&repo, |memos| {
+                let _ = send_stored.send(memos);
+                receive.recv().ok()
+            }),
             // A shared server: the old records stay readable and unlocked
             // until the run is done, then go in one transaction.
-            AnyStore::Postgres(p) => match receive.recv() {
-                Ok(dataset) => p.replace_repo(&dataset).map(Some),
-                Err(_) => Ok(None),
-            },
+            AnyStore::Postgres(p) => {
+                drop(send_stored);
+                match receive.recv() {
+                    Ok((dataset, _)) => p.replace_repo(&dataset).map(Some),
+                    Err(_) => Ok(None),
+                }
+            }
         });
         let result = if history {
             drop(job);
@@ -103,22 +114,46 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
         };
         let out = result.map(|mut out| {
             // The static analysis always runs: every record leaves the
-            // index with its prose, code fields and related errors.
+            // index with its prose, code fields and related errors, or
+            // keeps the stored row that has them.
             progress.analysing(out.dataset.records.len());
-            errdex_analyze::analyze_all(&mut out.dataset.records);
+            let analysed = if history {
+                errdex_analyze::analyze_all(&mut out.dataset.records);
+                Vec::new()
+            } else {
+                let memos = stored_memos.recv().unwrap_or_default();
+                let commit = out.dataset.commit.clone();
+                errdex_analyze::analyze_reusing(
+                    &mut out.dataset.records,
+                    &memos,
+                    errdex_extract::build_id(),
+                    commit.as_deref(),
+                )
+            };
             progress.phase_done("analyse", started.elapsed().as_secs_f64());
             progress.finish();
-            let dataset = std::sync::Arc::new(out.dataset);
+            let dataset = Arc::new(out.dataset);
             // The receiver only goes away if the writer failed; its error
             // is reported below.
-            let _ = send.send(dataset.clone());
-            (dataset, out.warnings, out.cache)
+            let taken_over = analysed
+                .iter()
+                .filter(|a| matches!(a, Analysed::TakenOver))
+                .count();
+            let _ = send.send((dataset.clone(), analysed));
+            (
+                dataset,
+                out.warnings,
+                out.cache,
+                out.cache_write,
+                taken_over,
+            )
         });
         drop(send);
         progress.finish();
         (out, writer.join().expect("the writer does not panic"))
     });
-    let (dataset, warnings, cached) = result?;
+    let (dataset, mut warnings, cached, cache_write, taken_over) = result?;
+    warnings.extend(cache_write.wait());
     let version = written
         .with_context(|| format!("writing {}", super::shown_db(db)))?
         .expect("the dataset was sent");
@@ -165,6 +200,13 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
         s.dynamic_sites,
         s.seconds
     )?;
+    if taken_over > 0 {
+        writeln!(
+            err,
+            "unchanged since the last run: {taken_over} of {} records (kept as stored, not analysed again)",
+            s.records
+        )?;
+    }
     if let (Some(first), Some(last)) = (ds.versions.first(), ds.versions.last()) {
         let removed = ds.records.iter().filter(|r| r.removed_in.is_some()).count();
         writeln!(

@@ -692,3 +692,65 @@ fn windows_line_ends_yield_what_unix_ones_do() {
     );
     assert_eq!(strip(unix), strip(windows));
 }
+
+#[test]
+fn a_reindex_takes_unchanged_records_over_and_reads_as_a_full_analysis() {
+    let t = tempfile::tempdir().unwrap();
+    let work = t.path().join("kops");
+    repo_of(&kops(), &work);
+    let (db, cache) = (t.path().join("a.db"), t.path().join("cache"));
+    let args = [work.to_str().unwrap(), "--repo", "kubernetes/kops"];
+    let first = index(&db, &cache, &args);
+    assert!(!first.contains("unchanged since the last run"), "{first}");
+    // A new error in a file that prints others: they share the file, so
+    // their related records change and they are analysed again.
+    let file = work.join("channels/pkg/cmd/readiness.go");
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str(
+        "\nfunc addedCheck() error { return fmt.Errorf(\"an added controller error\") }\n",
+    );
+    std::fs::write(&file, text).unwrap();
+    git(&work, &["commit", "-qam", "one error more"]);
+    let second = index(&db, &cache, &args);
+    let counts: Vec<usize> = second
+        .split("unchanged since the last run: ")
+        .nth(1)
+        .map(|s| {
+            s.split(' ')
+                .filter_map(|n| n.parse().ok())
+                .take(2)
+                .collect()
+        })
+        .unwrap_or_default();
+    let [unchanged, records] = counts[..] else {
+        panic!("no unchanged count: {second}")
+    };
+    assert!(
+        unchanged > 0 && unchanged + 2 <= records,
+        "some records are taken over, the new one and its neighbours are not: {second}"
+    );
+    let fresh = t.path().join("fresh.db");
+    let o = errdex(&fresh, &["index", "--no-cache", args[0], "--repo", args[2]]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let every = |db: &Path| {
+        let o = errdex(db, &["export", "--format", "jsonl", "--all-levels"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mut all: Vec<Value> = stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        for r in &mut all {
+            let m = r.as_object_mut().unwrap();
+            m.remove("analyzedAt");
+            m.remove("contentChangedAt");
+        }
+        all
+    };
+    let after = every(&db);
+    assert_eq!(after.len(), records);
+    assert_eq!(
+        after,
+        every(&fresh),
+        "a re-index reads as a full analysis of the same commit"
+    );
+}

@@ -216,6 +216,7 @@ fn stored_rows(tx: &mut Transaction<'_>, repo: &str) -> Result<HashMap<String, S
                     hash: r.get(2),
                     content_changed_at: r.get(3),
                     analyzed_at: r.get(4),
+                    memo: None,
                 },
             )
         })
@@ -295,7 +296,7 @@ impl PgStore {
             commit: ds.commit.as_deref(),
             analyzed_at: &analyzed_at,
         };
-        let encoded = encode_all(&ds.records, run, &stored)?;
+        let encoded = encode_all(&ds.records, run, &stored, &[])?;
         let change = encode::Change::of(&ds.records, &encoded, &stored);
         tx.execute("DELETE FROM records WHERE seq = ANY($1)", &[&change.gone])?;
         insert_rows(&mut tx, &change.fresh)?;
@@ -516,6 +517,7 @@ impl PgStore {
                 hash: prev.get(1),
                 content_changed_at: prev.get(2),
                 analyzed_at: prev.get(3),
+                memo: None,
             };
             let commit: Option<String> = prev.get(4);
             let repo_analyzed_at: Option<String> = prev.get(5);

@@ -6,7 +6,7 @@ use crate::encode::{
 };
 use crate::{Error, ListQuery, RepoSummary, Result, Store, TraceRow};
 use chrono::{DateTime, Duration, SecondsFormat, Utc};
-use errdex_model::{DynamicSite, Record, RepoDataset};
+use errdex_model::{Analysed, AnalysisMemo, DynamicSite, Record, RepoDataset};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::collections::HashMap;
 use std::path::Path;
@@ -21,6 +21,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("005_trace_guards.sql"),
     include_str!("006_versions_and_crawl.sql"),
     include_str!("007_marked_records.sql"),
+    include_str!("008_analysis_memo.sql"),
 ];
 
 /// An atlas in one SQLite file.
@@ -130,10 +131,29 @@ impl SqliteStore {
         repo: &str,
         dataset: impl FnOnce() -> Option<D>,
     ) -> Result<Option<String>> {
+        self.replace_repo_reusing(repo, |_| dataset().map(|d| (d, Vec::new())))
+    }
+
+    /// [`SqliteStore::replace_repo_when_ready`] for an index run that takes
+    /// unchanged rows over: `dataset` gets what each stored row's analysis
+    /// was made from, by record id (rows another writer wrote, or whose
+    /// time is not the repository's, are left out), and returns with the
+    /// dataset how each of its records is to be written, in order
+    /// ([`Analysed::TakenOver`]: the stored row stays as it is).
+    pub fn replace_repo_reusing<D: std::borrow::Borrow<RepoDataset>>(
+        &self,
+        repo: &str,
+        dataset: impl FnOnce(HashMap<String, AnalysisMemo>) -> Option<(D, Vec<Analysed>)>,
+    ) -> Result<Option<String>> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let stored = stored_rows(&tx, repo)?;
-        let Some(ds) = dataset() else {
+        let earlier = stored
+            .iter()
+            .filter(|(_, s)| s.analyzed_at.is_none())
+            .filter_map(|(id, s)| Some((id.clone(), s.memo.clone()?)))
+            .collect();
+        let Some((ds, analysed)) = dataset(earlier) else {
             return Ok(None); // dropping `tx` rolls back
         };
         let ds = ds.borrow();
@@ -164,7 +184,7 @@ impl SqliteStore {
             commit: ds.commit.as_deref(),
             analyzed_at: &analyzed_at,
         };
-        let encoded = encode_all(&ds.records, run, &stored)?;
+        let encoded = encode_all(&ds.records, run, &stored, &analysed)?;
         // Rows go before any is added: a slug moves between records.
         let change = encode::Change::of(&ds.records, &encoded, &stored);
         delete_rows(&tx, &change.gone)?;
@@ -195,9 +215,19 @@ impl SqliteStore {
 /// What is stored of `repo`'s records, by id.
 fn stored_rows(tx: &rusqlite::Transaction<'_>, repo: &str) -> Result<HashMap<String, Stored>> {
     let mut st = tx.prepare(
-        "SELECT id, seq, content_hash, content_changed_at, analyzed_at FROM records WHERE repo = ?",
+        "SELECT id, seq, content_hash, content_changed_at, analyzed_at,
+           analysis_input, analysis_related, family
+         FROM records WHERE repo = ?",
     )?;
     let rows = st.query_map([repo], |r| {
+        let memo = match (r.get(5)?, r.get(6)?, r.get(7)?) {
+            (Some(input), Some(related), Some(family)) => Some(AnalysisMemo {
+                input,
+                related,
+                family,
+            }),
+            _ => None,
+        };
         Ok((
             r.get::<_, String>(0)?,
             Stored {
@@ -205,6 +235,7 @@ fn stored_rows(tx: &rusqlite::Transaction<'_>, repo: &str) -> Result<HashMap<Str
                 hash: r.get(2)?,
                 content_changed_at: r.get(3)?,
                 analyzed_at: r.get(4)?,
+                memo,
             },
         ))
     })?;
@@ -227,8 +258,8 @@ fn insert_rows(tx: &rusqlite::Transaction<'_>, rows: &[(&Record, &encode::Encode
     let mut ins = tx.prepare(
         "INSERT INTO records (id, repo, slug, message_pattern, error_message, error_type,
            severity, file_path, line_number, error_code, content_hash, record,
-           content_changed_at, analyzed_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+           content_changed_at, analyzed_at, analysis_input, analysis_related, family)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )?;
     let mut fts = tx.prepare(
         "INSERT INTO records_fts (rowid, error_message, message_pattern) VALUES (?, ?, ?)",
@@ -250,6 +281,9 @@ fn insert_rows(tx: &rusqlite::Transaction<'_>, rows: &[(&Record, &encode::Encode
             e.json,
             e.content_changed_at,
             e.analyzed_at,
+            e.memo.as_ref().map(|m| &m.input),
+            e.memo.as_ref().map(|m| &m.related),
+            e.memo.as_ref().map(|m| &m.family),
         ])?;
         let seq = tx.last_insert_rowid();
         fts.execute(params![seq, r.error_message, r.message_pattern])?;
@@ -366,9 +400,12 @@ impl Store for SqliteStore {
                    p.commit_sha, p.analyzed_at
                  FROM records r JOIN repos p ON p.repo = r.repo WHERE r.id = ? AND r.repo = ?",
             )?;
+            // A row another writer wrote is analysed again by the next
+            // index run: its memo goes.
             let mut up = tx.prepare(
                 "UPDATE records SET severity = ?, content_hash = ?, record = ?,
-                   content_changed_at = ?, analyzed_at = ? WHERE id = ?",
+                   content_changed_at = ?, analyzed_at = ?, analysis_input = NULL,
+                   analysis_related = NULL, family = NULL WHERE id = ?",
             )?;
             let mut trace = tx.prepare(
                 "INSERT OR REPLACE INTO record_traces (seq, trace)
@@ -383,6 +420,7 @@ impl Store for SqliteStore {
                             hash: row.get(1)?,
                             content_changed_at: row.get(2)?,
                             analyzed_at: row.get(3)?,
+                            memo: None,
                         };
                         Ok((stored, row.get(4)?, row.get(5)?))
                     })

@@ -274,3 +274,61 @@ fn an_atlas_written_before_marked_rows_reads_the_same_after_the_migration() {
     let trace = &migrated.trace_rows(None).unwrap()[0];
     assert_eq!(trace.sites[0].github_url, r.sites[0].github_url);
 }
+
+/// What the stored rows' analyses were made from, as a run is handed it.
+fn memos(s: &SqliteStore, repo: &str) -> HashMap<String, AnalysisMemo> {
+    let mut seen = HashMap::new();
+    s.replace_repo_reusing::<RepoDataset>(repo, |m| {
+        seen = m;
+        None
+    })
+    .unwrap();
+    seen
+}
+
+#[test]
+fn a_taken_over_row_stays_and_a_row_another_writer_rewrote_is_analysed_again() {
+    let s = SqliteStore::open_in_memory().unwrap();
+    let memo = AnalysisMemo {
+        input: "in".into(),
+        related: "rel".into(),
+        family: "timeout".into(),
+    };
+    let (kept, other) = (record("a/a", "kept", 1), record("a/a", "other", 2));
+    let ds = dataset("a/a", vec![kept.clone(), other.clone()]);
+    let fresh = vec![Analysed::Fresh(memo.clone()); 2];
+    s.replace_repo_reusing("a/a", |_| Some((&ds, fresh)))
+        .unwrap();
+    assert_eq!(memos(&s, "a/a").get(&kept.id), Some(&memo));
+    // Taken over: the stored row is kept even though the record in memory
+    // says something else (it was not analysed).
+    let mut unanalysed = kept.clone();
+    unanalysed.documentation = Some("not what is stored".into());
+    let ds = dataset("a/a", vec![unanalysed, other.clone()]);
+    let how = vec![Analysed::TakenOver, Analysed::Fresh(memo.clone())];
+    s.replace_repo_reusing("a/a", |_| Some((&ds, how))).unwrap();
+    let q = ListQuery {
+        repo: Some("a/a".into()),
+        ..Default::default()
+    };
+    let listed = s.list(&q).unwrap();
+    let stored = listed.iter().find(|r| r.id == kept.id).unwrap();
+    assert_eq!(stored.documentation, kept.documentation);
+    // An LLM pass rewrites a row: the next index run analyses it again.
+    let mut by_llm = kept.clone();
+    by_llm.documentation = Some("written by a model".into());
+    s.update_records(&[by_llm]).unwrap();
+    let left = memos(&s, "a/a");
+    assert_eq!(left.get(&kept.id), None);
+    assert_eq!(left.get(&other.id), Some(&memo));
+}
+
+#[test]
+fn a_record_taken_over_without_a_stored_row_is_an_error_not_a_lost_record() {
+    let s = SqliteStore::open_in_memory().unwrap();
+    let ds = dataset("a/a", vec![record("a/a", "never stored", 1)]);
+    let e = s
+        .replace_repo_reusing("a/a", |_| Some((&ds, vec![Analysed::TakenOver])))
+        .unwrap_err();
+    assert!(e.to_string().contains("run the index again"), "{e}");
+}
