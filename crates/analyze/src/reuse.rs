@@ -13,14 +13,15 @@ use std::collections::HashMap;
 /// the record's times are left out, as the store leaves them out of what a
 /// record says: the same code at a new commit is the same input.
 pub fn analysis_input(r: &Record, build: &str, commit: Option<&str>) -> String {
-    let json = serde_json::to_vec(r).unwrap_or_default();
+    // MessagePack: the record's bytes without JSON's escaping.
+    let bytes = rmp_serde::to_vec(r).unwrap_or_default();
     let mut marks: Vec<&[u8]> = vec![r.analyzed_at.as_bytes(), r.content_changed_at.as_bytes()];
     marks.extend(commit.filter(|c| c.len() >= 7).map(str::as_bytes));
     marks.retain(|m| !m.is_empty());
     let mut h = Sha256::new();
     h.update(build.as_bytes());
     h.update([0]);
-    hash_without(&mut h, &json, &marks);
+    hash_without(&mut h, &bytes, &marks);
     hex(&h.finalize())
 }
 

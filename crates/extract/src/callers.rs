@@ -239,13 +239,22 @@ fn line_around(text: &str, at: usize) -> (usize, usize) {
 }
 
 /// What a file offers the callers pass whatever is searched: the names it
-/// calls (each identifier right before a `(`) and the methods it
-/// declares. Kept by blob alone, so a file's scan is redone only when it
-/// calls a name whose searching changed, not whenever any name did.
+/// calls (each identifier right before a `(`, as its [`name_hash`]) and
+/// the methods it declares. Kept by blob alone, so a file's scan is redone
+/// only when it calls a name whose searching changed, not whenever any
+/// name did. Hashes, not names: every file's index is read on every run,
+/// and a hash that two names share only costs a scan that finds nothing.
 #[derive(Clone, serde::Serialize, serde::Deserialize)]
 struct CallIndex {
-    called: Vec<String>,
+    called: Vec<u64>,
     methods: Vec<(String, String)>,
+}
+
+/// A name's 64-bit FNV-1a hash: the same in every run and build.
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 impl CallIndex {
@@ -267,7 +276,7 @@ impl CallIndex {
             go_methods(text)
         };
         CallIndex {
-            called: called.into_iter().map(str::to_string).collect(),
+            called: called.into_iter().map(name_hash).collect(),
             methods,
         }
     }
@@ -282,7 +291,7 @@ fn file_calls(
     path: &str,
     source: &crate::source::Source,
     cache: Option<&FactsCache>,
-    index: &HashMap<&str, usize>,
+    index: &HashMap<u64, Vec<usize>>,
     names: &[String],
 ) -> FileScan {
     let cached = |kind: &str, extra: &str| {
@@ -309,7 +318,9 @@ fn file_calls(
     let mut wanted: Vec<usize> = call_index
         .called
         .iter()
-        .filter_map(|n| index.get(n.as_str()).copied())
+        .filter_map(|n| index.get(n))
+        .flatten()
+        .copied()
         .collect();
     wanted.sort_unstable();
     if wanted.is_empty() {
@@ -356,11 +367,10 @@ pub(crate) fn attach_callers(
     if names.is_empty() {
         return;
     }
-    let index: HashMap<&str, usize> = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
+    let mut index: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (i, n) in names.iter().enumerate() {
+        index.entry(name_hash(n)).or_default().push(i);
+    }
     let scans: Vec<FileScan> = files
         .par_iter()
         .map(|(c, path)| file_calls(c, path, source, cache, &index, &names))
