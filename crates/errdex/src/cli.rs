@@ -473,8 +473,9 @@ pub struct IndexArgs {
     /// cache folder, ~/.cache/errdex].
     #[arg(long, env = "ERRDEX_CACHE_DIR", value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
-    /// Parse every file, reading and writing no cache of what files
-    /// yielded.
+    /// Parse every file and analyse every record: read and write no
+    /// cache of what files yielded, and take no stored record over as
+    /// unchanged.
     #[arg(long)]
     pub no_cache: bool,
     /// Repository name OWNER/NAME, instead of the one read from `origin`.

@@ -121,7 +121,11 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
                 errdex_analyze::analyze_all(&mut out.dataset.records);
                 Vec::new()
             } else {
-                let memos = stored_memos.recv().unwrap_or_default();
+                let memos = if a.no_cache {
+                    HashMap::new()
+                } else {
+                    stored_memos.recv().unwrap_or_default()
+                };
                 let commit = out.dataset.commit.clone();
                 errdex_analyze::analyze_reusing(
                     &mut out.dataset.records,

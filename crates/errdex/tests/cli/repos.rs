@@ -748,6 +748,9 @@ fn a_reindex_takes_unchanged_records_over_and_reads_as_a_full_analysis() {
     };
     let after = every(&db);
     assert_eq!(after.len(), records);
+    // --no-cache analyses every record again.
+    let third = index(&db, &cache, &["--no-cache", args[0], "--repo", args[2]]);
+    assert!(!third.contains("unchanged since the last run"), "{third}");
     assert_eq!(
         after,
         every(&fresh),
