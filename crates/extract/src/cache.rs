@@ -30,7 +30,13 @@ const BUILDS_KEPT: usize = 3;
 
 /// The layout of the file (`PRAGMA user_version`); a file of another
 /// layout starts empty.
-const LAYOUT: i64 = 2;
+const LAYOUT: i64 = 3;
+
+/// The file's page size. Answers are a few KiB each; in a table without
+/// row ids an answer larger than about a quarter of a page spills into
+/// overflow pages, which SQLite copies together on every read. With
+/// 64 KiB pages most answers are read where the mapped page holds them.
+const PAGE_SIZE: i64 = 65536;
 
 /// An answer already decoded (or computed) in this process.
 type Memo = Arc<dyn Any + Send + Sync>;
@@ -80,6 +86,7 @@ impl FactsCache {
         let named = |e: rusqlite::Error| format!("{}: {e}", path.display());
         let conn = Connection::open(path).map_err(named)?;
         conn.busy_timeout(BUSY_WAIT)
+            .and_then(|_| conn.pragma_update(None, "page_size", PAGE_SIZE))
             .and_then(|_| conn.pragma_update(None, "journal_mode", "WAL"))
             .and_then(|_| conn.pragma_update(None, "synchronous", "NORMAL"))
             // One run's answers are written in one transaction: without a
@@ -263,13 +270,15 @@ fn lay_out(conn: &Connection) -> rusqlite::Result<()> {
     let layout: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if layout != LAYOUT {
         conn.execute_batch("DROP TABLE IF EXISTS facts; DROP TABLE IF EXISTS builds;")?;
+        // auto_vacuum and the page size take effect on an existing file
+        // only through VACUUM (quick once the tables are gone), and the
+        // page size outside WAL mode.
+        conn.pragma_update(None, "journal_mode", "DELETE")?;
         conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
-        // auto_vacuum takes effect on an existing file only through VACUUM,
-        // which is quick once the tables are gone.
+        conn.pragma_update(None, "page_size", PAGE_SIZE)?;
         conn.execute_batch("VACUUM")?;
         conn.pragma_update(None, "user_version", LAYOUT)?;
-        // In WAL mode the file shrinks when the log is copied back.
-        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
     }
     conn.execute_batch(
         "CREATE TABLE IF NOT EXISTS builds (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, used INTEGER NOT NULL);
@@ -451,9 +460,14 @@ mod tests {
         assert_eq!(rows(&path), 0);
         let size = std::fs::metadata(&path).unwrap().len();
         assert!(
-            size < 100_000,
+            size < 1_000_000,
             "the old answers' pages are given back: {size}"
         );
+        let page: i64 = Connection::open(&path)
+            .unwrap()
+            .pragma_query_value(None, "page_size", |r| r.get(0))
+            .unwrap();
+        assert_eq!(page, PAGE_SIZE, "the file is laid out again in large pages");
         // An errdex of the older layout still writes (key, value) rows.
         Connection::open(&path)
             .unwrap()
