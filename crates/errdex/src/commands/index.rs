@@ -117,7 +117,10 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
             // index with its prose, code fields and related errors, or
             // keeps the stored row that has them.
             progress.analysing(out.dataset.records.len());
-            let analysed = if history {
+            // Only SQLite keeps what rows were made from; history runs
+            // and PostgreSQL analyse every record and need no memo.
+            let keeps_memos = matches!(store, AnyStore::Sqlite(_));
+            let analysed = if history || !keeps_memos {
                 errdex_analyze::analyze_all(&mut out.dataset.records);
                 Vec::new()
             } else {
