@@ -30,12 +30,12 @@ const BUILDS_KEPT: usize = 3;
 
 /// The layout of the file (`PRAGMA user_version`); a file of another
 /// layout starts empty.
-const LAYOUT: i64 = 3;
+const LAYOUT: i64 = 4;
 
-/// The file's page size. Answers are a few KiB each; in a table without
-/// row ids an answer larger than about a quarter of a page spills into
-/// overflow pages, which SQLite copies together on every read. With
-/// 64 KiB pages most answers are read where the mapped page holds them.
+/// The file's page size. Answers are a few KiB each, and one larger than a
+/// page spills into overflow pages, which SQLite copies together on every
+/// read. With 64 KiB pages nearly every answer is read where the mapped
+/// page holds it.
 const PAGE_SIZE: i64 = 65536;
 
 /// An answer already decoded (or computed) in this process.
@@ -265,7 +265,10 @@ impl FactsCache {
 
 /// Makes the file's tables, emptying a file of another layout first. The
 /// file gives freed pages back (incremental auto-vacuum), so dropping a
-/// build's answers shrinks it.
+/// build's answers shrinks it. Answers sit in a table with row ids, found
+/// through the index of their keys: in a table without row ids the rows
+/// are the index, and a lookup that passes a row whose answer overflows
+/// its page reads that whole answer to compare keys.
 fn lay_out(conn: &Connection) -> rusqlite::Result<()> {
     let layout: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if layout != LAYOUT {
@@ -282,7 +285,7 @@ fn lay_out(conn: &Connection) -> rusqlite::Result<()> {
     }
     conn.execute_batch(
         "CREATE TABLE IF NOT EXISTS builds (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, used INTEGER NOT NULL);
-         CREATE TABLE IF NOT EXISTS facts (key BLOB PRIMARY KEY, value BLOB NOT NULL, build INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+         CREATE TABLE IF NOT EXISTS facts (key BLOB NOT NULL UNIQUE, build INTEGER NOT NULL DEFAULT 0, value BLOB NOT NULL);
          CREATE INDEX IF NOT EXISTS facts_by_build ON facts (build);",
     )
 }
@@ -468,6 +471,11 @@ mod tests {
             .pragma_query_value(None, "page_size", |r| r.get(0))
             .unwrap();
         assert_eq!(page, PAGE_SIZE, "the file is laid out again in large pages");
+        let with_row_ids = Connection::open(&path)
+            .unwrap()
+            .prepare("SELECT rowid FROM facts")
+            .is_ok();
+        assert!(with_row_ids, "answers are found through an index of keys");
         // An errdex of the older layout still writes (key, value) rows.
         Connection::open(&path)
             .unwrap()
