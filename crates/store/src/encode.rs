@@ -231,10 +231,15 @@ fn taken_over(r: &Record, stored: Option<&Stored>) -> Result<Encoded> {
 }
 
 /// What a replacement writes: the stored rows to remove (those gone, and
-/// those whose record changed) and the records to add.
+/// those whose record changed), the records to add, and the rows that
+/// stay but whose analysis was made from other input than their stored
+/// memo says (after an upgrade, or a neighbour's change that did not
+/// change the row): without the new memo, every later run would analyse
+/// them again.
 pub(crate) struct Change<'a> {
     pub gone: Vec<i64>,
     pub fresh: Vec<(&'a Record, &'a Encoded)>,
+    pub memos: Vec<(i64, &'a AnalysisMemo)>,
 }
 
 impl<'a> Change<'a> {
@@ -260,7 +265,17 @@ impl<'a> Change<'a> {
             .zip(encoded)
             .filter(|(_, e)| !e.unchanged)
             .collect();
-        Change { gone, fresh }
+        let memos = records
+            .iter()
+            .zip(encoded)
+            .filter(|(_, e)| e.unchanged)
+            .filter_map(|(r, e)| {
+                let s = stored.get(&r.id)?;
+                let memo = e.memo.as_ref()?;
+                (s.memo.as_ref() != Some(memo)).then_some((s.seq, memo))
+            })
+            .collect();
+        Change { gone, fresh, memos }
     }
 }
 

@@ -712,17 +712,7 @@ fn a_reindex_takes_unchanged_records_over_and_reads_as_a_full_analysis() {
     std::fs::write(&file, text).unwrap();
     git(&work, &["commit", "-qam", "one error more"]);
     let second = index(&db, &cache, &args);
-    let counts: Vec<usize> = second
-        .split("unchanged since the last run: ")
-        .nth(1)
-        .map(|s| {
-            s.split(' ')
-                .filter_map(|n| n.parse().ok())
-                .take(2)
-                .collect()
-        })
-        .unwrap_or_default();
-    let [unchanged, records] = counts[..] else {
+    let Some((unchanged, records)) = taken_over(&second) else {
         panic!("no unchanged count: {second}")
     };
     assert!(
@@ -756,4 +746,49 @@ fn a_reindex_takes_unchanged_records_over_and_reads_as_a_full_analysis() {
         every(&fresh),
         "a re-index reads as a full analysis of the same commit"
     );
+}
+
+/// The summary's "unchanged since the last run: N of M records".
+fn taken_over(summary: &str) -> Option<(usize, usize)> {
+    let counts: Vec<usize> = summary
+        .split("unchanged since the last run: ")
+        .nth(1)?
+        .split(' ')
+        .filter_map(|n| n.parse().ok())
+        .take(2)
+        .collect();
+    Some((*counts.first()?, *counts.get(1)?))
+}
+
+#[test]
+fn after_an_upgrade_the_second_reindex_takes_every_record_over() {
+    let t = tempfile::tempdir().unwrap();
+    let work = t.path().join("kops");
+    repo_of(&kops(), &work);
+    let (db, cache) = (t.path().join("a.db"), t.path().join("cache"));
+    let args = [work.to_str().unwrap(), "--repo", "kubernetes/kops"];
+    index(&db, &cache, &args);
+    // Another build of errdex: a copy of the executable has its own time.
+    let upgraded = t.path().join("errdex-upgraded");
+    std::fs::copy(env!("CARGO_BIN_EXE_errdex"), &upgraded).unwrap();
+    let run = || {
+        let o = std::process::Command::new(&upgraded)
+            .args(["--db", db.to_str().unwrap(), "index", "--cache-dir"])
+            .arg(&cache)
+            .args(args)
+            .env_remove("ERRDEX_DB")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let first = run();
+    assert_eq!(
+        taken_over(&first).map_or(0, |c| c.0),
+        0,
+        "the new build analyses every record: {first}"
+    );
+    let second = run();
+    let (unchanged, records) = taken_over(&second).unwrap();
+    assert_eq!(unchanged, records, "{second}");
 }

@@ -189,6 +189,7 @@ impl SqliteStore {
         let change = encode::Change::of(&ds.records, &encoded, &stored);
         delete_rows(&tx, &change.gone)?;
         insert_rows(&tx, &change.fresh)?;
+        update_memos(&tx, &change.memos)?;
         tx.execute("DELETE FROM dynamic_sites WHERE repo = ?", [repo])?;
         let mut dy = tx.prepare(
             "INSERT INTO dynamic_sites (repo, file_path, line_number, function, callee, expression)
@@ -249,6 +250,17 @@ fn delete_rows(tx: &rusqlite::Transaction<'_>, seqs: &[i64]) -> Result<()> {
     for seq in seqs {
         fts.execute([seq])?;
         rec.execute([seq])?;
+    }
+    Ok(())
+}
+
+/// Sets the memos of rows that stay as they are.
+fn update_memos(tx: &rusqlite::Transaction<'_>, memos: &[(i64, &AnalysisMemo)]) -> Result<()> {
+    let mut st = tx.prepare(
+        "UPDATE records SET analysis_input = ?, analysis_related = ?, family = ? WHERE seq = ?",
+    )?;
+    for (seq, m) in memos {
+        st.execute(params![m.input, m.related, m.family, seq])?;
     }
     Ok(())
 }

@@ -332,3 +332,33 @@ fn a_record_taken_over_without_a_stored_row_is_an_error_not_a_lost_record() {
         .unwrap_err();
     assert!(e.to_string().contains("run the index again"), "{e}");
 }
+
+#[test]
+fn a_row_that_stays_takes_the_memo_of_its_new_analysis() {
+    // After an upgrade every record is analysed again, with a new input
+    // hash, and most rows come out as they were stored.
+    let s = SqliteStore::open_in_memory().unwrap();
+    let memo = |input: &str| AnalysisMemo {
+        input: input.into(),
+        related: "rel".into(),
+        family: "timeout".into(),
+    };
+    let r = record("a/a", "stays", 1);
+    let ds = dataset("a/a", vec![r.clone()]);
+    s.replace_repo_reusing("a/a", |_| {
+        Some((&ds, vec![Analysed::Fresh(memo("old build"))]))
+    })
+    .unwrap();
+    let seq = |s: &SqliteStore| -> i64 {
+        s.conn()
+            .query_row("SELECT seq FROM records", [], |row| row.get(0))
+            .unwrap()
+    };
+    let before = seq(&s);
+    s.replace_repo_reusing("a/a", |_| {
+        Some((&ds, vec![Analysed::Fresh(memo("new build"))]))
+    })
+    .unwrap();
+    assert_eq!(seq(&s), before, "the row itself is not rewritten");
+    assert_eq!(memos(&s, "a/a").get(&r.id), Some(&memo("new build")));
+}
