@@ -394,31 +394,63 @@ pub(crate) fn attach_callers(
         list.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     }
     // Sites of one function share their callers: work them out once
-    // (generated code has thousands of sites in a few functions).
-    // (function, package, folder) → (callers, the statement they stop with).
-    type Known = (Vec<String>, Option<String>);
-    let mut memo: HashMap<(String, String, String), Known> = HashMap::new();
-    for site in sites {
-        let Some(f) = site.function.as_deref() else {
-            continue;
-        };
-        let key = (
-            f.to_string(),
-            site.facts.package.clone().unwrap_or_default(),
-            folder(&site.file_path).to_string(),
-        );
-        if let Some((known, stops)) = memo.get(&key) {
-            site.facts.callers = known.clone();
-            site.facts.callers_stop = stops.clone();
-            continue;
+    // (generated code has thousands of sites in a few functions), each
+    // function on its own thread.
+    let mut first: HashMap<SiteKey, usize> = HashMap::new();
+    for (i, site) in sites.iter().enumerate() {
+        if let Some(key) = site_key(site) {
+            first.entry(key).or_insert(i);
         }
-        let Some((receiver, name)) = searched(f, site.lang) else {
-            continue; // called by the runtime (`__str__`), not by name
-        };
+    }
+    let lookup = Lookup {
+        by_name: &by_name,
+        method_types: &method_types,
+    };
+    let known: HashMap<SiteKey, Known> = first
+        .into_par_iter()
+        .filter_map(|(key, i)| Some((key, lookup.callers_of(&sites[i])?)))
+        .collect();
+    for site in sites {
+        if let Some((callers, stops)) = site_key(site).and_then(|k| known.get(&k)) {
+            site.facts.callers = callers.clone();
+            site.facts.callers_stop = stops.clone();
+        }
+    }
+}
+
+/// Sites that share their callers: (function, package, folder).
+type SiteKey = (String, String, String);
+
+/// A function's callers, and the statement they all stop the program
+/// with, if they do.
+type Known = (Vec<String>, Option<String>);
+
+fn site_key(site: &RawSite) -> Option<SiteKey> {
+    Some((
+        site.function.clone()?,
+        site.facts.package.clone().unwrap_or_default(),
+        folder(&site.file_path).to_string(),
+    ))
+}
+
+/// The repository's calls by name, and the types that declare each
+/// method name.
+struct Lookup<'a> {
+    by_name: &'a HashMap<&'a str, Vec<&'a Call>>,
+    method_types: &'a HashMap<String, Vec<String>>,
+}
+
+impl Lookup<'_> {
+    /// The callers of the function `site` is in (`None`: it is called by
+    /// the runtime, or its name is called nowhere).
+    fn callers_of(&self, site: &RawSite) -> Option<Known> {
+        let f = site.function.as_deref()?;
+        // Called by the runtime (`__str__`), not by name: none.
+        let (receiver, name) = searched(f, site.lang)?;
         let name = name.as_str();
         // A constructor is called by its class name.
         let constructor = receiver == Some(name);
-        let shared = method_types.get(name).is_some_and(|t| t.len() > 1);
+        let shared = self.method_types.get(name).is_some_and(|t| t.len() > 1);
         // Declared on several types, the name alone is ambiguous: only a
         // call on a value the caller declares with the type counts.
         let typed_only = !constructor && receiver.is_some() && shared;
@@ -464,32 +496,29 @@ pub(crate) fn attach_callers(
             (None, None) => folder(&c.path) == here,
             (None, Some(q)) => q == package,
         };
-        if let Some(list) = by_name.get(name) {
-            let calls: Vec<&&Call> = list
-                .iter()
-                .filter(calls_it)
-                .filter(|c| c.caller.as_deref() != Some(f)) // recursion is no caller
-                .collect();
-            site.facts.callers = calls
-                .iter()
-                .take(MAX_CHECKS)
-                .map(|c| match &c.caller {
-                    Some(caller) => format!("{}:{} {caller}", c.path, c.line),
-                    None => format!("{}:{}", c.path, c.line),
-                })
-                .collect();
-            // Every caller stops the program with the error: users meet a
-            // panic or an exit, never the error itself.
-            let all_stop = !calls.is_empty() && calls.iter().all(|c| c.stops.is_some());
-            site.facts.callers_stop = calls
-                .first()
-                .and_then(|c| c.stops.clone())
-                .filter(|_| all_stop);
-        }
-        memo.insert(
-            key,
-            (site.facts.callers.clone(), site.facts.callers_stop.clone()),
-        );
+        let calls: Vec<&&Call> = self
+            .by_name
+            .get(name)?
+            .iter()
+            .filter(calls_it)
+            .filter(|c| c.caller.as_deref() != Some(f)) // recursion is no caller
+            .collect();
+        let callers = calls
+            .iter()
+            .take(MAX_CHECKS)
+            .map(|c| match &c.caller {
+                Some(caller) => format!("{}:{} {caller}", c.path, c.line),
+                None => format!("{}:{}", c.path, c.line),
+            })
+            .collect();
+        // Every caller stops the program with the error: users meet a
+        // panic or an exit, never the error itself.
+        let all_stop = !calls.is_empty() && calls.iter().all(|c| c.stops.is_some());
+        let stops = calls
+            .first()
+            .and_then(|c| c.stops.clone())
+            .filter(|_| all_stop);
+        Some((callers, stops))
     }
 }
 
