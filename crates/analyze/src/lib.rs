@@ -32,6 +32,7 @@ mod prose;
 mod related;
 mod returns;
 mod reuse;
+mod skipped;
 mod translated;
 
 use errdex_lang::Handling;

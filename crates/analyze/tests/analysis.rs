@@ -702,3 +702,46 @@ fn a_requirement_on_a_hole_names_its_argument() {
          (`CreateDirAll` checks `len(ns) != 0` on `ns`, which it computes from it: `ns, err := ReadDir(dir)`)."
     );
 }
+
+/// A message after which the loop goes on to its next item reports an
+/// item left out: the record says the run goes on without it, and how to
+/// stop the message.
+#[test]
+fn a_message_before_the_loops_continue_leaves_an_item_out() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    for (pattern, over) in [
+        ("ignored file in the log directory", "`names`"),
+        ("skipping %s: not a plugin file", "`paths`"),
+    ] {
+        let r = by(&records, pattern);
+        let doc = r.documentation.as_deref().unwrap_or_default();
+        assert!(
+            doc.contains(&format!("the loop goes on to the next item of {over}"))
+                && doc.contains("leaves this one out and does not stop"),
+            "{doc}"
+        );
+        assert!(
+            r.solutions[0].starts_with("The run goes on")
+                && r.solutions[0].contains(&format!("take it out of {over}")),
+            "{:?}",
+            r.solutions
+        );
+    }
+    // An error kept for later, a retry loop and a fatal log skip no item.
+    for pattern in [
+        "fetching %s failed: %w",
+        "ping failed, trying again",
+        "an empty URL cannot be fetched",
+    ] {
+        let r = by(&records, pattern);
+        assert!(
+            r.sites[0].facts.skips_item.is_some(),
+            "{pattern}: a continue follows"
+        );
+        assert!(
+            !r.solutions.iter().any(|s| s.starts_with("The run goes on")),
+            "{pattern}: {:?}",
+            r.solutions
+        );
+    }
+}

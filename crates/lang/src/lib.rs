@@ -51,6 +51,7 @@ mod prints_next;
 mod python;
 mod ruby;
 mod rust;
+mod skips;
 mod tree;
 
 pub use conventions::{Conventions, FunctionHeads, HandlerCode, Handling};

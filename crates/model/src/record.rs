@@ -252,6 +252,10 @@ pub struct SiteFacts {
     /// The site is inside a loop of its function.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub in_loop: bool,
+    /// After the site its loop goes on to the next item (a `continue`
+    /// follows it in the loop): the loop's first line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skips_item: Option<String>,
     /// The statement that ends the program after the site on every path
     /// through its function (`os.Exit(1)` after the `switch` whose case
     /// logs the message).

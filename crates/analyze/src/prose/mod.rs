@@ -296,7 +296,9 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
             code(exit)
         ));
     }
-    if let Some(fname) = cx.fname {
+    if let Some(s) = crate::skipped::sentence(cx) {
+        out.push(s);
+    } else if let Some(fname) = cx.fname {
         if f.in_loop {
             out.push(format!("It is produced inside a loop of {}.", code(fname)));
         } else if cx.returned() && f.loop_follows {
@@ -546,6 +548,7 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
             "{after}: it is {whose} and names the actual cause (`errdex explain` traces it further)."
         ));
     }
+    out.extend(crate::skipped::step(cx));
     let from_guards = guard_solutions(cx, asked.is_empty(), runtime_known);
     // A flag a guard's step already speaks of needs no step of its own.
     for flag in flags(&cx.literal).into_iter().take(2) {

@@ -119,6 +119,9 @@ pub(crate) fn site_facts(n: Node<'_>, src: &[u8], package: &str) -> (Option<Stri
     }
     f.exits_after = super::exits::exit_after(&chain, src);
     f.prints_next = crate::prints_next::prints_next(n, src);
+    if f.in_loop {
+        f.skips_item = crate::skips::skipped_loop(&chain, &["for_statement"], &is_function, src);
+    }
     f.passed = super::exits::passed(&chain, src);
     if let Some((call, stmt)) = wrapped_call(&chain, src).or_else(|| failed_call(&chain, src)) {
         f.wrapped_call = call

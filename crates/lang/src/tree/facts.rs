@@ -108,6 +108,10 @@ pub(super) fn site_facts(n: Node<'_>, cx: &Cx<'_>) -> (Option<String>, SiteFacts
         }
     }
     f.prints_next = crate::prints_next::prints_next(n, cx.src);
+    if f.in_loop {
+        let is_function = |k: &str| syntax.functions.contains(&k);
+        f.skips_item = crate::skips::skipped_loop(&chain, syntax.loops, &is_function, cx.src);
+    }
     f.passed = super::passed::passed(&chain, cx);
     if let (Some(node), Some(name)) = (class_node, f.receiver.as_deref()) {
         f.fields_given = super::fields_given::fields_given(node, name, &f.guards, cx);

@@ -1,0 +1,159 @@
+//! A site after which its loop goes on to the next item: a statement
+//! after it, in its block or a block around it inside the loop, is a
+//! `continue`. A message logged there reports an item the code leaves
+//! out; nothing fails.
+
+use tree_sitter::Node;
+
+/// The header of the loop that `chain` (the site's node first, then its
+/// parents) skips to the next item of after the site, as one line
+/// (`for _, name := range names`); `None` when no `continue` follows it
+/// in the loop, or a `return`/`raise` comes first.
+pub(crate) fn skipped_loop(
+    chain: &[Node<'_>],
+    loops: &[&str],
+    is_function: &dyn Fn(&str) -> bool,
+    src: &[u8],
+) -> Option<String> {
+    for pair in chain.windows(2) {
+        let (child, p) = (pair[0], pair[1]);
+        if loops.contains(&p.kind()) || is_function(p.kind()) {
+            return None;
+        }
+        let mut next = child.next_named_sibling();
+        while let Some(s) = next {
+            if is_continue(s, src) {
+                return loop_header(chain, loops, src);
+            }
+            if ends_function(s.kind()) {
+                return None;
+            }
+            next = s.next_named_sibling();
+        }
+    }
+    None
+}
+
+fn is_continue(n: Node<'_>, src: &[u8]) -> bool {
+    match n.kind() {
+        "continue_statement" | "continue_expression" | "next" => true,
+        // Kotlin writes every jump as one kind of node.
+        "jump_expression" => n
+            .utf8_text(src)
+            .is_ok_and(|t| t.trim_start().starts_with("continue")),
+        _ => false,
+    }
+}
+
+fn ends_function(kind: &str) -> bool {
+    matches!(
+        kind,
+        "return_statement" | "raise_statement" | "throw_statement" | "return_expression"
+    )
+}
+
+/// The first line of the innermost loop around the site, without its
+/// opening `{` or `:`.
+fn loop_header(chain: &[Node<'_>], loops: &[&str], src: &[u8]) -> Option<String> {
+    let l = chain.iter().find(|n| loops.contains(&n.kind()))?;
+    let text = l.utf8_text(src).ok()?;
+    let line = text.lines().next()?.trim();
+    let line = line.trim_end_matches(['{', ':']).trim();
+    (!line.is_empty() && line.len() <= 200).then(|| line.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::test_support::sites_of;
+
+    fn skips(path: &str, src: &str) -> Vec<(String, Option<String>)> {
+        let mut out: Vec<_> = sites_of(path, src)
+            .into_iter()
+            .map(|s| (s.message_pattern, s.facts.skips_item))
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_message_before_the_loops_continue_skips_an_item_in_every_language() {
+        let go = r#"package wal
+
+func names(lg *zap.Logger, names []string) []string {
+	var out []string
+	for _, name := range names {
+		if err := parse(name); err != nil {
+			if !strings.HasSuffix(name, ".tmp") {
+				lg.Warn("ignored file in the folder", zap.String("path", name))
+			}
+			continue
+		}
+		if name == "" {
+			lg.Warn("an empty name ends the scan")
+			return out
+		}
+		out = append(out, name)
+	}
+	for _, n := range names {
+		lg.Warn("a name is seen")
+		out = append(out, n)
+	}
+	return out
+}
+"#;
+        assert_eq!(
+            skips("wal/util.go", go),
+            vec![
+                ("a name is seen".into(), None),
+                ("an empty name ends the scan".into(), None),
+                (
+                    "ignored file in the folder".into(),
+                    Some("for _, name := range names".into())
+                ),
+            ]
+        );
+        let py = r#"import logging
+log = logging.getLogger(__name__)
+
+def load(paths):
+    out = []
+    for path in paths:
+        if not path.endswith(".conf"):
+            log.warning("skipping a file that is no configuration")
+            continue
+        if path == "":
+            raise ValueError("an empty path")
+        out.append(path)
+    return out
+"#;
+        assert_eq!(
+            skips("conf.py", py),
+            vec![
+                ("an empty path".into(), None),
+                (
+                    "skipping a file that is no configuration".into(),
+                    Some("for path in paths".into())
+                ),
+            ]
+        );
+        let js = r#"function load(paths) {
+  const out = [];
+  for (const p of paths) {
+    if (!p.endsWith(".conf")) {
+      console.warn("skipping a file that is no configuration");
+      continue;
+    }
+    out.push(p);
+  }
+  return out;
+}
+"#;
+        assert_eq!(
+            skips("conf.js", js),
+            vec![(
+                "skipping a file that is no configuration".into(),
+                Some("for (const p of paths)".into())
+            )]
+        );
+    }
+}
