@@ -377,6 +377,12 @@ pub(crate) fn validation(cx: &Cx<'_>) -> Option<String> {
     if guards.is_empty() || !guards.iter().all(on_params) {
         return None;
     }
+    // A bare flag around a log line (`if logerr {`) picks whether it is
+    // logged: no argument makes the call fail.
+    let logged = cx.r.error_type == errdex_model::ErrorType::Log;
+    if logged && guards.iter().any(|g| crate::is_mode_flag(g)) {
+        return None;
+    }
     let guard = match &guards[..] {
         [one] => one.to_string(),
         all => all

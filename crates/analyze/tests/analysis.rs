@@ -727,6 +727,10 @@ fn a_message_before_the_loops_continue_leaves_an_item_out() {
             r.solutions
         );
     }
+    // A flag that only picks whether to log is no input to validate.
+    let quiet = by(&records, "could not fetch a URL");
+    assert!(quiet.solutions[0].starts_with("The run goes on"));
+    assert_eq!(quiet.validation_code, None);
     // An error kept for later, a retry loop and a fatal log skip no item.
     for pattern in [
         "fetching %s failed: %w",

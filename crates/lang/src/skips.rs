@@ -7,8 +7,9 @@ use tree_sitter::Node;
 
 /// The header of the loop that `chain` (the site's node first, then its
 /// parents) skips to the next item of after the site, as one line
-/// (`for _, name := range names`); `None` when no `continue` follows it
-/// in the loop, or a `return`/`raise` comes first.
+/// (`for _, name := range names`): the statement after the site's, or
+/// after a block around it that the site's statement ends, is a
+/// `continue`. `None` when another statement comes first.
 pub(crate) fn skipped_loop(
     chain: &[Node<'_>],
     loops: &[&str],
@@ -20,15 +21,17 @@ pub(crate) fn skipped_loop(
         if loops.contains(&p.kind()) || is_function(p.kind()) {
             return None;
         }
+        // Only comments may stand between: any other statement (a count
+        // of failures, an error kept) makes the item's failure matter
+        // later.
         let mut next = child.next_named_sibling();
-        while let Some(s) = next {
-            if is_continue(s, src) {
-                return loop_header(chain, loops, src);
-            }
-            if ends_function(s.kind()) {
-                return None;
-            }
+        while let Some(s) = next.filter(|s| s.kind().contains("comment")) {
             next = s.next_named_sibling();
+        }
+        match next {
+            Some(s) if is_continue(s, src) => return loop_header(chain, loops, src),
+            Some(_) => return None,
+            None => {}
         }
     }
     None
@@ -43,13 +46,6 @@ fn is_continue(n: Node<'_>, src: &[u8]) -> bool {
             .is_ok_and(|t| t.trim_start().starts_with("continue")),
         _ => false,
     }
-}
-
-fn ends_function(kind: &str) -> bool {
-    matches!(
-        kind,
-        "return_statement" | "raise_statement" | "throw_statement" | "return_expression"
-    )
 }
 
 /// The first line of the innermost loop around the site, without its
@@ -98,12 +94,21 @@ func names(lg *zap.Logger, names []string) []string {
 		lg.Warn("a name is seen")
 		out = append(out, n)
 	}
+	failed := 0
+	for _, n := range names {
+		if n == "bad" {
+			lg.Warn("a bad name is counted")
+			failed++
+			continue
+		}
+	}
 	return out
 }
 "#;
         assert_eq!(
             skips("wal/util.go", go),
             vec![
+                ("a bad name is counted".into(), None),
                 ("a name is seen".into(), None),
                 ("an empty name ends the scan".into(), None),
                 (
