@@ -104,6 +104,21 @@ pub struct Call {
     pub topic: Vec<String>,
     /// Keys of the entries its error can be, most likely first.
     pub causes: Vec<String>,
+    /// Entries that need an argument that is no pointer
+    /// (`json.Unmarshal(data, v)`): a call that passes `&v` there cannot
+    /// fail with them.
+    #[serde(default)]
+    pub without_pointer: Option<WithoutPointer>,
+}
+
+/// Which argument, and which of a call's entries need it to be no pointer.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WithoutPointer {
+    /// The argument's index, from 0.
+    pub arg: usize,
+    /// Keys of the entries.
+    pub causes: Vec<String>,
 }
 
 /// The standard-library call of this name, if the knowledge base knows it.
@@ -174,10 +189,26 @@ pub fn calls() -> &'static [Call] {
 /// The entries an error of a standard-library call can be, most likely
 /// first (none for a call the knowledge base does not know).
 pub fn causes_of(runtime: &str, name: &str) -> Vec<&'static Entry> {
+    causes_of_call(runtime, name, &[])
+}
+
+/// [`causes_of`] for a call with `args` as written: entries the
+/// arguments rule out are left out (`&v` where the call fails only
+/// without a pointer).
+pub fn causes_of_call(runtime: &str, name: &str, args: &[String]) -> Vec<&'static Entry> {
     calls()
         .iter()
         .filter(|c| c.runtime == runtime && c.name == name)
-        .flat_map(|c| c.causes.iter().filter_map(|k| get(k)))
+        .flat_map(|c| {
+            let ruled_out = c.without_pointer.as_ref().filter(|w| {
+                args.get(w.arg)
+                    .is_some_and(|a| a.trim_start().starts_with('&'))
+            });
+            c.causes
+                .iter()
+                .filter(move |k| ruled_out.is_none_or(|w| !w.causes.contains(k)))
+                .filter_map(|k| get(k))
+        })
         .collect()
 }
 
@@ -346,6 +377,27 @@ fn fits_from(pieces: &[Piece<'_>], text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pointer_argument_rules_out_the_errors_of_a_non_pointer() {
+        let keys = |args: &[&str]| -> Vec<&str> {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            causes_of_call("go", "encoding/json.Unmarshal", &args)
+                .iter()
+                .map(|e| e.key.as_str())
+                .collect()
+        };
+        assert!(keys(&["b", "v"]).contains(&"go/json.InvalidUnmarshalError"));
+        let pointer = keys(&["b", "&vers"]);
+        assert!(!pointer.contains(&"go/json.InvalidUnmarshalError"));
+        assert!(pointer.contains(&"go/json.SyntaxError.value"));
+        // What an argument rules out is one of the call's own entries.
+        for c in calls() {
+            for k in c.without_pointer.iter().flat_map(|w| &w.causes) {
+                assert!(c.causes.contains(k), "{}: {k}", c.name);
+            }
+        }
+    }
 
     #[test]
     fn templates_split_into_text_and_holes() {

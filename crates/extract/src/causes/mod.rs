@@ -348,7 +348,11 @@ impl Graph<'_, '_> {
                     CallRef::Passed(c) => c.line,
                 };
                 let values = self.values(frames);
-                for e in errdex_kb::causes_of("go", &name) {
+                let args = self
+                    .call_of(frames.len() - 1, frames)
+                    .map(|c| c.args)
+                    .unwrap_or_default();
+                for e in errdex_kb::causes_of_call("go", &name, &args) {
                     w.push(Cause {
                         message_pattern: kb_text(e, &name),
                         record_id: None,

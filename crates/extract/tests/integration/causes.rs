@@ -519,3 +519,50 @@ fn a_sentinel_returned_for_a_failed_call_has_that_call_s_errors_as_causes() {
     assert_eq!(c.path, ["checkVersion"]);
     assert_eq!(c.when.as_deref(), Some("v == \"\""));
 }
+
+#[test]
+fn a_pointer_passed_to_a_decoder_rules_out_the_non_pointer_error() {
+    let files: &[(&str, &str)] = &[
+        ("go.mod", "module example.com/cfg\n\ngo 1.22\n"),
+        (
+            "cfg/cfg.go",
+            r#"package cfg
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+type Config struct{ Name string }
+
+func Parse(b []byte) (*Config, error) {
+	var c Config
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("parsing the configuration: %w", err)
+	}
+	return &c, nil
+}
+
+func Into(b []byte, v any) error {
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("decoding into the value: %w", err)
+	}
+	return nil
+}
+"#,
+        ),
+    ];
+    let records = index_files(files);
+    let keys = |pattern: &str| -> Vec<String> {
+        by_pattern(&records, pattern)
+            .causes
+            .iter()
+            .filter_map(|c| c.knowledge.clone())
+            .collect()
+    };
+    let parsed = keys("parsing the configuration: %w");
+    assert!(parsed.contains(&"go/json.SyntaxError.value".to_string()));
+    assert!(!parsed.contains(&"go/json.InvalidUnmarshalError".to_string()));
+    let into = keys("decoding into the value: %w");
+    assert!(into.contains(&"go/json.InvalidUnmarshalError".to_string()));
+}
