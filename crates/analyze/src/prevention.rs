@@ -17,6 +17,7 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
         .map_or(&[][..], |f| f.prevention)
         .iter()
         .map(|s| s.to_string())
+        .filter(|tip| !(tip.contains("configuration files") && from_the_network(&cx.literal)))
         .collect();
     if let Some((hole, _)) = &cx.chain {
         if !hole.verb.ends_with('w') && cx.r.sites[0].callee == "fmt.Errorf" {
@@ -66,10 +67,44 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
     out
 }
 
+/// Words of data another program sent (`failed to unmarshal the
+/// response body`): no configuration file of the user's is read there,
+/// and checking one in CI prevents nothing. A message that also names a
+/// file or configuration keeps that tip.
+fn from_the_network(literal: &str) -> bool {
+    let words: Vec<String> = literal
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_string)
+        .collect();
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    has(&[
+        "response", "request", "reply", "body", "peer", "server", "payload",
+    ]) && !has(&["config", "configuration", "file", "conf", "settings"])
+}
+
 /// Every site logs the message below the fatal level: no error value
 /// carries it to a caller (the function may still exit or fail later).
 fn only_logged(cx: &Cx<'_>) -> bool {
     cx.r.error_type == ErrorType::Log
         && cx.r.severity > errdex_model::Severity::Critical
         && cx.r.sites.iter().all(|s| s.error_type == ErrorType::Log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::from_the_network;
+
+    #[test]
+    fn data_another_program_sent_is_no_configuration_file() {
+        assert!(from_the_network(
+            "failed to unmarshal the response body got from the peer"
+        ));
+        assert!(from_the_network("could not unmarshal cluster response: %v"));
+        assert!(!from_the_network("failed to parse config file %s: %v"));
+        assert!(!from_the_network(
+            "invalid character in the server's configuration"
+        ));
+        assert!(!from_the_network("yaml: unmarshal errors"));
+    }
 }
