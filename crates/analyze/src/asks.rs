@@ -143,6 +143,18 @@ fn requirement(s: &str) -> Option<(String, String)> {
         let wanted = wanted.split(", got").next()?;
         return clause(&s[9..9 + subject.len()], "must be", wanted);
     }
+    // A refusal (`… is not a package`, `'…' is not one of …`) states the
+    // requirement the other way round.
+    if let Some(at) = lower.find(" is not one of ") {
+        return clause(&s[..at], "must be", "one of the values the message lists");
+    }
+    for article in ["a", "an"] {
+        let marker = format!(" is not {article} ");
+        if let Some(at) = lower.find(&marker) {
+            let rest = format!("{article} {}", &s[at + marker.len()..]);
+            return clause(&s[..at], "must be", &rest);
+        }
+    }
     for marker in [" must ", " should ", " needs to ", " has to "] {
         if let Some(at) = lower.find(marker) {
             let rest = &s[at + marker.len()..];
@@ -167,6 +179,7 @@ fn requirement(s: &str) -> Option<(String, String)> {
 /// not only holes, after any `prefix: `; and the subject.
 fn clause(subject: &str, verb: &str, rest: &str) -> Option<(String, String)> {
     let subject = subject.rsplit(": ").next()?.trim();
+    let subject = subject.trim_matches(['\'', '"', '`']);
     // A subject that is one hole (`expected %q to be empty`) is the
     // argument that fills it, which `must` names.
     let says_what = rest
@@ -288,7 +301,8 @@ fn must(cx: &Cx<'_>, subject: &str, clause: &str) -> Option<String> {
 /// empty, got …`).
 fn hole_name(cx: &Cx<'_>, clause: &str) -> Option<String> {
     let last = clause.split_whitespace().last()?;
-    let at = cx.shown.find(last)?;
+    // A refusal's subject is the last hole before its ` is not `.
+    let at = cx.shown.find(last).or_else(|| cx.shown.find(" is not "))?;
     let index = cx.shown[..at].matches('…').count().checked_sub(1)?;
     cx.hole_names.get(index).cloned().flatten()
 }
@@ -700,6 +714,16 @@ mod tests {
         assert_eq!(
             asks("expected data dir to be empty, got …"),
             must("data dir", "data dir must be empty")
+        );
+        // A refusal states the requirement the other way round.
+        assert_eq!(asks("… is not a package"), must("…", "… must be a package"));
+        assert_eq!(
+            asks("'…' is not one of …"),
+            must("…", "… must be one of the values the message lists")
+        );
+        assert_eq!(
+            asks("mode … is not an option here"),
+            must("mode …", "mode … must be an option here")
         );
     }
 

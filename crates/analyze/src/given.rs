@@ -68,10 +68,73 @@ pub(crate) fn passed_step(cx: &Cx<'_>) -> Option<String> {
         return None;
     }
     let first = f.passed.first()?;
+    let function = code(cx.fname.unwrap_or("the function"));
+    if let Some((value, set)) = membership(first) {
+        return Some(format!(
+            "Give {} one of the values in {}{}: {function} takes no other.",
+            code(value),
+            code(set),
+            if cx.literal.contains(" one of ") {
+                " (the message lists them)"
+            } else {
+                ""
+            }
+        ));
+    }
     Some(format!(
-        "Make {} hold when {} runs: it then leaves before this {}.",
+        "Make {} hold when {function} runs: it then leaves before this {}.",
         code(first),
-        code(cx.fname.unwrap_or("the function")),
         cx.noun()
     ))
+}
+
+/// A test that a value is one of a set: `value in self.items`,
+/// `items.includes(value)`, `slices.Contains(items, value)`; the value
+/// and the set.
+fn membership(g: &str) -> Option<(&str, &str)> {
+    let g = g.trim();
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+    };
+    if let Some((value, set)) = g.split_once(" in ") {
+        let (value, set) = (value.trim(), set.trim());
+        return (plain(value) && plain(set) && !value.starts_with("not")).then_some((value, set));
+    }
+    if let Some(inner) = g
+        .strip_prefix("slices.Contains(")
+        .and_then(|r| r.strip_suffix(')'))
+    {
+        let (set, value) = inner.split_once(", ")?;
+        return (plain(set) && plain(value)).then_some((value, set));
+    }
+    let (set, value) = [".includes(", ".contains(", ".Contains("]
+        .iter()
+        .find_map(|m| g.split_once(m))?;
+    let value = value.strip_suffix(')')?;
+    (plain(set) && plain(value)).then_some((value, set))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::membership;
+
+    #[test]
+    fn a_test_of_one_of_a_set_names_the_value_and_the_set() {
+        assert_eq!(
+            membership("value in self.items"),
+            Some(("value", "self.items"))
+        );
+        assert_eq!(
+            membership("allowed.includes(mode)"),
+            Some(("mode", "allowed"))
+        );
+        assert_eq!(
+            membership("slices.Contains(modes, m)"),
+            Some(("m", "modes"))
+        );
+        assert_eq!(membership("key in data[0]"), None);
+        assert_eq!(membership("x > 0"), None);
+    }
 }

@@ -749,3 +749,23 @@ fn a_message_before_the_loops_continue_leaves_an_item_out() {
         );
     }
 }
+
+/// A refusal (`… is not a package`) asks for what it refuses, of the
+/// argument that fills its subject.
+#[test]
+fn a_refusal_asks_for_what_it_refuses() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let package = by(&records, "%v is not a package");
+    assert!(
+        package.solutions[0]
+            .starts_with("Meet what the message asks for: `import_path` must be a package."),
+        "{:?}",
+        package.solutions
+    );
+    // The value a passed membership test reads gets one of the set.
+    let choice = by(&records, "'%v' is not one of %v");
+    assert_eq!(
+        choice.solutions[0],
+        "Give `value` one of the values in `self.items` (the message lists them): `to_url` takes no other."
+    );
+}
