@@ -21,6 +21,11 @@ pub(crate) fn skipped_loop(
         if loops.contains(&p.kind()) || is_function(p.kind()) {
             return None;
         }
+        // The branches of an `if` or a `switch` do not run one after the
+        // other: the statement after the whole is the one to look at.
+        if is_branching(p.kind()) {
+            continue;
+        }
         // Only comments may stand between: any other statement (a count
         // of failures, an error kept) makes the item's failure matter
         // later.
@@ -35,6 +40,23 @@ pub(crate) fn skipped_loop(
         }
     }
     None
+}
+
+/// A statement whose parts are alternatives (`if`/`else`, a `switch`'s
+/// cases, `try`/`except`), not a sequence.
+fn is_branching(kind: &str) -> bool {
+    let alternatives = [
+        "if",
+        "switch",
+        "select",
+        "try",
+        "conditional",
+        "ternary",
+        "unless",
+    ];
+    let mut words = kind.split('_');
+    let last = kind.rsplit('_').next().unwrap_or(kind);
+    words.any(|w| alternatives.contains(&w)) && !matches!(last, "case" | "clause")
 }
 
 fn is_continue(n: Node<'_>, src: &[u8]) -> bool {
@@ -80,7 +102,11 @@ func names(lg *zap.Logger, names []string) []string {
 	for _, name := range names {
 		if err := parse(name); err != nil {
 			if !strings.HasSuffix(name, ".tmp") {
-				lg.Warn("ignored file in the folder", zap.String("path", name))
+				if lg != nil {
+					lg.Warn("ignored file in the folder", zap.String("path", name))
+				} else {
+					plog.Warningf("ignored file %v in the folder", name)
+				}
 			}
 			continue
 		}
@@ -111,6 +137,10 @@ func names(lg *zap.Logger, names []string) []string {
                 ("a bad name is counted".into(), None),
                 ("a name is seen".into(), None),
                 ("an empty name ends the scan".into(), None),
+                (
+                    "ignored file %v in the folder".into(),
+                    Some("for _, name := range names".into())
+                ),
                 (
                     "ignored file in the folder".into(),
                     Some("for _, name := range names".into())
