@@ -55,10 +55,32 @@ pub(crate) fn failed_call_step(cx: &Cx<'_>, call: &str) -> Option<String> {
             "Find out why {} fails there: it fails {with}.",
             code(call)
         )),
-        None if cx.chain.is_none() => Some(format!(
-            "Find out why {} fails there: the text leaves out the error it returned, which says why.",
-            code(call)
-        )),
+        // A structured logger carries the error as a field of the line
+        // (`zap.Error(err)` writes `error`), not in the message.
+        None if cx.chain.is_none() => Some(match error_field(cx) {
+            Some(field) => format!(
+                "Find out why {} fails there: the log line's {} field carries the error it returned, which says why.",
+                code(call),
+                code(field)
+            ),
+            None => format!(
+                "Find out why {} fails there: the text leaves out the error it returned, which says why.",
+                code(call)
+            ),
+        }),
         None => None,
     }
+}
+
+/// The field of a structured log line that carries an error, when every
+/// site writes one (`zap.Error(err)` as `error`, `"err", err` pairs).
+fn error_field<'a>(cx: &Cx<'a>) -> Option<&'a str> {
+    let field =
+        cx.f.fields
+            .iter()
+            .find(|f| matches!(f.as_str(), "error" | "err"))?;
+    cx.r.sites
+        .iter()
+        .all(|s| s.facts.fields.contains(field))
+        .then_some(field.as_str())
 }

@@ -731,6 +731,12 @@ fn a_message_before_the_loops_continue_leaves_an_item_out() {
     let quiet = by(&records, "could not fetch a URL");
     assert!(quiet.solutions[0].starts_with("The run goes on"));
     assert_eq!(quiet.validation_code, None);
+    // A structured log line carries the failed call's error as a field.
+    let open = by(&records, "failed to open a member");
+    assert_eq!(
+        open.solutions[1],
+        "Find out why `member.Open` fails there: the log line's `error` field carries the error it returned, which says why."
+    );
     // An error kept for later, a retry loop and a fatal log skip no item.
     for pattern in [
         "fetching %s failed: %w",
