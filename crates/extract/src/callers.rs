@@ -20,10 +20,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Names too generic to look up by name alone.
-const TOO_COMMON: &[&str] = &[
-    "main", "init", "New", "Error", "String", "Close", "Get", "Set", "Run", "Start", "Stop",
-    "Read", "Write", "Do", "Put", "Delete", "List", "Update", "Create", "Open", "Len",
-];
+const TOO_COMMON: &[&str] = errdex_model::TOO_COMMON_NAMES;
 
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'

@@ -23,7 +23,7 @@ pub use paths::is_built_copy;
 pub use record::{
     Cause, ClosedHole, DynamicSite, ErrorType, FieldGiven, Fill, IndexStats, Lang, RawSite, Record,
     RelatedError, RepoDataset, RepoVersion, Severity, Site, SiteFacts, VersionRange, MAX_CHECKS,
-    SCHEMA_VERSION,
+    SCHEMA_VERSION, TOO_COMMON_NAMES,
 };
 pub use template::{Hole, HoleKind, Segment, Template, BULLETS};
 pub use versions::{in_range, version_order};

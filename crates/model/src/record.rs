@@ -384,6 +384,13 @@ pub struct Fill {
 /// Checks listed per site in [`SiteFacts::checked_at`].
 pub const MAX_CHECKS: usize = 8;
 
+/// Function names too generic to find their callers by name alone: the
+/// index lists no callers for them ([`SiteFacts::callers`]).
+pub const TOO_COMMON_NAMES: &[&str] = &[
+    "main", "init", "New", "Error", "String", "Close", "Get", "Set", "Run", "Start", "Stop",
+    "Read", "Write", "Do", "Put", "Delete", "List", "Update", "Create", "Open", "Len",
+];
+
 impl SiteFacts {
     /// Whether nothing was found.
     pub fn is_empty(&self) -> bool {

@@ -469,9 +469,16 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
             ));
         }
     } else if let Some(fname) = cx.fname.filter(|_| !f.in_main && !f.http_handler) {
-        if f.callers.is_empty() {
+        if f.callers.is_empty() && errdex_model::TOO_COMMON_NAMES.contains(&fname) {
+            // The index does not look for them: saying none were found
+            // would be false.
             out.push(format!(
-                "Whenever {} fails this way. Its callers could not be told by name (it may be called through an interface, a function value, a method name several types share, or from another module).",
+                "Whenever {} fails this way. Its callers are not listed: its name is too common to find them by name alone.",
+                code(fname)
+            ));
+        } else if f.callers.is_empty() {
+            out.push(format!(
+                "Whenever {} fails this way. No call of it was found by name in this repository (it may be called through an interface, a function value, a method name several types share, or from another module).",
                 code(fname)
             ));
         } else {
