@@ -478,7 +478,7 @@ pub(crate) fn situations(cx: &Cx<'_>) -> String {
             ));
         } else if f.callers.is_empty() {
             out.push(format!(
-                "Whenever {} fails this way. No call of it was found by name in this repository (it may be called through an interface, a function value, a method name several types share, or from another module).",
+                "Whenever {} fails this way. Its callers could not be told by name (it may be called through an interface, a function value, a method name several types share, or from another module).",
                 code(fname)
             ));
         } else {
