@@ -93,11 +93,7 @@ pub(crate) fn passed_step(cx: &Cx<'_>) -> Option<String> {
 /// and the set.
 fn membership(g: &str) -> Option<(&str, &str)> {
     let g = g.trim();
-    let plain = |s: &str| {
-        !s.is_empty()
-            && s.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
-    };
+    let plain = crate::is_plain_name;
     if let Some((value, set)) = g.split_once(" in ") {
         let (value, set) = (value.trim(), set.trim());
         return (plain(value) && plain(set) && !value.starts_with("not")).then_some((value, set));

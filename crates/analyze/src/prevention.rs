@@ -72,11 +72,7 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
 /// and checking one in CI prevents nothing. A message that also names a
 /// file or configuration keeps that tip.
 fn from_the_network(literal: &str) -> bool {
-    let words: Vec<String> = literal
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .map(str::to_string)
-        .collect();
+    let words = crate::family::words(literal);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     has(&[
         "response", "request", "reply", "body", "peer", "server", "payload",

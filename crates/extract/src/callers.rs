@@ -14,13 +14,10 @@ use crate::folder;
 use crate::walk::Candidate;
 use errdex_lang::conventions::func_head;
 use errdex_lang::FunctionHeads;
-use errdex_model::{Lang, RawSite, MAX_CHECKS};
+use errdex_model::{Lang, RawSite, MAX_CHECKS, TOO_COMMON_NAMES};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// Names too generic to look up by name alone.
-const TOO_COMMON: &[&str] = errdex_model::TOO_COMMON_NAMES;
 
 fn is_ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
@@ -357,7 +354,7 @@ pub(crate) fn attach_callers(
     let mut names: Vec<String> = sites
         .iter()
         .filter_map(|s| Some(searched(s.function.as_deref()?, s.lang)?.1))
-        .filter(|name| name.len() >= 3 && !TOO_COMMON.contains(&name.as_str()))
+        .filter(|name| name.len() >= 3 && !TOO_COMMON_NAMES.contains(&name.as_str()))
         .collect();
     names.sort_unstable();
     names.dedup();

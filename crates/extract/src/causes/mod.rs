@@ -347,11 +347,9 @@ impl Graph<'_, '_> {
                     CallRef::Wrapped(_, line) => *line,
                     CallRef::Passed(c) => c.line,
                 };
-                let values = self.values(frames);
-                let args = self
-                    .call_of(frames.len() - 1, frames)
-                    .map(|c| c.args)
-                    .unwrap_or_default();
+                let call = self.call_of(frames.len() - 1, frames);
+                let values = self.values(call.as_ref(), frames);
+                let args = call.map(|c| c.args).unwrap_or_default();
                 for e in errdex_kb::causes_of_call("go", &name, &args) {
                     w.push(Cause {
                         message_pattern: kb_text(e, &name),
@@ -498,10 +496,10 @@ impl Graph<'_, '_> {
         }
     }
 
-    /// The values of the failing call's arguments that the code fixes, as
-    /// `arg = value`.
-    fn values(&self, frames: &[Frame]) -> Vec<String> {
-        let Some(call) = self.call_of(frames.len() - 1, frames) else {
+    /// The values of the failing call's arguments (`call`, made by the
+    /// last frame) that the code fixes, as `arg = value`.
+    fn values(&self, call: Option<&CallFlow>, frames: &[Frame]) -> Vec<String> {
+        let Some(call) = call else {
             return Vec::new();
         };
         call.args
