@@ -636,8 +636,9 @@ fn a_text_method_points_at_where_its_error_is_created() {
         doc.contains("`RouteError` is documented as: “Raised when no route matches"),
         "{doc}"
     );
+    // The question the text asks comes first, then where it is created.
     assert_eq!(
-        part.solutions[0],
+        part.solutions[1],
         "This text is part of `RouteError`'s message: find out why `build` creates it (routes.py:21)."
     );
     assert!(
@@ -773,5 +774,36 @@ fn a_refusal_asks_for_what_it_refuses() {
     assert_eq!(
         choice.solutions[0],
         "Give `value` one of the values in `self.items` (the message lists them): `to_url` takes no other."
+    );
+}
+
+#[test]
+fn a_question_the_message_asks_is_its_first_step() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let meant = by(&records, " Did you mean %v instead?");
+    assert_eq!(
+        meant.solutions[0],
+        "The endpoint asked for matches none the code knows, and the message suggests the \
+         nearest one: use it if that is what you meant (a typo), or add an endpoint by the \
+         name you gave."
+    );
+    let forgot = by(&records, " Did you forget to give the values %v?");
+    assert_eq!(
+        forgot.solutions[0],
+        "Give the values the message lists: the message asks whether that step was left out."
+    );
+    // Go: what the names name comes from the message's `unknown …`.
+    let command = by(&records, "unknown command %q, did you mean %q?");
+    assert!(
+        command.solutions[0].starts_with("The command asked for matches none the code knows"),
+        "{:?}",
+        command.solutions
+    );
+    // Words that describe the suggestion are not shown as its name.
+    let described = by(&records, " Did you mean the suggested endpoint instead?");
+    assert!(
+        !described.solutions[0].contains("`the suggested endpoint`"),
+        "{:?}",
+        described.solutions
     );
 }

@@ -6,9 +6,12 @@
 //! parameter), is a concrete first step where the guard alone
 //! (`c.MaxInflightMsgs <= 0`) only restates the condition.
 
+mod questions;
+
 use crate::prose::code;
 use crate::Cx;
 use errdex_model::Lang;
+use questions::Question;
 
 /// A request a message makes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +24,8 @@ pub(crate) enum Ask {
     Instead { old: Option<String>, new: String },
     /// A library the code needs (`requires the cryptography library`).
     Install(String),
+    /// A question that suggests the step (`Did you mean 'user' instead?`).
+    Question(Question),
 }
 
 /// Words after `must`/`should` that make a statement about the code, not
@@ -41,7 +46,9 @@ pub(crate) fn asks(shown: &str) -> Vec<Ask> {
     let mut out = Vec::new();
     let deprecated = sentences.iter().find_map(|s| deprecated_name(s));
     for s in &sentences {
-        if let Some(new) = instead(s) {
+        if let Some(q) = questions::question(s) {
+            out.push(Ask::Question(q));
+        } else if let Some(new) = instead(s) {
             out.push(Ask::Instead {
                 old: deprecated.clone().filter(|o| *o != new),
                 new,
@@ -61,7 +68,7 @@ fn sentences(text: &str) -> Vec<&str> {
     let mut start = 0;
     for (i, c) in text.char_indices() {
         let next = text[i + c.len_utf8()..].chars().next();
-        if matches!(c, '.' | '!' | ';') && next.is_none_or(char::is_whitespace) {
+        if matches!(c, '.' | '!' | '?' | ';') && next.is_none_or(char::is_whitespace) {
             out.push(text[start..i].trim());
             start = i + c.len_utf8();
         }
@@ -232,6 +239,7 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
                     format!("Use {} instead, as the message says.", name_or_words(&new))
                 }
                 Ask::Install(name) => install(cx, &name),
+                Ask::Question(q) => questions::solution(cx, &q),
             })
         })
         .collect()

@@ -159,3 +159,38 @@ fn guards_name_the_value_they_check() {
     assert_eq!(receiver_name("func Check(x int) error"), None);
     assert_eq!(receiver_name("func (*Server) check() error"), None);
 }
+
+#[test]
+fn a_question_the_message_asks_is_read_as_its_step() {
+    use questions::{question, Question};
+    assert_eq!(
+        question(" Did you mean … instead?"),
+        Some(Question::Meant("…".into()))
+    );
+    assert_eq!(
+        question("unknown command …, did you mean 'start'?"),
+        Some(Question::Meant("start".into()))
+    );
+    assert_eq!(
+        question("Did you forget to specify values …?"),
+        Some(Question::Step {
+            clause: "Specify values …".into(),
+            forgot: true
+        })
+    );
+    assert_eq!(
+        question("Did you mean to use methods …?"),
+        Some(Question::Step {
+            clause: "Use methods …".into(),
+            forgot: false
+        })
+    );
+    // A question that suggests nothing asks for nothing.
+    assert_eq!(question("Is the server running?"), None);
+    assert_eq!(question("Did you mean?"), None);
+    // A question is a sentence of its own: the requirement after it is read too.
+    assert_eq!(
+        asks("Unknown key …. Did you mean 'name'? The key must be lower case.").len(),
+        2
+    );
+}
