@@ -32,6 +32,7 @@ mod prose;
 mod related;
 mod returns;
 mod reuse;
+mod settings;
 mod skipped;
 mod translated;
 

@@ -807,3 +807,33 @@ fn a_question_the_message_asks_is_its_first_step() {
         described.solutions
     );
 }
+
+/// Two tests of one value's fields are a conflict of settings, named by
+/// the keys their tags give where every declaration agrees.
+#[test]
+fn conflicting_settings_are_named_by_their_keys() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let conflict = by(&records, "ClientTLS 'false', but ClientCAFile is %q");
+    assert_eq!(
+        conflict.solutions[0],
+        "Two settings conflict: `client-tls` (`mem.ClientTLS`) is false while `client-ca-file` \
+         (`mem.ClientCAFile`) is set. Change one of them: set `client-tls` (`mem.ClientTLS`) to \
+         true, or leave `client-ca-file` (`mem.ClientCAFile`) empty."
+    );
+    let limit = by(&records, "MaxTxnOps maximum value is 64, got %v");
+    assert!(
+        limit.solutions.iter().any(|s| s.contains(
+            "`mem.MaxTxnOps` is read from the key `max-txn-ops` (the `yaml` tag of its field)."
+        )),
+        "{:?}",
+        limit.solutions
+    );
+    // `Name` is declared untagged too: no key is said for it.
+    let name = by(&records, "member has no name");
+    assert!(name.sites[0].facts.field_keys.is_empty());
+    assert!(
+        !name.solutions.iter().any(|s| s.contains("`name`")),
+        "{:?}",
+        name.solutions
+    );
+}

@@ -251,6 +251,10 @@ pub struct FileFacts {
     /// ([`exception_classes`]).
     #[serde(default)]
     pub classes: Vec<exception_classes::ClassDef>,
+    /// Struct fields the file declares, each with the key its tag names
+    /// (Go).
+    #[serde(default)]
+    pub field_keys: Vec<errdex_model::FieldKey>,
     /// Why the file was not read at all (nesting deeper than
     /// [`MAX_NESTING`]); its other fields are empty.
     pub refused: Option<String>,

@@ -273,6 +273,11 @@ pub struct SiteFacts {
     /// `EnvironBuilder.__init__`): the caller-facing source of the value.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields_given: Vec<FieldGiven>,
+    /// Fields the guards read whose every declaration in the repository
+    /// names the same key of a data format in its tag (Go's
+    /// `yaml:"peer-client-cert-auth"`): where a person sets the value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub field_keys: Vec<FieldKey>,
     /// Conditions of earlier `if` statements in the block of the site's
     /// innermost guard that leave that block when they hold (`e, ok :=
     /// err.(*Error); ok && e.Code == NotFound` before a log of `err`):
@@ -445,6 +450,20 @@ pub struct Site {
     /// What the code around the site shows (the analysis' input).
     #[serde(default, skip_serializing_if = "SiteFacts::is_empty")]
     pub facts: SiteFacts,
+}
+
+/// A struct field and the key a data format reads it from, per the
+/// field's tag.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FieldKey {
+    /// The field: as a guard writes it (`mem.Etcd.PeerClientCertAuth`)
+    /// on a site, by its name (`PeerClientCertAuth`) in a declaration.
+    pub field: String,
+    /// The tag's format (`yaml`, `toml`, `json`); empty for a
+    /// declaration without a tag.
+    pub format: String,
+    /// The key (`peer-client-cert-auth`).
+    pub key: String,
 }
 
 /// A field set by a class's constructor from one of its parameters.

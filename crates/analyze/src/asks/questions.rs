@@ -131,12 +131,14 @@ fn subject(cx: &Cx<'_>) -> Option<String> {
     });
     from_guard.or_else(|| {
         let lower = cx.shown.to_ascii_lowercase();
-        ["unknown ", "no such ", "invalid "].iter().find_map(|lead| {
-            let at = lower.find(lead)?;
-            let word = lower[at + lead.len()..].split_whitespace().next()?;
-            let word = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
-            (word.len() > 2 && word.chars().all(|c| c.is_alphabetic() || c == '-'))
-                .then(|| word.to_string())
-        })
+        ["unknown ", "no such ", "invalid "]
+            .iter()
+            .find_map(|lead| {
+                let at = lower.find(lead)?;
+                let word = lower[at + lead.len()..].split_whitespace().next()?;
+                let word = word.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+                (word.len() > 2 && word.chars().all(|c| c.is_alphabetic() || c == '-'))
+                    .then(|| word.to_string())
+            })
     })
 }

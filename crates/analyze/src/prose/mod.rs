@@ -684,16 +684,18 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool, runtime_known: bool) -> Vec<Str
             let picks_words = cx.is_text_method();
             (look_into && failed.is_none() && !is_presence(g) && !picks_words).then(|| {
                 format!(
-                    "Find out why {} when the code runs: that condition leads to this {}.{}",
+                    "Find out why {} when the code runs: that condition leads to this {}.{}{}",
                     condition(g),
                     cx.noun(),
-                    given_by(cx, g, &params)
+                    given_by(cx, g, &params),
+                    crate::settings::keys_sentence(cx, g)
                 )
             })
         };
         out.extend(
             flag_step(g)
                 .or_else(|| crate::given::field_step(cx, g))
+                .or_else(|| crate::settings::conflict_step(cx, g))
                 .or_else(|| crate::asks::action(g, &cx.literal, &params))
                 .or_else(look),
         );

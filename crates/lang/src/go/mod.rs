@@ -24,6 +24,7 @@ mod messages;
 mod parse;
 pub(crate) use parse::with_new_of_values;
 mod specs;
+mod struct_tags;
 mod types;
 mod wrappers;
 
@@ -124,6 +125,7 @@ impl LanguageSupport for Go {
         cx.run(tree.root_node());
         cx.facts.partial = partial;
         cx.facts.checks = checks::error_checks(path, source);
+        cx.facts.field_keys = struct_tags::field_keys(source);
         flag_vars::attach(source, &mut cx.facts.sites);
         cx.facts
     }
