@@ -81,11 +81,47 @@ pub(crate) fn passed_step(cx: &Cx<'_>) -> Option<String> {
             }
         ));
     }
+    // Leaving when an error is there (`e is not None`) is no way out a
+    // person takes: an error is what they want to avoid.
+    if tests_an_error(first) {
+        return None;
+    }
     Some(format!(
         "Make {} hold when {function} runs: it then leaves before this {}.",
         code(first),
         cx.noun()
     ))
+}
+
+/// A test that an error value is there or not, in any language (`err !=
+/// nil`, `e is not None`, `error !== null`).
+fn tests_an_error(g: &str) -> bool {
+    if crate::is_err_check(g) {
+        return true;
+    }
+    let g = g.trim();
+    let absent = [
+        " is not None",
+        " is None",
+        " != null",
+        " == null",
+        " !== null",
+        " === null",
+        " !== undefined",
+    ];
+    absent.iter().any(|suffix| {
+        g.strip_suffix(suffix).is_some_and(|value| {
+            let last = value
+                .rsplit('.')
+                .next()
+                .unwrap_or(value)
+                .to_ascii_lowercase();
+            matches!(
+                last.as_str(),
+                "e" | "ex" | "exc" | "err" | "error" | "exception"
+            )
+        })
+    })
 }
 
 /// A test that a value is one of a set: `value in self.items`,

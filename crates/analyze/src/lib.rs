@@ -203,9 +203,18 @@ fn family_of_words(r: &Record, literal: &str) -> (&'static Family, bool) {
         .as_deref()
         .map(family::identifier_words)
         .unwrap_or_default();
+    // An error class whose name tells a family (`UnsupportedMediaType`)
+    // says what the failure is better than a format the message names
+    // (`… Content-Type was not 'application/json'`).
+    let class = site
+        .error_class
+        .as_deref()
+        .map(family::identifier_words)
+        .map(|words| family::classify_telling(&[words.as_str()]))
+        .filter(|(_, telling)| *telling);
     let (family, telling) = match r.http_status.and_then(family::by_status) {
         Some(f) => (f, true),
-        None => family::classify_telling(&[literal, wrapped.as_str()]),
+        None => class.unwrap_or_else(|| family::classify_telling(&[literal, wrapped.as_str()])),
     };
     // A panic outside `main` says the code met a state its author ruled
     // out; input families ("fix the flag") would mislead. In `main` it is

@@ -837,3 +837,30 @@ fn conflicting_settings_are_named_by_their_keys() {
         name.solutions
     );
 }
+
+/// A refusal of every kind but one asks for that one; an error class
+/// whose name tells its family outweighs a format the message names;
+/// leaving when an error is there is no step.
+#[test]
+fn a_refused_media_type_asks_for_the_one_taken() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let media = by(
+        &records,
+        "Did not attempt to load JSON data because the request Content-Type was not 'application/json'.",
+    );
+    assert_eq!(
+        media.solutions[0],
+        "Make the request Content-Type `application/json`: the message refuses any other."
+    );
+    assert_eq!(media.background_tag.as_deref(), Some("unsupported"));
+    assert!(
+        !media
+            .solutions
+            .iter()
+            .any(|s| s.contains("`e is not None`")),
+        "{:?}",
+        media.solutions
+    );
+    let decode = by(&records, "Failed to decode JSON object: %v");
+    assert_eq!(decode.background_tag.as_deref(), Some("parse-error"));
+}

@@ -26,7 +26,28 @@ pub(crate) enum Ask {
     Install(String),
     /// A question that suggests the step (`Did you mean 'user' instead?`).
     Question(Question),
+    /// A kind or format refused for not being the one value the code
+    /// takes (`the request Content-Type was not 'application/json'`).
+    Only { subject: String, value: String },
 }
+
+/// Words that make a subject a kind or format a person picks, which a
+/// refusal of all but one value (`… was not 'application/json'`) asks
+/// for. Other subjects (`state is not 'running'`) may be no one's choice.
+const CHOSEN: &[&str] = &[
+    "type",
+    "scheme",
+    "format",
+    "encoding",
+    "charset",
+    "mode",
+    "method",
+    "version",
+    "algorithm",
+    "protocol",
+    "extension",
+    "kind",
+];
 
 /// Words after `must`/`should` that make a statement about the code, not
 /// a request (`should never fail`, `must not happen`).
@@ -53,6 +74,8 @@ pub(crate) fn asks(shown: &str) -> Vec<Ask> {
                 old: deprecated.clone().filter(|o| *o != new),
                 new,
             });
+        } else if let Some((subject, value)) = only_value(s) {
+            out.push(Ask::Only { subject, value });
         } else if let Some(name) = library(s) {
             out.push(Ask::Install(name));
         } else if let Some((subject, clause)) = requirement(s) {
@@ -108,6 +131,30 @@ fn instead(s: &str) -> Option<String> {
     let name = quoted(phrase).unwrap_or_else(|| phrase.trim().to_string());
     (!name.is_empty() && name.split_whitespace().count() <= 4 && !name.contains('…'))
         .then_some(name)
+}
+
+/// `… because the request Content-Type was not 'application/json'`: the
+/// subject (`the request Content-Type`) and the one value (a literal in
+/// quotes closing the sentence), when the subject is a kind or format.
+fn only_value(s: &str) -> Option<(String, String)> {
+    let lower = s.to_ascii_lowercase();
+    let (at, marker) = [" was not ", " is not "]
+        .iter()
+        .find_map(|m| Some((lower.rfind(m)?, *m)))?;
+    let rest = s[at + marker.len()..].trim();
+    let value = quoted(rest).filter(|v| rest.len() == v.len() + 2 && !v.contains('…'))?;
+    let head = &s[..at];
+    let start = ["because ", ": ", ", "]
+        .iter()
+        .filter_map(|m| head.rfind(m).map(|i| i + m.len()))
+        .max()
+        .unwrap_or(0);
+    let subject = head[start..].trim();
+    let words = crate::family::words(subject);
+    let chosen = words
+        .iter()
+        .any(|w| w.split('-').any(|part| CHOSEN.contains(&part)));
+    (chosen && words.len() <= 6).then(|| (subject.to_string(), value))
 }
 
 /// The first text in quotes or backticks in `s`.
@@ -240,6 +287,10 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
                 }
                 Ask::Install(name) => install(cx, &name),
                 Ask::Question(q) => questions::solution(cx, &q),
+                Ask::Only { subject, value } => format!(
+                    "Make {subject} {}: the message refuses any other.",
+                    code(&value)
+                ),
             })
         })
         .collect()

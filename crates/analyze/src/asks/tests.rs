@@ -194,3 +194,27 @@ fn a_question_the_message_asks_is_read_as_its_step() {
         2
     );
 }
+
+#[test]
+fn a_kind_refused_for_not_being_one_value_asks_for_it() {
+    assert_eq!(
+        only_value(
+            "Did not attempt to load JSON data because the request Content-Type was not 'application/json'"
+        ),
+        Some((
+            "the request Content-Type".to_string(),
+            "application/json".to_string()
+        ))
+    );
+    assert_eq!(
+        only_value("config: scheme is not \"https\""),
+        Some(("scheme".to_string(), "https".to_string()))
+    );
+    // A state no one picks, a hole, or more after the value ask for nothing.
+    assert_eq!(only_value("server state is not 'running'"), None);
+    assert_eq!(only_value("the request Content-Type was not '…'"), None);
+    assert_eq!(
+        only_value("the encoding was not 'utf-8' and could not be guessed"),
+        None
+    );
+}
