@@ -3,7 +3,10 @@
 //! (`!mem.Etcd.PeerClientCertAuth && mem.Etcd.PeerTrustedCAFile != ""`)
 //! says two settings conflict, and changing either one clears it. A field
 //! whose tag names its key (`yaml:"peer-client-cert-auth"`, the site fact
-//! `fieldKeys`) is named by the key a person writes.
+//! `fieldKeys`) is named by the key a person writes. A field an option
+//! function sets (`WithMinModRev` sets `minModRev`, the site fact
+//! `fieldOptions`) is what a caller passes: the guard refuses or needs
+//! that option.
 
 use crate::prose::code;
 use crate::Cx;
@@ -36,6 +39,81 @@ pub(crate) fn conflict_step(cx: &Cx<'_>, g: &str) -> Option<String> {
         change(&a),
         change(&b)
     ))
+}
+
+/// The step for guard `g` when its tests read fields that option
+/// functions set: all of them refusing a set field (`ret.minModRev != 0
+/// || ret.maxModRev != 0`) asks to leave those options out; all of them
+/// needing one (`o.timeout == 0`) asks to pass it.
+pub(crate) fn option_step(cx: &Cx<'_>, g: &str) -> Option<String> {
+    if cx.f.field_options.is_empty() || g.contains('(') {
+        return None;
+    }
+    let (tests, joined_by_or) = match (g.contains("||"), g.contains("&&")) {
+        (true, true) => return None,
+        (true, false) => (g.split("||").collect::<Vec<_>>(), true),
+        (false, _) => (g.split("&&").collect::<Vec<_>>(), false),
+    };
+    let mut refused = Vec::new();
+    let mut needed = Vec::new();
+    for t in tests {
+        let t = test(t.trim())?;
+        let options = cx.f.field_options.iter().find(|o| o.field == t.path)?;
+        match t.holds.as_str() {
+            "is set" | "is true" | "is not 0" => refused.push(options),
+            "is unset" | "is empty" | "is 0" | "is false" => needed.push(options),
+            _ => return None,
+        }
+    }
+    let function = code(cx.fname.or(cx.function)?);
+    let fields = |list: &[&errdex_model::FieldOption]| {
+        let shown: Vec<String> = list.iter().map(|o| code(&o.field)).collect();
+        shown.join(" and ")
+    };
+    let calls = |o: &errdex_model::FieldOption, join: &str| {
+        let shown: Vec<String> = o.options.iter().map(|n| code(&format!("{n}(…)"))).collect();
+        shown.join(join)
+    };
+    match (refused.is_empty(), needed.is_empty()) {
+        (false, true) if joined_by_or || refused.len() == 1 => {
+            let names: Vec<&String> = refused.iter().flat_map(|o| &o.options).collect();
+            let shown: Vec<String> = names.iter().map(|n| code(&format!("{n}(…)"))).collect();
+            let (they, set) = if names.len() == 1 {
+                ("it", "sets")
+            } else {
+                ("they", "set")
+            };
+            Some(format!(
+                "Leave {} out of the options given to {function}: {they} {set} {}, which {function} refuses.",
+                listed(&shown, "and"),
+                fields(&refused)
+            ))
+        }
+        (true, false) if !joined_by_or || needed.len() == 1 => {
+            let options: Vec<String> = needed.iter().map(|o| calls(o, " or ")).collect();
+            let count: usize = needed.iter().map(|o| o.options.len()).sum();
+            let (which, set) = if count == 1 {
+                ("that option", "sets")
+            } else {
+                ("those options", "set")
+            };
+            Some(format!(
+                "Pass {} among the options given to {function}: {function} needs {}, which only {which} {set}.",
+                listed(&options, "and"),
+                fields(&needed),
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn listed(items: &[String], and: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [head @ .., last] => format!("{} {and} {last}", head.join(", ")),
+    }
 }
 
 /// A field path as code, with the key its tag names first when known
@@ -112,6 +190,7 @@ fn test(t: &str) -> Option<Test<'_>> {
         (" is not None", "is set", "leave {} unset"),
         (" is None", "is unset", "set {}"),
         (" == 0", "is 0", "set {} to a value other than 0"),
+        (" != 0", "is not 0", "set {} to 0"),
     ];
     for (suffix, holds, change) in forms {
         if let Some(p) = t.strip_suffix(suffix) {

@@ -864,3 +864,32 @@ fn a_refused_media_type_asks_for_the_one_taken() {
     let decode = by(&records, "Failed to decode JSON object: %v");
     assert_eq!(decode.background_tag.as_deref(), Some("parse-error"));
 }
+
+/// A guard on fields that option functions set is about the options a
+/// caller passes.
+#[test]
+fn a_guard_on_an_options_field_names_the_option() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let filter = by(&records, "unexpected mod revision filter in delete");
+    assert_eq!(
+        filter.sites[0].facts.field_options[0].options,
+        ["WithMinModRev"]
+    );
+    assert_eq!(
+        filter.solutions[0],
+        "Leave `WithMinModRev(…)` and `WithMaxModRev(…)` out of the options given to `OpDelete`: \
+         they set `ret.minModRev` and `ret.maxModRev`, which `OpDelete` refuses."
+    );
+    let revision = by(&records, "unexpected revision in delete");
+    assert_eq!(
+        revision.solutions[0],
+        "Leave `WithRev(…)` out of the options given to `OpDelete`: it sets `ret.rev`, which \
+         `OpDelete` refuses."
+    );
+    let lease = by(&records, "keep-alive without a lease");
+    assert_eq!(
+        lease.solutions[0],
+        "Pass `WithLease(…)` among the options given to `OpKeepAlive`: `OpKeepAlive` needs \
+         `ret.lease`, which only that option sets."
+    );
+}

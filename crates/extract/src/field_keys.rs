@@ -3,9 +3,11 @@
 //! repository that declares it tags with the same key
 //! (`yaml:"peer-client-cert-auth"`). A name declared untagged anywhere,
 //! or tagged with different keys, says nothing: the field is matched by
-//! its name alone, so only a name that means one key is kept.
+//! its name alone, so only a name that means one key is kept. And the
+//! option functions that set a field a guard reads (`WithMinModRev` sets
+//! `minModRev`): an unexported field only by those of its own folder.
 
-use errdex_model::{FieldKey, Lang, RawSite};
+use errdex_model::{FieldKey, FieldOption, Lang, RawSite};
 use std::collections::HashMap;
 
 /// Sets each Go site's `field_keys` from the repository's declarations.
@@ -35,6 +37,45 @@ pub(crate) fn attach_field_keys(sites: &mut [RawSite], declared: &[FieldKey]) {
             }
         }
         site.facts.field_keys = found;
+    }
+}
+
+/// Sets each Go site's `field_options` from the option functions of the
+/// repository: `setters` holds (folder, field, option).
+pub(crate) fn attach_field_options(sites: &mut [RawSite], setters: &[(String, String, String)]) {
+    if setters.is_empty() {
+        return;
+    }
+    // (folder, or "" for an exported field; field) → options.
+    let mut by_field: HashMap<(&str, &str), Vec<&str>> = HashMap::new();
+    for (dir, field, option) in setters {
+        let exported = field.starts_with(|c: char| c.is_uppercase());
+        let scope = if exported { "" } else { dir.as_str() };
+        let options = by_field.entry((scope, field.as_str())).or_default();
+        if !options.contains(&option.as_str()) {
+            options.push(option);
+        }
+    }
+    for site in sites.iter_mut().filter(|s| s.lang == Lang::Go) {
+        let dir = crate::folder(&site.file_path).to_string();
+        let mut found: Vec<FieldOption> = Vec::new();
+        for path in site.facts.guards.iter().flat_map(|g| field_paths(g)) {
+            let Some(field) = path.rsplit('.').next() else {
+                continue;
+            };
+            let exported = field.starts_with(|c: char| c.is_uppercase());
+            let scope = if exported { "" } else { dir.as_str() };
+            let Some(options) = by_field.get(&(scope, field)) else {
+                continue;
+            };
+            if !found.iter().any(|f| f.field == path) {
+                found.push(FieldOption {
+                    field: path.to_string(),
+                    options: options.iter().map(|o| o.to_string()).collect(),
+                });
+            }
+        }
+        site.facts.field_options = found;
     }
 }
 
@@ -123,6 +164,60 @@ mod tests {
             vec!["mem.Etcd.DataDir", "mem.BaseDir"]
         );
         assert!(field_paths("len(names) == 0").is_empty());
+    }
+
+    #[test]
+    fn an_unexported_field_takes_the_options_of_its_folder_only() {
+        let setters = [
+            (
+                "kv".to_string(),
+                "minModRev".to_string(),
+                "WithMinModRev".to_string(),
+            ),
+            (
+                "other".to_string(),
+                "limit".to_string(),
+                "WithLimit".to_string(),
+            ),
+            (
+                "api".to_string(),
+                "Timeout".to_string(),
+                "WithTimeout".to_string(),
+            ),
+        ];
+        let mut site = RawSite {
+            file_path: "kv/op.go".into(),
+            line_number: 1,
+            column: 1,
+            function: None,
+            callee: "panic".into(),
+            message_pattern: "unexpected".into(),
+            error_message: "unexpected".into(),
+            error_type: errdex_model::ErrorType::Panic,
+            severity: errdex_model::Severity::Critical,
+            error_class: None,
+            error_code: None,
+            http_status: None,
+            lang: Lang::Go,
+            args: Vec::new(),
+            facts: Default::default(),
+        };
+        site.facts.guards = vec!["ret.minModRev != 0 || ret.limit != 0 || o.Timeout == 0".into()];
+        let mut sites = [site];
+        attach_field_options(&mut sites, &setters);
+        let found: Vec<(&str, Vec<String>)> = sites[0]
+            .facts
+            .field_options
+            .iter()
+            .map(|f| (f.field.as_str(), f.options.clone()))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("ret.minModRev", vec!["WithMinModRev".to_string()]),
+                ("o.Timeout", vec!["WithTimeout".to_string()]),
+            ]
+        );
     }
 
     #[test]

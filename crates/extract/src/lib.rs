@@ -533,6 +533,16 @@ impl Job<'_> {
             .iter_mut()
             .flat_map(|f| std::mem::take(&mut f.field_keys))
             .collect();
+        let option_setters: Vec<(String, String, String)> = all_facts
+            .iter_mut()
+            .flat_map(|f| {
+                let dir = f.scope.split('\0').next().unwrap_or_default().to_string();
+                let setters = std::mem::take(&mut f.option_setters);
+                setters
+                    .into_iter()
+                    .map(move |(field, o)| (dir.clone(), field, o))
+            })
+            .collect();
         let mut by_scope: HashMap<String, Vec<FileFacts>> = HashMap::new();
         for f in all_facts {
             by_scope.entry(f.scope.clone()).or_default().push(f);
@@ -554,6 +564,7 @@ impl Job<'_> {
         });
         attach_checks(&mut sites, &checks);
         field_keys::attach_field_keys(&mut sites, &declared_keys);
+        field_keys::attach_field_options(&mut sites, &option_setters);
         let returns: Vec<ErrorCheck> = checks
             .into_iter()
             .filter(|c| matches!(c.how, "return" | "translates"))

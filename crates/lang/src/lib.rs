@@ -255,6 +255,10 @@ pub struct FileFacts {
     /// (Go).
     #[serde(default)]
     pub field_keys: Vec<errdex_model::FieldKey>,
+    /// Fields the file's option functions set, with the function (Go:
+    /// `WithRev` sets `rev`).
+    #[serde(default)]
+    pub option_setters: Vec<go::options::OptionSetter>,
     /// Why the file was not read at all (nesting deeper than
     /// [`MAX_NESTING`]); its other fields are empty.
     pub refused: Option<String>,

@@ -21,8 +21,8 @@ pub use ids::{record_id, slugify, unique_slugs, SLUG_MAX_LEN};
 pub use memo::{Analysed, AnalysisMemo};
 pub use paths::is_built_copy;
 pub use record::{
-    Cause, ClosedHole, DynamicSite, ErrorType, FieldGiven, FieldKey, Fill, IndexStats, Lang,
-    RawSite, Record, RelatedError, RepoDataset, RepoVersion, Severity, Site, SiteFacts,
+    Cause, ClosedHole, DynamicSite, ErrorType, FieldGiven, FieldKey, FieldOption, Fill, IndexStats,
+    Lang, RawSite, Record, RelatedError, RepoDataset, RepoVersion, Severity, Site, SiteFacts,
     VersionRange, MAX_CHECKS, SCHEMA_VERSION, TOO_COMMON_NAMES,
 };
 pub use template::{Hole, HoleKind, Segment, Template, BULLETS};

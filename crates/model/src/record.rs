@@ -278,6 +278,10 @@ pub struct SiteFacts {
     /// `yaml:"peer-client-cert-auth"`): where a person sets the value.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub field_keys: Vec<FieldKey>,
+    /// Fields the guards read that option functions of the repository set
+    /// (Go's `WithMinModRev` sets `minModRev`): what a caller passes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub field_options: Vec<FieldOption>,
     /// Conditions of earlier `if` statements in the block of the site's
     /// innermost guard that leave that block when they hold (`e, ok :=
     /// err.(*Error); ok && e.Code == NotFound` before a log of `err`):
@@ -464,6 +468,15 @@ pub struct FieldKey {
     pub format: String,
     /// The key (`peer-client-cert-auth`).
     pub key: String,
+}
+
+/// A field and the option functions that set it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldOption {
+    /// The field as a guard writes it (`ret.minModRev`).
+    pub field: String,
+    /// The functions that set it (`WithMinModRev`).
+    pub options: Vec<String>,
 }
 
 /// A field set by a class's constructor from one of its parameters.

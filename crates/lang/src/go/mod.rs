@@ -21,6 +21,7 @@ mod flows;
 mod kept;
 mod literals;
 mod messages;
+pub mod options;
 mod parse;
 pub(crate) use parse::with_new_of_values;
 mod specs;
@@ -126,6 +127,7 @@ impl LanguageSupport for Go {
         cx.facts.partial = partial;
         cx.facts.checks = checks::error_checks(path, source);
         cx.facts.field_keys = struct_tags::field_keys(source);
+        cx.facts.option_setters = options::option_setters(source);
         flag_vars::attach(source, &mut cx.facts.sites);
         cx.facts
     }
