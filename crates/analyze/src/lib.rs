@@ -20,6 +20,7 @@ mod asks;
 mod code;
 pub mod family;
 mod flagged;
+mod formats;
 mod given;
 mod go_code;
 mod idioms;

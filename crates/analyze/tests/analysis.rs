@@ -893,3 +893,20 @@ fn a_guard_on_an_options_field_names_the_option() {
          `ret.lease`, which only that option sets."
     );
 }
+
+/// A value of a kind with a well-known form, called invalid, gets the
+/// form with an example.
+#[test]
+fn a_kind_of_value_called_invalid_gets_its_written_form() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let mimetype = by(&records, "invalid mimetype %v");
+    assert!(
+        mimetype.solutions.contains(
+            &"A MIME type is written as `type/subtype`, for example `application/json` or \
+              `text/html; charset=utf-8`: check the value given against that form."
+                .to_string()
+        ),
+        "{:?}",
+        mimetype.solutions
+    );
+}

@@ -556,6 +556,7 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
         ));
     }
     out.extend(crate::skipped::step(cx));
+    out.extend(crate::formats::step(cx));
     let from_guards = guard_solutions(cx, asked.is_empty(), runtime_known);
     // A flag a guard's step already speaks of needs no step of its own.
     for flag in flags(&cx.literal).into_iter().take(2) {
