@@ -910,3 +910,36 @@ fn a_kind_of_value_called_invalid_gets_its_written_form() {
         mimetype.solutions
     );
 }
+
+/// Handled values that are constants are shown with their text.
+#[test]
+fn handled_constants_are_shown_with_their_text() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let token = by(&records, "unknown token type: %s");
+    assert!(
+        token.solutions[0].starts_with(
+            "Give `tokenType` one of the values the code handles: `tokenTypeSimple` (`\"simple\"`), \
+             `tokenTypeJWT` (`\"jwt\"`)"
+        ),
+        "{:?}",
+        token.solutions
+    );
+}
+
+/// A requirement on a property's value is met through the property.
+#[test]
+fn a_requirement_in_a_setter_asks_for_the_value_assigned() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let base = by(
+        &records,
+        "base url must not contain a query string or fragment",
+    );
+    assert!(
+        base.solutions[0].starts_with(
+            "Meet what the message asks for: base url must not contain a query string or fragment. \
+             Give `Builder.base_url` a value accordingly (`Builder.base_url` checks"
+        ),
+        "{:?}",
+        base.solutions
+    );
+}

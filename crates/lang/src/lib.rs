@@ -639,6 +639,7 @@ pub fn resolve_package(files: Vec<FileFacts>) -> (Vec<RawSite>, Vec<DynamicSite>
                 let mut site = p.site;
                 site.message_pattern = r.pattern;
                 site.error_message = r.message;
+                site.facts.guard_constants = guard_constants(&site.facts.guards, &consts);
                 sites.push(site);
             } else {
                 dynamic.push(dynamic_site(p.site, p.expression));
@@ -646,6 +647,27 @@ pub fn resolve_package(files: Vec<FileFacts>) -> (Vec<RawSite>, Vec<DynamicSite>
         }
     }
     (sites, dynamic)
+}
+
+/// The package's string constants that `guards` name, with their text.
+fn guard_constants(guards: &[String], consts: &Constants) -> Vec<errdex_model::NamedValue> {
+    let mut out: Vec<errdex_model::NamedValue> = Vec::new();
+    for g in guards {
+        let names = g.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'));
+        for name in names.filter(|n| !n.is_empty() && !n.contains('.')) {
+            let Some([message::MsgPart::Text { text, .. }]) = consts.get(name).map(Vec::as_slice)
+            else {
+                continue;
+            };
+            if !out.iter().any(|c| c.name == name) {
+                out.push(errdex_model::NamedValue {
+                    name: name.to_string(),
+                    value: text.clone(),
+                });
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

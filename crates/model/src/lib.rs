@@ -22,8 +22,8 @@ pub use memo::{Analysed, AnalysisMemo};
 pub use paths::is_built_copy;
 pub use record::{
     Cause, ClosedHole, DynamicSite, ErrorType, FieldGiven, FieldKey, FieldOption, Fill, IndexStats,
-    Lang, RawSite, Record, RelatedError, RepoDataset, RepoVersion, Severity, Site, SiteFacts,
-    VersionRange, MAX_CHECKS, SCHEMA_VERSION, TOO_COMMON_NAMES,
+    Lang, NamedValue, RawSite, Record, RelatedError, RepoDataset, RepoVersion, Severity, Site,
+    SiteFacts, VersionRange, MAX_CHECKS, SCHEMA_VERSION, TOO_COMMON_NAMES,
 };
 pub use template::{Hole, HoleKind, Segment, Template, BULLETS};
 pub use versions::{in_range, version_order};

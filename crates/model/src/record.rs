@@ -282,6 +282,10 @@ pub struct SiteFacts {
     /// (Go's `WithMinModRev` sets `minModRev`): what a caller passes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub field_options: Vec<FieldOption>,
+    /// String constants of the package the guards name, with their text
+    /// (`tokenTypeSimple` is `simple`): the values a person writes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub guard_constants: Vec<NamedValue>,
     /// Conditions of earlier `if` statements in the block of the site's
     /// innermost guard that leave that block when they hold (`e, ok :=
     /// err.(*Error); ok && e.Code == NotFound` before a log of `err`):
@@ -468,6 +472,15 @@ pub struct FieldKey {
     pub format: String,
     /// The key (`peer-client-cert-auth`).
     pub key: String,
+}
+
+/// A constant and its text.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedValue {
+    /// The constant's name (`tokenTypeSimple`).
+    pub name: String,
+    /// Its text (`simple`).
+    pub value: String,
 }
 
 /// A field and the option functions that set it.

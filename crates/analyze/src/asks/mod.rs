@@ -323,6 +323,9 @@ fn must(cx: &Cx<'_>, subject: &str, clause: &str) -> Option<String> {
     let asked = format!("Meet what the message asks for: {clause}.");
     let params = crate::asks::parameters(cx.f.signature.as_deref().unwrap_or_default());
     let Some(checked) = checked_value(cx, &params, subject) else {
+        if let Some(step) = setter_step(cx, &params, subject, clause) {
+            return Some(step);
+        }
         let flag = crate::prose::flags(subject).into_iter().next()?;
         return Some(format!(
             "Give {} a value that meets what the message asks for: {clause}.",
@@ -353,6 +356,29 @@ fn must(cx: &Cx<'_>, subject: &str, clause: &str) -> Option<String> {
             origin.shown()
         ),
     })
+}
+
+/// A method named for the subject that takes one value (a property
+/// setter, `def base_url(self, value)` for `base url must not contain …`):
+/// the value assigned to it is what the message speaks of.
+fn setter_step(cx: &Cx<'_>, params: &[&str], subject: &str, clause: &str) -> Option<String> {
+    let function = cx.function?;
+    let (owner, name) = function.rsplit_once('.')?;
+    let values: Vec<&&str> = params.iter().filter(|p| **p != "self").collect();
+    let [value] = values[..] else {
+        return None;
+    };
+    let guard = cx.guards().into_iter().next()?;
+    if !shares_a_word(&crate::family::words(subject), name) || name.starts_with('_') {
+        return None;
+    }
+    Some(format!(
+        "Meet what the message asks for: {clause}. Give {} a value accordingly ({} checks {} on the {} assigned to it).",
+        code(&format!("{owner}.{name}")),
+        code(function),
+        code(guard),
+        code(value)
+    ))
 }
 
 /// The argument of the hole a clause starts with: the last hole of the

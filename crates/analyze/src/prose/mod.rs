@@ -650,7 +650,12 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool, runtime_known: bool) -> Vec<Str
         && cx.r.severity <= errdex_model::Severity::Warning;
     let fixed = |(_, values): &(&str, Vec<&str>)| values.iter().all(|v| is_fixed_value(v));
     if let Some((subject, values)) = handled_values(&innermost).filter(|_| in_else).filter(fixed) {
-        let values: Vec<String> = values.iter().map(|v| code(v)).collect();
+        // A constant is shown with the text a person writes.
+        let shown = |v: &str| match f.guard_constants.iter().find(|c| c.name == v) {
+            Some(c) => format!("{} (`{:?}`)", code(v), c.value),
+            None => code(v),
+        };
+        let values: Vec<String> = values.iter().map(|v| shown(v)).collect();
         out.push(format!(
             "Give {} one of the values the code handles: {}.",
             code(subject),
