@@ -166,8 +166,16 @@ pub static FAMILIES: &[Family] = &[
          "Turn the option off or upgrade to a version that supports it."],
         ["Check capabilities or versions before using optional features."],
         transient: false, expected: false),
+    family!("too-large",
+        ["too large", "too big", "too long", "exceeds", "larger than", "longer than"],
+        "An input is larger than a limit allows.",
+        "Usually seen with inputs larger than expected, or a limit configured lower than legitimate inputs need.",
+        ["Check which limit applies and the size of the input against it.",
+         "Send less (split the input), or raise the limit if the input is legitimate."],
+        ["Bound inputs at the edge of the system and say the limit in the error."],
+        transient: false, expected: false),
     family!("resource-exhausted",
-        ["too many", "quota", "exhausted", "out of memory", "no space", "limit exceeded", "exceeds", "exceeded", "too large", "overflow"],
+        ["too many", "quota", "exhausted", "out of memory", "no space", "limit exceeded", "exceeded", "overflow"],
         "A limit was reached: size, count, rate, memory or disk.",
         "Usually seen under load spikes, with inputs larger than expected, or when a limit is configured lower than the workload needs.",
         ["Check which limit the message names and the actual value against it.",
@@ -319,6 +327,35 @@ fn phrase_matches(words: &[String], p: &Phrase) -> bool {
     })
 }
 
+/// The words of `literal` that describe a failure. A message that says
+/// the code did not attempt an operation (`Did not attempt to load JSON
+/// data because …`) describes no failure of it: only its reason counts,
+/// without the values it quotes (`'application/json'`).
+pub fn failure_words(literal: &str) -> String {
+    let lower = literal.to_lowercase();
+    let declined = [
+        "did not attempt",
+        "not attempting",
+        "will not attempt",
+        "refusing to",
+    ];
+    if !declined.iter().any(|d| lower.contains(d)) {
+        return literal.to_string();
+    }
+    let reason = lower.split_once("because ").map_or("", |(_, r)| r);
+    let mut out = String::new();
+    let mut quote: Option<char> = None;
+    for c in reason.chars() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if matches!(c, '\'' | '"' | '`') => quote = Some(c),
+            None => out.push(c),
+        }
+    }
+    out
+}
+
 /// Single words that name their family on their own. Any other one-word
 /// phrase only hints at it: "closed" in "the application closed the
 /// input stream", "already" in "headers already set", "dial" in "failed
@@ -373,7 +410,8 @@ pub fn by_status(status: u16) -> Option<&'static Family> {
         404 | 410 => "not-found",
         409 | 412 => "conflict",
         408 | 504 => "timeout",
-        413 | 429 => "resource-exhausted",
+        413 => "too-large",
+        429 => "resource-exhausted",
         501 => "unsupported",
         502 | 503 => "unavailable",
         _ => return None,
@@ -391,6 +429,31 @@ pub fn by_slug(slug: &str) -> Option<&'static Family> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_size_over_a_limit_is_not_transient() {
+        let (family, _) = classify_telling(&["request entity too large"]);
+        assert_eq!(family.slug, "too-large");
+        assert!(!family.transient, "the same input fails on every retry");
+        assert_eq!(
+            classify_telling(&["message size exceeds %d"]).0.slug,
+            "too-large"
+        );
+        assert_eq!(
+            classify_telling(&["too many requests"]).0.slug,
+            "resource-exhausted"
+        );
+        assert_eq!(by_status(413).map(|f| f.slug), Some("too-large"));
+    }
+
+    #[test]
+    fn an_operation_not_attempted_is_no_failure_of_it() {
+        assert_eq!(
+            failure_words("Did not attempt to load JSON data because the request Content-Type was not 'application/json'."),
+            "the request content-type was not ."
+        );
+        assert_eq!(failure_words("invalid JSON: %v"), "invalid JSON: %v");
+    }
 
     #[test]
     fn messages_fall_into_families() {

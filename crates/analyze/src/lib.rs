@@ -25,6 +25,7 @@ mod given;
 mod go_code;
 mod idioms;
 mod leaves;
+mod lookups;
 mod origins;
 mod other_code;
 mod prevention;
@@ -212,10 +213,14 @@ fn family_of_words(r: &Record, literal: &str) -> (&'static Family, bool) {
         .as_deref()
         .map(family::identifier_words)
         .map(|words| family::classify_telling(&[words.as_str()]))
-        .filter(|(_, telling)| *telling);
+        // `unsupported`'s advice (versions, optional features) needs the
+        // message's words, not a class name, to apply.
+        .filter(|(f, telling)| *telling && f.slug != "unsupported");
     let (family, telling) = match r.http_status.and_then(family::by_status) {
         Some(f) => (f, true),
-        None => class.unwrap_or_else(|| family::classify_telling(&[literal, wrapped.as_str()])),
+        None => class.unwrap_or_else(|| {
+            family::classify_telling(&[&family::failure_words(literal), wrapped.as_str()])
+        }),
     };
     // A panic outside `main` says the code met a state its author ruled
     // out; input families ("fix the flag") would mislead. In `main` it is

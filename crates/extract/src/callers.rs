@@ -412,6 +412,15 @@ pub(crate) fn attach_callers(
     }
 }
 
+/// Whether call `c` is made in a method of class `t` (`self.m(` there
+/// calls `t`'s own `m`).
+fn in_class(c: &Call, t: &str) -> bool {
+    c.caller
+        .as_deref()
+        .and_then(|f| f.rsplit_once('.'))
+        .is_some_and(|(class, _)| class.rsplit('.').next() == Some(t))
+}
+
 /// Sites that share their callers: (function, package, folder).
 type SiteKey = (String, String, String);
 
@@ -462,13 +471,18 @@ impl Lookup<'_> {
         let python = site.lang == Lang::Python;
         let calls_it = |c: &&&Call| match (receiver, c.qualifier.as_deref()) {
             _ if c.lang != site.lang => false,
-            (Some(t), _) if typed_only => c.qualifier_type.as_deref() == Some(t),
+            (Some(t), _) if typed_only => {
+                c.qualifier_type.as_deref() == Some(t)
+                    || python
+                        && matches!(c.qualifier.as_deref(), Some("self" | "cls"))
+                        && in_class(c, t)
+            }
             (Some(_), q) if constructor => !matches!(q, Some("self" | "cls")),
             // A Python method is called on a value: `self.m(` in its own
             // file, `store.m(` on a value named like its class, or any
             // `x.m(` of a name no other class declares that says something.
             (Some(t), Some(q)) if python => {
-                (matches!(q, "self" | "cls") && c.path == site.file_path)
+                (matches!(q, "self" | "cls") && c.path == site.file_path && in_class(c, t))
                     || named_like(q, t)
                     || (name.len() >= 5 && name.trim_start_matches('_').contains('_'))
             }
@@ -554,7 +568,8 @@ fn go_methods(text: &str) -> Vec<(String, String)> {
 fn python_methods(text: &str) -> Vec<(String, String)> {
     let mut class: Option<&str> = None;
     let mut out = Vec::new();
-    for line in text.lines() {
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, &line) in lines.iter().enumerate() {
         if let Some(rest) = line.strip_prefix("class ") {
             class = rest
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -571,7 +586,12 @@ fn python_methods(text: &str) -> Vec<(String, String)> {
         let Some((name, params)) = rest.split_once('(') else {
             continue;
         };
-        let first = params.trim_start();
+        // A head written over several lines has its first parameter on
+        // the next.
+        let first = match params.trim() {
+            "" => lines.get(i + 1).map_or("", |l| l.trim_start()),
+            p => p,
+        };
         let method = first.starts_with("self") || first.starts_with("cls");
         if let Some(c) = class.filter(|_| method && body.len() < line.len()) {
             out.push((name.trim().to_string(), c.to_string()));

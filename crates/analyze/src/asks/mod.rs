@@ -287,10 +287,9 @@ pub(crate) fn solutions(cx: &Cx<'_>) -> Vec<String> {
                 }
                 Ask::Install(name) => install(cx, &name),
                 Ask::Question(q) => questions::solution(cx, &q),
-                Ask::Only { subject, value } => format!(
-                    "Make {subject} {}: the message refuses any other.",
-                    code(&value)
-                ),
+                Ask::Only { subject, value } => {
+                    format!("Make {subject} {}, as the message asks.", code(&value))
+                }
             })
         })
         .collect()

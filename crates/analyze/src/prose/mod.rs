@@ -703,6 +703,7 @@ fn guard_solutions(cx: &Cx<'_>, look_into: bool, runtime_known: bool) -> Vec<Str
                 .or_else(|| crate::given::field_step(cx, g))
                 .or_else(|| crate::settings::option_step(cx, g))
                 .or_else(|| crate::settings::conflict_step(cx, g))
+                .or_else(|| crate::lookups::step(cx, g))
                 .or_else(|| crate::asks::action(g, &cx.literal, &params))
                 .or_else(look),
         );

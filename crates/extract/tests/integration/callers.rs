@@ -84,6 +84,27 @@ def use():
 
 if __name__ == "__main__":
     check_port(5000)
+
+
+class FormReader:
+    def read_form(self):
+        return self.parse(
+            1,
+        )
+
+    def parse(
+        self,
+        data,
+    ):
+        return data
+
+
+class PartReader:
+    def parse(
+        self,
+        data,
+    ):
+        raise ValueError("part too large")
 "#;
 
 fn records() -> Vec<Record> {
@@ -128,6 +149,9 @@ fn python_callers_are_calls_of_code_in_their_own_block() {
         callers(&records, "no response written"),
         ["app.py:49 Server.serve"]
     );
+    // `self.parse(` in another class calls that class's `parse`, and a
+    // head written over several lines still declares a method.
+    assert!(callers(&records, "part too large").is_empty());
     // `__str__` gives the text of the `Builder(…)` its callers create.
     assert_eq!(callers(&records, "no text for builder"), ["app.py:68 use"]);
 }
