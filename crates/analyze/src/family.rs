@@ -167,7 +167,7 @@ pub static FAMILIES: &[Family] = &[
         ["Check capabilities or versions before using optional features."],
         transient: false, expected: false),
     family!("too-large",
-        ["too large", "too big", "too long", "exceeds", "larger than", "longer than"],
+        ["too large", "too big", "exceeds", "larger than"],
         "An input is larger than a limit allows.",
         "Usually seen with inputs larger than expected, or a limit configured lower than legitimate inputs need.",
         ["Check which limit applies and the size of the input against it.",
@@ -444,6 +444,8 @@ mod tests {
             "resource-exhausted"
         );
         assert_eq!(by_status(413).map(|f| f.slug), Some("too-large"));
+        // `too long` is mostly time (`took too long`), no size.
+        assert_ne!(classify_telling(&["apply request took too long"]).0.slug, "too-large");
     }
 
     #[test]
