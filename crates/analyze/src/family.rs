@@ -445,7 +445,10 @@ mod tests {
         );
         assert_eq!(by_status(413).map(|f| f.slug), Some("too-large"));
         // `too long` is mostly time (`took too long`), no size.
-        assert_ne!(classify_telling(&["apply request took too long"]).0.slug, "too-large");
+        assert_ne!(
+            classify_telling(&["apply request took too long"]).0.slug,
+            "too-large"
+        );
     }
 
     #[test]

@@ -117,28 +117,9 @@ fn unambiguous(declared: &[FieldKey]) -> HashMap<&str, (&str, &str)> {
 /// The selector paths a guard reads (`mem.Etcd.Name`, not `len` nor a
 /// call's name `strings.HasPrefix`).
 fn field_paths(guard: &str) -> Vec<&str> {
-    let b = guard.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let starts = (b[i].is_ascii_alphabetic() || b[i] == b'_')
-            && (i == 0
-                || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'.'));
-        if !starts {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
-            i += 1;
-        }
-        let path = guard[start..i].trim_end_matches('.');
-        let called = b.get(i) == Some(&b'(');
-        if path.contains('.') && !called {
-            out.push(path);
-        }
-    }
-    out
+    let mut paths = errdex_lang::guard_names(guard);
+    paths.retain(|p| p.contains('.'));
+    paths
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ mod flow;
 pub mod flows;
 pub mod formats;
 mod go;
+mod reads;
 #[cfg(test)]
 mod test_support;
 pub use go::checks::ErrorCheck;
@@ -59,6 +60,7 @@ use errdex_model::{DynamicSite, ErrorType, Lang, RawSite, Severity, Template};
 pub use flows::{CallFlow, FileFlows, FunctionFlow, TypeFlow};
 pub use guard::{MAX_NESTING, PARSE_STACK};
 use message::{Constants, Message};
+pub use reads::guard_names;
 
 /// Every supported language. Adding a language: one line in the
 /// `languages!` table of `errdex_model` (names, aliases, extensions), one
@@ -653,8 +655,7 @@ pub fn resolve_package(files: Vec<FileFacts>) -> (Vec<RawSite>, Vec<DynamicSite>
 fn guard_constants(guards: &[String], consts: &Constants) -> Vec<errdex_model::NamedValue> {
     let mut out: Vec<errdex_model::NamedValue> = Vec::new();
     for g in guards {
-        let names = g.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'));
-        for name in names.filter(|n| !n.is_empty() && !n.contains('.')) {
+        for name in guard_names(g).into_iter().filter(|n| !n.contains('.')) {
             let Some([message::MsgPart::Text { text, .. }]) = consts.get(name).map(Vec::as_slice)
             else {
                 continue;
