@@ -48,7 +48,9 @@ pub(crate) fn prevention(cx: &Cx<'_>) -> Vec<String> {
             code(&format!("warnings.simplefilter(\"error\", {category})"))
         ));
     }
-    if out.is_empty() && only_logged(cx) {
+    // A piece handed to another function is printed the way that one
+    // prints: logged, warned or raised.
+    if out.is_empty() && only_logged(cx) && cx.f.fills.is_none() {
         // No caller gets this message as an error to handle.
         out.push(
             "This message is logged, not returned to a caller: prevent it by removing the condition it reports."

@@ -986,3 +986,33 @@ fn a_lookup_that_finds_nothing_names_the_map_and_the_key() {
         element.solutions
     );
 }
+
+/// A literal handed to a function that prints it inside its own message
+/// is said to be handed, not logged by the call.
+#[test]
+fn a_piece_handed_to_a_printing_function_is_not_said_to_be_logged() {
+    let records = analysed(&manifest().join("tests/fixtures/asks"), "acme/asks");
+    let piece = by(&records, "errors.write()");
+    let doc = piece.documentation.as_deref().unwrap_or_default();
+    assert!(
+        doc.starts_with(
+            "`Errors.write` hands this text to `check_kind` as its `context`, which prints it as \
+             part of its own message"
+        ),
+        "{doc}"
+    );
+    assert!(!doc.contains("logs this message"), "{doc}");
+    let when = piece.trigger_scenarios.as_deref().unwrap_or_default();
+    assert!(
+        when.contains("when `check_kind`, called by `Errors.write` at"),
+        "{when}"
+    );
+    assert!(
+        !piece
+            .prevention_tips
+            .iter()
+            .any(|t| t.contains("is logged")),
+        "{:?}",
+        piece.prevention_tips
+    );
+}

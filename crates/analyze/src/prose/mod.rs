@@ -159,7 +159,18 @@ pub(crate) fn documentation(cx: &Cx<'_>) -> String {
         (None, None) => "The code".to_string(),
     };
     let error_method = cx.is_text_method();
+    // A piece handed to a function that prints it inside its own message
+    // (`check_type("wsgi.error.write()", s, str)`): that function says how
+    // it is printed, not this call.
+    let handed = f.fills.as_ref().filter(|_| r.error_type == ErrorType::Log);
     let what = match r.error_type {
+        _ if handed.is_some() => handed.map_or_else(String::new, |fill| {
+            format!(
+                "hands this text to {} as its {}, which prints it as part of its own message",
+                code(&fill.function),
+                code(&fill.arg)
+            )
+        }),
         ErrorType::Exception if r.sites[0].callee == "=" => {
             "keeps this text in a value, which it raises or prints later".to_string()
         }
@@ -397,6 +408,15 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
             (Some(_), true) if error_method => format!(
                 "whenever an error of type {} is printed",
                 code(f.receiver.as_deref().unwrap_or_default())
+            ),
+            // A handed piece is printed when the function it is handed
+            // to prints, which its own conditions decide.
+            (Some(func), true) if f.fills.is_some() => format!(
+                "when {}, called by {} at {}:{}, prints its message",
+                code(f.fills.as_ref().map_or("", |fill| fill.function.as_str())),
+                code(func),
+                s.file_path,
+                s.line_number
             ),
             (Some(func), true) => format!(
                 "whenever {} reaches {}:{}",
