@@ -1004,7 +1004,7 @@ fn a_piece_handed_to_a_printing_function_is_not_said_to_be_logged() {
     assert!(!doc.contains("logs this message"), "{doc}");
     let when = piece.trigger_scenarios.as_deref().unwrap_or_default();
     assert!(
-        when.contains("when `check_kind`, called by `Errors.write` at"),
+        when.contains("when `check_kind` prints its message with the text `Errors.write` hands it"),
         "{when}"
     );
     assert!(

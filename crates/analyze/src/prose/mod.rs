@@ -412,7 +412,7 @@ pub(crate) fn triggers(cx: &Cx<'_>) -> String {
             // A handed piece is printed when the function it is handed
             // to prints, which its own conditions decide.
             (Some(func), true) if f.fills.is_some() => format!(
-                "when {}, called by {} at {}:{}, prints its message",
+                "when {} prints its message with the text {} hands it (written at {}:{})",
                 code(f.fills.as_ref().map_or("", |fill| fill.function.as_str())),
                 code(func),
                 s.file_path,
