@@ -618,7 +618,7 @@ pub(crate) fn is_generated(path: &str) -> bool {
 
 /// A name as code writes it (`dir`, `c.Name`): what a hole printing it
 /// is about.
-fn is_plain_name(a: &str) -> bool {
+pub(crate) fn is_plain_name(a: &str) -> bool {
     !a.is_empty()
         && a.starts_with(|c: char| c.is_alphabetic() || c == '_')
         && a.chars()

@@ -9,16 +9,14 @@ use crate::Cx;
 /// The step for guard `g` when it tests a lookup's result.
 pub(crate) fn step(cx: &Cx<'_>, g: &str) -> Option<String> {
     let tested = tested_name(g)?;
-    let source = &cx.r.source_code;
-    let first = cx.r.source_code_start as usize;
-    let site = cx.r.sites[0].line_number as usize;
-    let lines: Vec<&str> = source.lines().collect();
-    let above = site.checked_sub(first)?.min(lines.len());
-    let (map, key) = lines[..above]
-        .iter()
-        .rev()
-        .take(12)
-        .find_map(|line| lookup_into(line, tested))?;
+    let value = crate::origins::assigned_above(
+        &cx.r.source_code,
+        cx.r.source_code_start,
+        cx.r.sites[0].line_number,
+        cx.fname?,
+        tested,
+    )?;
+    let (map, key) = lookup(value)?;
     // `x := items[i]; x == nil` is a slice's empty element, not a
     // missing key: only the comma-ok form or a named key says map.
     if !g.trim().starts_with('!') && is_position(key) {
@@ -48,27 +46,18 @@ fn tested_name(g: &str) -> Option<&str> {
     plain.then_some(name)
 }
 
-/// The map and key of a lookup on `line` that assigns `name`: `name :=
-/// m[k]`, `v, name := m[k]`, `if name := m[k]; …`, `name = m.get(k)`.
-fn lookup_into<'a>(line: &'a str, name: &str) -> Option<(&'a str, &'a str)> {
-    let line = line.trim().trim_start_matches("if ").trim();
-    let (targets, value) = line.split_once(":=").or_else(|| {
-        let (t, v) = line.split_once(" = ")?;
-        Some((t, v))
-    })?;
-    if !targets.split(',').any(|t| t.trim() == name) {
-        return None;
-    }
+/// The map and key of a lookup a value makes: `m[k]` (an `if`'s own
+/// statement goes on after `;`), `m.get(k)`.
+fn lookup(value: &str) -> Option<(&str, &str)> {
     let value = value.split(';').next()?.trim();
-    if let Some(inner) = value.strip_suffix(']') {
-        let open = inner.find('[')?;
-        let (map, key) = (&inner[..open], &inner[open + 1..]);
-        return (is_path(map) && is_path(key)).then_some((map, key));
-    }
-    let call = value.strip_suffix(')')?;
-    let (map, key) = call.split_once(".get(")?;
-    let key = key.split(',').next()?.trim();
-    (is_path(map) && is_path(key)).then_some((map, key))
+    let (map, key) = match value.strip_suffix(']') {
+        Some(inner) => inner.split_once('[')?,
+        None => {
+            let (map, rest) = value.strip_suffix(')')?.split_once(".get(")?;
+            (map, rest.split(',').next()?.trim())
+        }
+    };
+    (crate::is_plain_name(map) && crate::is_plain_name(key)).then_some((map, key))
 }
 
 /// A name that reads as a position in a list (`i`, `idx`, `nodeIndex`).
@@ -78,15 +67,6 @@ fn is_position(key: &str) -> bool {
         || last.ends_with("Index")
         || last.ends_with("Idx")
         || last.ends_with("_index")
-}
-
-fn is_path(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-        && s.chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_')
 }
 
 #[cfg(test)]
@@ -100,23 +80,13 @@ mod tests {
         assert_eq!(tested_name("user is None"), Some("user"));
         assert_eq!(tested_name("len(x) == 0"), None);
         assert_eq!(
-            lookup_into(
-                "if urls := c.InitialPeerURLsMap[c.Name]; urls == nil {",
-                "urls"
-            ),
+            lookup("c.InitialPeerURLsMap[c.Name]; urls == nil {"),
             Some(("c.InitialPeerURLsMap", "c.Name"))
         );
-        assert_eq!(
-            lookup_into("\tuser, ok := s.users[name]", "ok"),
-            Some(("s.users", "name"))
-        );
-        assert_eq!(
-            lookup_into("    user = self.users.get(name)", "user"),
-            Some(("self.users", "name"))
-        );
-        // A call's result, or another name, is no lookup.
-        assert_eq!(lookup_into("v, ok := load(name)", "ok"), None);
-        assert_eq!(lookup_into("v, ok := m[k]", "v2"), None);
-        assert_eq!(lookup_into("x := m[len(k)-1]", "x"), None);
+        assert_eq!(lookup("s.users[name]"), Some(("s.users", "name")));
+        assert_eq!(lookup("self.users.get(name)"), Some(("self.users", "name")));
+        // A call's result is no lookup, nor an index computed in place.
+        assert_eq!(lookup("load(name)"), None);
+        assert_eq!(lookup("m[len(k)-1]"), None);
     }
 }

@@ -78,6 +78,26 @@ pub(crate) fn origin<'a>(
     None
 }
 
+/// The value of the nearest assignment to `name` above line `site` of
+/// `source` (lines numbered from `start`) in function `function`, an
+/// `if`'s own statement included (`if urls := m[k]; urls == nil {` gives
+/// `m[k]; urls == nil {`).
+pub(crate) fn assigned_above<'a>(
+    source: &'a str,
+    start: u32,
+    site: u32,
+    function: &str,
+    name: &str,
+) -> Option<&'a str> {
+    let lines: Vec<&str> = source.lines().collect();
+    let at = usize::try_from(site.checked_sub(start)?).ok()?;
+    let body = function_lines(&lines, at.min(lines.len()), function);
+    body.iter().rev().find_map(|line| {
+        let line = line.trim();
+        assigned(line.strip_prefix("if ").unwrap_or(line), name)
+    })
+}
+
 /// The lines above line `at` that belong to its function: from just
 /// after the last line that holds `function(` (its header; a recursive
 /// call stops the search early, which only finds less).
@@ -276,5 +296,22 @@ mod tests {
         let py =
             "def check(mode):\n    kind = 'mode'\n    if kind:\n        raise ValueError('bad')\n";
         assert_eq!(of(py, "check", "kind", &["mode"]), None);
+    }
+
+    #[test]
+    fn the_nearest_assignment_above_is_found_in_the_function() {
+        let go = "func (s *store) find(name string) error {\n\tuser, ok := s.users[name]\n\tif !ok {\n\t\treturn errNoUser\n\t}\n\tif urls := s.peers[name]; urls == nil {\n\t\treturn errNoPeer\n\t}\n}\n";
+        assert_eq!(
+            assigned_above(go, 1, 4, "find", "ok"),
+            Some("s.users[name]")
+        );
+        assert_eq!(
+            assigned_above(go, 1, 7, "find", "urls"),
+            Some("s.peers[name]; urls == nil {")
+        );
+        // Another name, or a line of the function above, is no assignment.
+        assert_eq!(assigned_above(go, 1, 4, "find", "v2"), None);
+        let two = "func a() {\n\tok := true\n}\n\nfunc b() error {\n\tif !ok {\n\t\treturn errX\n\t}\n}\n";
+        assert_eq!(assigned_above(two, 1, 7, "b", "ok"), None);
     }
 }

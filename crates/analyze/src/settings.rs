@@ -70,14 +70,15 @@ pub(crate) fn option_step(cx: &Cx<'_>, g: &str) -> Option<String> {
         let shown: Vec<String> = list.iter().map(|o| code(&o.field)).collect();
         shown.join(" and ")
     };
+    let call = |n: &String| code(&format!("{n}(…)"));
     let calls = |o: &errdex_model::FieldOption, join: &str| {
-        let shown: Vec<String> = o.options.iter().map(|n| code(&format!("{n}(…)"))).collect();
+        let shown: Vec<String> = o.options.iter().map(call).collect();
         shown.join(join)
     };
     match (refused.is_empty(), needed.is_empty()) {
         (false, true) if joined_by_or || refused.len() == 1 => {
             let names: Vec<&String> = refused.iter().flat_map(|o| &o.options).collect();
-            let shown: Vec<String> = names.iter().map(|n| code(&format!("{n}(…)"))).collect();
+            let shown: Vec<String> = names.iter().map(|n| call(n)).collect();
             let (they, set) = if names.len() == 1 {
                 ("it", "sets")
             } else {
@@ -160,13 +161,9 @@ fn conjuncts(g: &str) -> Option<(&str, &str)> {
     (single(a) && single(b)).then_some((a, b))
 }
 
+/// A field path (`mem.Etcd.Name`), not a plain local.
 fn is_path(p: &str) -> bool {
-    p.contains('.')
-        && p.chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-        && p.chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_')
+    p.contains('.') && crate::is_plain_name(p)
 }
 
 fn make<'a>(path: &'a str, holds: &str, change: &str) -> Option<Test<'a>> {
