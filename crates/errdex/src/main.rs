@@ -9,6 +9,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     no_transparent_huge_pages();
+    no_purging();
     use_mimalloc_for_tree_sitter();
     std::process::exit(errdex::run(std::env::args_os()));
 }
@@ -38,6 +39,21 @@ fn use_mimalloc_for_tree_sitter() {
             free: libmimalloc_sys::mi_free,
         }));
     }
+}
+
+/// mimalloc hands freed memory back to the kernel after a delay and once
+/// more at exit; a run allocates in waves, so the next wave faults the
+/// same pages in again, zeroed, and the exit spends milliseconds on
+/// memory about to go anyway (`docs/perf.md`, "Issue 23, eighth pass").
+/// A server's heap stays at its high-water mark instead, as with glibc.
+#[allow(unsafe_code)]
+fn no_purging() {
+    // `mi_option_purge_delay` in mimalloc 3's `mimalloc.h` (the
+    // `libmimalloc-sys` build without the `v2` feature).
+    const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+    // SAFETY: sets one option before any thread exists; -1 is the
+    // documented value for "never purge".
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) }
 }
 
 /// mimalloc asks for transparent huge pages on the regions it maps; the
