@@ -223,11 +223,21 @@ pub fn entries() -> &'static [Entry] {
     })
 }
 
-/// The entry with this key.
+/// The entry with this key. Only the file the key names is read: an
+/// index run asks for a few runtimes' entries, and reading all seven
+/// files cost more than the rest of a re-index's cause graph.
 pub fn get(key: &str) -> Option<&'static Entry> {
-    static BY_KEY: OnceLock<HashMap<&'static str, &'static Entry>> = OnceLock::new();
-    BY_KEY
-        .get_or_init(|| entries().iter().map(|e| (e.key.as_str(), e)).collect())
+    type ByKey = HashMap<&'static str, &'static Entry>;
+    static BY_FILE: [OnceLock<ByKey>; FILES.len()] = [const { OnceLock::new() }; FILES.len()];
+    let (file, _) = key.split_once('/')?;
+    let at = FILES.iter().position(|(name, _)| *name == file)?;
+    BY_FILE[at]
+        .get_or_init(|| {
+            let (name, text) = FILES[at];
+            // Kept for the process's life, as `entries` keeps its own.
+            let kept: &'static [Entry] = Box::leak(parse(name, text).into_boxed_slice());
+            kept.iter().map(|e| (e.key.as_str(), e)).collect()
+        })
         .get(key)
         .copied()
 }
