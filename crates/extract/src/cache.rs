@@ -48,8 +48,11 @@ pub(crate) struct FactsCache {
     /// The connection that writes, at [`FactsCache::flush`].
     conn: Mutex<Connection>,
     /// One reading connection per thread: lookups of a run's threads do
-    /// not wait for each other (WAL lets readers run side by side).
-    readers: thread_local::ThreadLocal<Option<Connection>>,
+    /// not wait for each other (WAL lets readers run side by side). Each
+    /// reads in one transaction until [`FactsCache::flush`]: a lookup in a
+    /// transaction of its own took a shared-memory lock and checked the
+    /// log, which cost as much as the lookup.
+    readers: thread_local::ThreadLocal<Mutex<Option<Connection>>>,
     fresh: Mutex<Vec<([u8; 32], Vec<u8>)>>,
     /// Answers decoded or computed in this process, when remembering: the
     /// versions of a history run share most blobs, and each is decoded
@@ -148,7 +151,9 @@ impl FactsCache {
             return Some(v);
         }
         // Decoded where SQLite holds it (mapped), without a copy.
-        let value: Option<Arc<T>> = self.reader().and_then(|conn| {
+        let reader = self.reader();
+        let reader = reader.lock().unwrap_or_else(|e| e.into_inner());
+        let value: Option<Arc<T>> = reader.as_ref().and_then(|conn| {
             let mut stmt = conn
                 .prepare_cached("SELECT value FROM facts WHERE key = ?1")
                 .ok()?;
@@ -176,19 +181,33 @@ impl FactsCache {
         value
     }
 
-    /// This thread's reading connection (`None` when the file cannot be
-    /// opened again: every lookup is then a miss).
-    fn reader(&self) -> Option<&Connection> {
-        self.readers
-            .get_or(|| {
-                let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
-                    | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
-                let conn = Connection::open_with_flags(&self.path, flags).ok()?;
-                conn.busy_timeout(BUSY_WAIT).ok()?;
-                conn.pragma_update(None, "mmap_size", 1i64 << 32).ok()?;
-                Some(conn)
-            })
-            .as_ref()
+    /// This thread's reading connection, in its read transaction (`None`
+    /// when the file cannot be opened again: every lookup is then a miss).
+    fn reader(&self) -> &Mutex<Option<Connection>> {
+        self.readers.get_or(|| {
+            let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+                | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            let conn = Connection::open_with_flags(&self.path, flags)
+                .ok()
+                .filter(|c| c.busy_timeout(BUSY_WAIT).is_ok())
+                .filter(|c| c.pragma_update(None, "mmap_size", 1i64 << 32).is_ok())
+                .filter(|c| c.execute_batch("BEGIN").is_ok());
+            Mutex::new(conn)
+        })
+    }
+
+    /// Ends every reader's transaction, so the checkpoint after a write
+    /// finds no reader of an older snapshot.
+    fn end_reads(&self) {
+        for reader in self.readers.iter() {
+            let mut reader = reader.lock().unwrap_or_else(|e| e.into_inner());
+            if reader
+                .as_ref()
+                .is_some_and(|c| c.execute_batch("COMMIT").is_err())
+            {
+                *reader = None;
+            }
+        }
     }
 
     /// Keeps every answer decoded in memory from now on: for a run over
@@ -233,6 +252,7 @@ impl FactsCache {
     /// answers of builds no longer kept. A cache that cannot be written
     /// costs the next run time, never this run its result.
     pub(crate) fn flush(&self) -> Result<(), String> {
+        self.end_reads();
         let fresh = std::mem::take(&mut *self.fresh.lock().unwrap_or_else(|e| e.into_inner()));
         if fresh.is_empty() {
             return Ok(());
