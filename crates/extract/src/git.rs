@@ -165,6 +165,7 @@ pub(crate) fn list(
             size,
             blob: entry.oid.into(),
             unix_blob: std::sync::OnceLock::new(),
+            names: std::sync::OnceLock::new(),
         });
     }
     walked.files.sort_by(|a, b| a.rel.cmp(&b.rel));

@@ -497,12 +497,15 @@ impl Job<'_> {
         for (p, c) in parsed.into_iter().zip(&order) {
             match p {
                 Parsed::Ok {
-                    facts,
+                    mut facts,
                     rel,
                     lines,
                     bytes,
                     warning,
                 } => {
+                    if let Some(names) = facts.names.take() {
+                        let _ = c.names.set(names);
+                    }
                     stats.files_indexed += 1;
                     stats.bytes += bytes;
                     if facts.syntax_errors > 0 {

@@ -29,6 +29,9 @@ pub struct Candidate {
     /// from [`Candidate::blob`] and a run computed it: what the file
     /// yields is cached under it.
     pub unix_blob: OnceLock<gix::ObjectId>,
+    /// The names its text holds, once parsed (Go): the cause graph asks
+    /// them before reading the file.
+    pub names: OnceLock<errdex_lang::names::NameFilter>,
 }
 
 impl Candidate {
@@ -160,6 +163,7 @@ pub fn walk(root: &Path, opts: &Options, config: &Config) -> Walked {
                 size,
                 blob: OnceLock::new(),
                 unix_blob: OnceLock::new(),
+                names: OnceLock::new(),
             });
             WalkState::Continue
         })

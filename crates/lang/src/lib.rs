@@ -46,6 +46,7 @@ pub mod kept_trees;
 mod literal_args;
 mod locals;
 pub mod message;
+pub mod names;
 mod php;
 mod prefilter;
 mod prints_next;
@@ -264,6 +265,10 @@ pub struct FileFacts {
     /// Why the file was not read at all (nesting deeper than
     /// [`MAX_NESTING`]); its other fields are empty.
     pub refused: Option<String>,
+    /// The names its text holds (Go, for the cause graph); none where
+    /// unknown.
+    #[serde(default)]
+    pub names: Option<names::NameFilter>,
 }
 
 impl FileFacts {

@@ -7,6 +7,7 @@ use crate::cache::FactsCache;
 use crate::folder;
 use crate::source::Source;
 use crate::walk::Candidate;
+use errdex_lang::names::NameFilter;
 use errdex_lang::{language, FileFlows, FunctionFlow, TypeFlow};
 use errdex_model::Lang;
 use std::collections::{HashMap, HashSet};
@@ -20,6 +21,8 @@ pub(super) struct GoFile<'a> {
     pub(super) source: &'a Source,
     pub(super) blob: Option<&'a gix::ObjectId>,
     pub(super) cache: Option<&'a FactsCache>,
+    /// The names its text holds, where its parse left them.
+    pub(super) names: Option<&'a NameFilter>,
     pub(super) text: OnceLock<String>,
     pub(super) flows: OnceLock<FileFlows>,
 }
@@ -27,6 +30,12 @@ pub(super) struct GoFile<'a> {
 impl GoFile<'_> {
     pub(super) fn text(&self) -> &str {
         self.text.get_or_init(|| self.source.text(self.root_rel))
+    }
+
+    /// Whether the text holds `needle`; a file whose names surely lack
+    /// one of the needle's is not read to ask.
+    pub(super) fn holds(&self, needle: &str) -> bool {
+        self.names.is_none_or(|n| n.may_hold(needle)) && self.text().contains(needle)
     }
 
     pub(super) fn flows(&self) -> &FileFlows {
@@ -108,6 +117,7 @@ impl<'a> GoRepo<'a> {
                 source,
                 blob: c.content_id(),
                 cache,
+                names: c.names.get(),
                 text: OnceLock::new(),
                 flows: OnceLock::new(),
             })
@@ -156,8 +166,7 @@ impl<'a> GoRepo<'a> {
         let needle = format!(" {}(", key.name);
         self.by_dir.get(dir)?.iter().find_map(|&i| {
             let f = &self.files[i];
-            f.text()
-                .contains(&needle)
+            f.holds(&needle)
                 .then(|| f.function(key).map(|flow| (i, flow)))
                 .flatten()
         })
@@ -168,7 +177,7 @@ impl<'a> GoRepo<'a> {
         let needle = format!("{name} ");
         self.by_dir.get(dir)?.iter().find_map(|&i| {
             let f = &self.files[i];
-            if !f.text().contains(&needle) {
+            if !f.holds(&needle) {
                 return None;
             }
             f.flows()
@@ -236,7 +245,7 @@ impl<'a> GoRepo<'a> {
         let mut found: Vec<(String, FnKey)> = Vec::new();
         for &i in self.by_dir.get(dir)? {
             let f = &self.files[i];
-            if !f.text().contains(&needle) {
+            if !f.holds(&needle) {
                 continue;
             }
             for flow in &f.flows().functions {
@@ -255,7 +264,7 @@ impl<'a> GoRepo<'a> {
     pub(super) fn constant(&self, dir: &str, name: &str) -> Option<(usize, String)> {
         self.by_dir.get(dir)?.iter().find_map(|&i| {
             let f = &self.files[i];
-            if !f.text().contains(name) {
+            if !f.holds(name) {
                 return None;
             }
             let (_, expr) = f.flows().constants.iter().find(|(n, _)| n == name)?;

@@ -129,6 +129,7 @@ impl LanguageSupport for Go {
         cx.facts.field_keys = struct_tags::field_keys(source);
         cx.facts.option_setters = options::option_setters(source);
         flag_vars::attach(source, &mut cx.facts.sites);
+        cx.facts.names = Some(crate::names::NameFilter::of(source));
         cx.facts
     }
 }
