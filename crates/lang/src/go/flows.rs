@@ -518,6 +518,11 @@ func both(s Storage) error {
 /// `fmt.Sprintf` with plain verbs; names (`addr`, `ports.Health`) are
 /// asked of `lookup`.
 pub(super) fn eval(expr: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    // Most expressions the cause graph asks about are a name: asked of
+    // `lookup` as the parse below would, without parsing.
+    if is_plain_name(expr) {
+        return lookup(expr);
+    }
     thread_local! {
         static PARSER: RefCell<Parser> = RefCell::new(new_parser());
     }
@@ -530,6 +535,54 @@ pub(super) fn eval(expr: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Optio
     let spec = root.named_child(1)?.named_child(0)?;
     let value = spec.child_by_field_name("value")?.named_child(0)?;
     value_of(value, source.as_bytes(), lookup, 0)
+}
+
+/// `addr` or `ports.Health`: names tree-sitter reads as an identifier or
+/// a selector; Go's keywords and its predeclared `nil`, `true`, `false`
+/// and `iota` are not.
+fn is_plain_name(expr: &str) -> bool {
+    const NOT_NAMES: &[&str] = &[
+        "break",
+        "case",
+        "chan",
+        "const",
+        "continue",
+        "default",
+        "defer",
+        "else",
+        "fallthrough",
+        "for",
+        "func",
+        "go",
+        "goto",
+        "if",
+        "import",
+        "interface",
+        "map",
+        "package",
+        "range",
+        "return",
+        "select",
+        "struct",
+        "switch",
+        "type",
+        "var",
+        "nil",
+        "true",
+        "false",
+        "iota",
+    ];
+    let mut parts = expr.split('.');
+    let first = parts.next().unwrap_or_default();
+    let rest: Vec<&str> = parts.collect();
+    rest.len() <= 1
+        && std::iter::once(first).chain(rest).all(|p| {
+            p.bytes()
+                .next()
+                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+                && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !NOT_NAMES.contains(&p)
+        })
 }
 
 fn value_of(
@@ -650,5 +703,32 @@ mod eval_tests {
         assert_eq!(e("ports.Health + 1").as_deref(), Some("3987"));
         assert_eq!(e("unknown"), None);
         assert_eq!(e(r#"fmt.Sprintf("%s", host, 1)"#), None);
+    }
+
+    #[test]
+    fn a_plain_name_is_asked_as_the_parse_would_ask_it() {
+        let asked = std::cell::RefCell::new(Vec::new());
+        let lookup = |name: &str| {
+            asked.borrow_mut().push(name.to_string());
+            Some("v".to_string())
+        };
+        for expr in [
+            "addr",
+            "ports.Health",
+            "_x1",
+            "nil",
+            "true",
+            "iota",
+            "a.b.c",
+            "1x",
+            "map",
+        ] {
+            let fast = eval(expr, &lookup);
+            let fast_asked = asked.take();
+            // The same expression inside parentheses always goes through
+            // the parse.
+            let parsed = eval(&format!("({expr})"), &lookup);
+            assert_eq!((fast, fast_asked), (parsed, asked.take()), "{expr}");
+        }
     }
 }
