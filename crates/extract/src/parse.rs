@@ -250,7 +250,9 @@ pub(crate) fn extract_guarded(
     options: &ExtractOptions,
 ) -> Result<FileFacts, String> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        lang.extract(path, text, options)
+        let mut facts = lang.extract(path, text, options);
+        drop_tables(&mut facts.constants);
+        facts
     }))
     .map_err(|panic| {
         let what = panic
@@ -260,6 +262,25 @@ pub(crate) fn extract_guarded(
             .unwrap_or("no message");
         format!("errdex failed reading this file ({what}); skipped: please report it with the file")
     })
+}
+
+/// Constants longer than this are data (Unicode name tables, translated
+/// strings by the megabyte), not a message's text.
+const MAX_CONSTANT_BYTES: usize = 16 << 10;
+
+/// Leaves out the constants no message is made of: kept, they were half
+/// the cached facts of golang.org/x, decoded again on every run.
+fn drop_tables(constants: &mut errdex_lang::message::Constants) {
+    constants.retain(|_, parts| {
+        let bytes: usize = parts
+            .iter()
+            .map(|p| match p {
+                errdex_lang::message::MsgPart::Text { text, .. } => text.len(),
+                _ => 0,
+            })
+            .sum();
+        bytes <= MAX_CONSTANT_BYTES
+    });
 }
 
 /// The share (percent) of characters in `head` that no source file has
@@ -319,6 +340,22 @@ mod tests {
         fn conventions(&self) -> &'static errdex_lang::Conventions {
             errdex_lang::language(self.lang()).conventions()
         }
+    }
+
+    #[test]
+    fn constants_the_size_of_a_table_are_left_out() {
+        let table = "x".repeat(MAX_CONSTANT_BYTES + 1);
+        let text = format!(
+            "package p\n\nconst table = \"{table}\"\nconst prefix = \"dial failed\"\n\nfunc f() error {{ return fmt.Errorf(prefix + \": %w\", err) }}\n"
+        );
+        let go = errdex_lang::language(errdex_model::Lang::Go);
+        let facts = extract_guarded(go, "p.go", &text, &ExtractOptions::default()).unwrap();
+        assert!(
+            facts.constants.contains_key("prefix"),
+            "{:?}",
+            facts.constants.keys()
+        );
+        assert!(!facts.constants.contains_key("table"));
     }
 
     #[test]
