@@ -154,6 +154,10 @@ impl FactsCache {
         let reader = self.reader();
         let reader = reader.lock().unwrap_or_else(|e| e.into_inner());
         let value: Option<Arc<T>> = reader.as_ref().and_then(|conn| {
+            // A flush ended the last transaction: the next lookup starts one.
+            if conn.is_autocommit() {
+                conn.execute_batch("BEGIN").ok()?;
+            }
             let mut stmt = conn
                 .prepare_cached("SELECT value FROM facts WHERE key = ?1")
                 .ok()?;
@@ -181,8 +185,8 @@ impl FactsCache {
         value
     }
 
-    /// This thread's reading connection, in its read transaction (`None`
-    /// when the file cannot be opened again: every lookup is then a miss).
+    /// This thread's reading connection (`None` when the file cannot be
+    /// opened again: every lookup is then a miss).
     fn reader(&self) -> &Mutex<Option<Connection>> {
         self.readers.get_or(|| {
             let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
@@ -190,8 +194,7 @@ impl FactsCache {
             let conn = Connection::open_with_flags(&self.path, flags)
                 .ok()
                 .filter(|c| c.busy_timeout(BUSY_WAIT).is_ok())
-                .filter(|c| c.pragma_update(None, "mmap_size", 1i64 << 32).is_ok())
-                .filter(|c| c.execute_batch("BEGIN").is_ok());
+                .filter(|c| c.pragma_update(None, "mmap_size", 1i64 << 32).is_ok());
             Mutex::new(conn)
         })
     }
@@ -201,10 +204,13 @@ impl FactsCache {
     fn end_reads(&self) {
         for reader in self.readers.iter() {
             let mut reader = reader.lock().unwrap_or_else(|e| e.into_inner());
-            if reader
-                .as_ref()
-                .is_some_and(|c| c.execute_batch("COMMIT").is_err())
-            {
+            let Some(conn) = reader.as_ref() else {
+                continue;
+            };
+            let ended = conn.is_autocommit()
+                || conn.execute_batch("COMMIT").is_ok()
+                || conn.execute_batch("ROLLBACK").is_ok();
+            if !ended {
                 *reader = None;
             }
         }
@@ -428,6 +434,25 @@ mod tests {
         let other_options = FactsCache::open(&path, "levels=all").unwrap();
         let k2 = other_options.key("facts", "a.go", blob.as_bytes(), "");
         assert_ne!(k, k2, "options are part of the key");
+    }
+
+    #[test]
+    fn lookups_go_on_across_flushes_and_see_what_each_wrote() {
+        // A history run flushes after every version and reads on.
+        let dir = tempfile::tempdir().unwrap();
+        let cache = FactsCache::open(&dir.path().join("facts.sqlite3"), "levels=error").unwrap();
+        let keys: Vec<[u8; 32]> = (0..3u8)
+            .map(|i| cache.key("facts", "a.go", &[i], ""))
+            .collect();
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(cache.get::<u32>(k), None, "version {i}: not written yet");
+            cache.put(*k, &(i as u32));
+            cache.flush().unwrap();
+            for (j, earlier) in keys[..=i].iter().enumerate() {
+                assert_eq!(cache.get::<u32>(earlier), Some(j as u32), "after flush {i}");
+            }
+        }
+        assert_eq!(cache.stats(), CacheStats { hits: 6, misses: 3 });
     }
 
     fn rows(path: &Path) -> i64 {
