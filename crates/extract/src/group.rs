@@ -118,82 +118,105 @@ pub(crate) fn records(sites: Vec<RawSite>, cx: &Context<'_>) -> (Vec<Record>, Ve
         }
     }
 
+    // Each record is built from its own sites, moved rather than copied,
+    // on every core.
+    let groups: Vec<((String, Vec<RawSite>), String)> = groups.into_iter().zip(slugs).collect();
     let records = groups
+        .into_par_iter()
+        .map(|((pattern, sites), slug)| record(cx, &snippets, pattern, sites, slug))
+        .collect();
+    (records, warnings)
+}
+
+/// The record of the sites of one pattern, the first primary.
+fn record(
+    cx: &Context<'_>,
+    snippets: &HashMap<String, HashMap<u32, String>>,
+    pattern: String,
+    sites: Vec<RawSite>,
+    slug: String,
+) -> Record {
+    let primary = &sites[0];
+    let (start, end) = cx.range(&primary.file_path, primary.line_number);
+    let source_code = snippets
+        .get(&primary.file_path)
+        .and_then(|m| m.get(&primary.line_number))
+        .cloned()
+        .unwrap_or_default();
+    let github_url = cx.link(&primary.file_path, start, end);
+    let (error_message, error_type, severity, language, file_path, line_number) = (
+        primary.error_message.clone(),
+        primary.error_type,
+        primary.severity,
+        primary.lang,
+        primary.file_path.clone(),
+        primary.line_number,
+    );
+    let error_code = sites.iter().find_map(|s| s.error_code.clone());
+    let error_class = sites.iter().find_map(|s| s.error_class.clone());
+    let http_status = sites.iter().find_map(|s| s.http_status);
+    let out_sites: Vec<Site> = sites
         .into_iter()
-        .zip(slugs)
-        .map(|((pattern, sites), slug)| {
-            let primary = &sites[0];
-            let (start, end) = cx.range(&primary.file_path, primary.line_number);
-            let source_code = snippets
-                .get(&primary.file_path)
-                .and_then(|m| m.get(&primary.line_number))
-                .cloned()
-                .unwrap_or_default();
-            let out_sites: Vec<Site> = sites
-                .iter()
-                .map(|s| {
-                    let (a, b) = cx.range(&s.file_path, s.line_number);
-                    Site {
-                        file_path: s.file_path.clone(),
-                        line_number: s.line_number,
-                        function: s.function.clone(),
-                        callee: s.callee.clone(),
-                        error_type: s.error_type,
-                        error_class: s.error_class.clone(),
-                        args: s.args.clone(),
-                        source_code_start: a,
-                        source_code_end: b,
-                        github_url: cx.link(&s.file_path, a, b),
-                        facts: s.facts.clone(),
-                    }
-                })
-                .collect();
-            Record {
-                id: record_id(cx.repo, &pattern),
-                repo: cx.repo.to_string(),
-                slug,
-                error_code: sites.iter().find_map(|s| s.error_code.clone()),
-                error_message: primary.error_message.clone(),
-                error_type: primary.error_type,
-                error_class: sites.iter().find_map(|s| s.error_class.clone()),
-                http_status: sites.iter().find_map(|s| s.http_status),
-                severity: primary.severity,
-                file_path: primary.file_path.clone(),
-                line_number: primary.line_number,
-                source_code,
-                source_code_start: start,
-                source_code_end: end,
-                github_url: cx.link(&primary.file_path, start, end),
-                documentation: None,
-                trigger_scenarios: None,
-                common_situations: None,
-                solutions: Vec::new(),
-                example_fix: None,
-                handling_strategy: None,
-                validation_code: None,
-                type_guard: None,
-                try_catch_pattern: None,
-                prevention_tips: Vec::new(),
-                tags: Vec::new(),
-                background_tag: None,
-                analyzed_sha: cx.commit.map(str::to_string),
-                analyzed_at: cx.timestamp.to_string(),
-                content_changed_at: cx.timestamp.to_string(),
-                schema_version: SCHEMA_VERSION,
-                sites: out_sites,
-                related_errors: Vec::new(),
-                causes: Vec::new(),
-                analyzer: None,
-                language: primary.lang,
-                first_seen: None,
-                last_seen: None,
-                removed_in: None,
-                versions: Vec::new(),
-                message_pattern: pattern,
+        .map(|s| {
+            let (a, b) = cx.range(&s.file_path, s.line_number);
+            Site {
+                github_url: cx.link(&s.file_path, a, b),
+                file_path: s.file_path,
+                line_number: s.line_number,
+                function: s.function,
+                callee: s.callee,
+                error_type: s.error_type,
+                error_class: s.error_class,
+                args: s.args,
+                source_code_start: a,
+                source_code_end: b,
+                facts: s.facts,
             }
         })
         .collect();
-    (records, warnings)
+    Record {
+        id: record_id(cx.repo, &pattern),
+        repo: cx.repo.to_string(),
+        slug,
+        error_code,
+        error_message,
+        error_type,
+        error_class,
+        http_status,
+        severity,
+        file_path,
+        line_number,
+        source_code,
+        source_code_start: start,
+        source_code_end: end,
+        github_url,
+        documentation: None,
+        trigger_scenarios: None,
+        common_situations: None,
+        solutions: Vec::new(),
+        example_fix: None,
+        handling_strategy: None,
+        validation_code: None,
+        type_guard: None,
+        try_catch_pattern: None,
+        prevention_tips: Vec::new(),
+        tags: Vec::new(),
+        background_tag: None,
+        analyzed_sha: cx.commit.map(str::to_string),
+        analyzed_at: cx.timestamp.to_string(),
+        content_changed_at: cx.timestamp.to_string(),
+        schema_version: SCHEMA_VERSION,
+        sites: out_sites,
+        related_errors: Vec::new(),
+        causes: Vec::new(),
+        analyzer: None,
+        language,
+        first_seen: None,
+        last_seen: None,
+        removed_in: None,
+        versions: Vec::new(),
+        message_pattern: pattern,
+    }
 }
 
 /// Longest line a snippet keeps whole; a longer line (minified code)
