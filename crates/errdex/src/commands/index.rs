@@ -253,6 +253,10 @@ pub(crate) fn run(db: &Path, a: IndexArgs) -> Result<(), Failure> {
         };
         super::list::print_table(&store.list(&q)?)?;
     }
+    // The records are freed on a thread of their own: the command ends
+    // without waiting (freeing them was 4 % of a re-index), and a server
+    // that indexed first frees them beside its work.
+    let _ = std::thread::Builder::new().spawn(move || drop(dataset));
     Ok(())
 }
 
