@@ -362,3 +362,35 @@ fn a_row_that_stays_takes_the_memo_of_its_new_analysis() {
     assert_eq!(seq(&s), before, "the row itself is not rewritten");
     assert_eq!(memos(&s, "a/a").get(&r.id), Some(&memo("new build")));
 }
+
+#[test]
+fn a_small_log_is_left_at_close_and_read_back_and_a_large_one_is_moved_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("a.db");
+    let log = dir.path().join("a.db-wal");
+    let q = ListQuery {
+        repo: Some("a/a".into()),
+        ..Default::default()
+    };
+    let s = SqliteStore::open(&path).unwrap();
+    s.replace_repo(&dataset("a/a", vec![record("a/a", "kept", 1)]))
+        .unwrap();
+    drop(s);
+    assert!(log.exists(), "a run that wrote little leaves its log");
+    let s = SqliteStore::open(&path).unwrap();
+    assert_eq!(s.list(&q).unwrap().len(), 1, "and its records are read");
+    // A log over the limit: written by another connection, which closes
+    // first, so the store's close is the last.
+    let other = Connection::open(&path).unwrap();
+    other
+        .execute_batch(
+            "CREATE TABLE scratch (b BLOB); INSERT INTO scratch VALUES (zeroblob(5000000));",
+        )
+        .unwrap();
+    drop(other);
+    assert!(std::fs::metadata(&log).unwrap().len() > LOG_LEFT_AT_CLOSE);
+    drop(s);
+    assert!(!log.exists(), "a large log is moved into the file at close");
+    let s = SqliteStore::open(&path).unwrap();
+    assert_eq!(s.list(&q).unwrap().len(), 1);
+}
