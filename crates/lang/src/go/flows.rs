@@ -572,17 +572,13 @@ fn is_plain_name(expr: &str) -> bool {
         "false",
         "iota",
     ];
-    let mut parts = expr.split('.');
-    let first = parts.next().unwrap_or_default();
-    let rest: Vec<&str> = parts.collect();
-    rest.len() <= 1
-        && std::iter::once(first).chain(rest).all(|p| {
-            p.bytes()
-                .next()
-                .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-                && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-                && !NOT_NAMES.contains(&p)
-        })
+    // One selector at most: `a.b.c` goes through the parse.
+    let (first, rest) = expr
+        .split_once('.')
+        .map_or((expr, None), |(a, b)| (a, Some(b)));
+    std::iter::once(first)
+        .chain(rest)
+        .all(|p| crate::is_identifier(p) && !NOT_NAMES.contains(&p))
 }
 
 fn value_of(
@@ -716,6 +712,7 @@ mod eval_tests {
             "addr",
             "ports.Health",
             "_x1",
+            "Über",
             "nil",
             "true",
             "iota",
